@@ -1,0 +1,1 @@
+//! The machine description (owned by helper: machine config).

@@ -1,0 +1,1 @@
+//! Loading firmware ELF files into the machine's RAM (owned by helper: ELF loader).

@@ -1,0 +1,1 @@
+//! IO input streams (owned by helper: machine config).

@@ -1,0 +1,9 @@
+//! The Ubik reference MCU: RAM, SIMCTRL, TIMER, IO ports, interrupt controller with stimulus
+//! generators, clock/power controller; the machine description (TOML) and ELF loading.
+//! The core (`rv32`) knows nothing of these devices; it sees them only through `rv32::Bus`.
+
+pub mod config;
+pub mod elf;
+pub mod input;
+pub mod rng;
+pub mod stimulus;

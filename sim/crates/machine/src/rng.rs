@@ -1,0 +1,1 @@
+//! Seeded deterministic PRNG (owned by helper: machine config).

@@ -1,0 +1,1 @@
+//! Stimulus generators (owned by helper: machine config).
