@@ -1,1 +1,114 @@
-fn main() {}
+//! `ubik`: the command line of the Ubik testbed (contract: `spec/contract.md`).
+
+mod report;
+mod run;
+
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Exit codes of `spec/contract.md`.
+pub mod code {
+    pub const USAGE: u8 = 64;
+    pub const DATA: u8 = 65;
+    pub const NO_INPUT: u8 = 66;
+    pub const INTERNAL: u8 = 70;
+    pub const MACHINE_FAULT: u8 = 71;
+    pub const MAX_CYCLES: u8 = 72;
+    pub const IO_ERROR: u8 = 74;
+    pub const INTERRUPTED: u8 = 130;
+}
+
+#[derive(Parser)]
+#[command(name = "ubik", version, about = "Ubik testbed: a cycle-accurate RV32IMC microcontroller (lowRISC Ibex timing)")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run a firmware ELF on the reference machine.
+    Run(run::RunArgs),
+    /// Show the machine description.
+    Machine {
+        /// Print the built-in default machine file (the reference for its keys).
+        #[arg(long)]
+        print_default: bool,
+        /// Check a machine file and print it resolved over the default.
+        #[arg(long, value_name = "M.toml")]
+        check: Option<PathBuf>,
+    },
+}
+
+/// A failure: the exit code and the one line that explains it.
+pub struct Failure {
+    pub code: u8,
+    pub message: String,
+}
+
+impl Failure {
+    pub fn new(code: u8, message: impl Into<String>) -> Failure {
+        Failure { code, message: message.into() }
+    }
+}
+
+fn machine_cmd(print_default: bool, check: Option<PathBuf>) -> Result<u8, Failure> {
+    if let Some(path) = check {
+        machine::config::MachineConfig::from_file(&path)
+            .map_err(|e| Failure::new(e.exit_code() as u8, e.to_string()))?;
+        println!("{}: ok", path.display());
+        return Ok(0);
+    }
+    if print_default {
+        print!("{}", machine::config::MachineConfig::default_toml());
+        return Ok(0);
+    }
+    Err(Failure::new(code::USAGE, "ubik machine: nothing to do; expected --print-default or --check M.toml"))
+}
+
+fn real_main() -> u8 {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            use clap::error::ErrorKind;
+            if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand) {
+                let _ = e.print();
+                return if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand { code::USAGE } else { 0 };
+            }
+            let text = e.render().to_string();
+            let first = text.lines().next().unwrap_or("bad arguments").trim_start_matches("error: ");
+            eprintln!("ubik: usage error: {first} (see `ubik --help`)");
+            return code::USAGE;
+        }
+    };
+    let result = match cli.command {
+        Command::Run(args) => run::run(args),
+        Command::Machine { print_default, check } => machine_cmd(print_default, check),
+    };
+    match result {
+        Ok(c) => c,
+        Err(f) => {
+            eprintln!("ubik: {}", f.message);
+            f.code
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    // A bug must still end in one line and exit 70, never a panic trace.
+    std::panic::set_hook(Box::new(|info| {
+        let msg = info
+            .payload()
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| info.payload().downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown panic".into());
+        let at = info.location().map(|l| format!(" at {}:{}", l.file(), l.line())).unwrap_or_default();
+        eprintln!("ubik: internal error: {msg}{at}; this is a bug in Ubik, please report it with the command line and firmware");
+    }));
+    match std::panic::catch_unwind(real_main) {
+        Ok(c) => ExitCode::from(c),
+        Err(_) => ExitCode::from(code::INTERNAL),
+    }
+}

@@ -1,1 +1,1753 @@
 //! The machine description (owned by helper: machine config).
+//!
+//! A machine file is TOML. [`MachineConfig::default_toml`] is the built-in default, commented,
+//! with every key present (`ubik machine --print-default` prints it); a user's file overrides
+//! only the keys it names, and an array of tables it names (`[[opp]]`, `[[stimulus]]`,
+//! `[[input]]`) replaces the default array wholesale. Unknown keys are errors at every level.
+//!
+//! Every error is one line, `FILE:LINE:COLUMN: what is wrong; expected what`
+//! ([`ConfigError`]'s `Display`). [`ConfigError::exit_code`] gives the `ubik` exit status: 66
+//! for a file that cannot be read, 65 for bad content.
+
+use std::fmt;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+use serde::de::{self, Deserializer, Visitor};
+use serde::Deserialize;
+use toml::Spanned;
+
+/// RAM base address (fixed, Ibex `simple_system`).
+pub const RAM_BASE: u32 = 0x0010_0000;
+/// Reset PC (fixed); it must lie in RAM, hence [`MIN_RAM_SIZE`].
+pub const RESET_PC: u32 = 0x0010_0080;
+/// Smallest RAM a machine file may ask for, in bytes.
+pub const MIN_RAM_SIZE: u32 = 256;
+/// Largest RAM a machine file may ask for, in bytes (1 GiB).
+pub const MAX_RAM_SIZE: u32 = 0x4000_0000;
+/// Number of fast interrupt lines (0..14; mcause 16 + line).
+pub const FAST_IRQ_LINES: u8 = 15;
+/// Number of IO ports (IN[n] / OUT[n], n < 32).
+pub const IO_PORTS: u8 = 32;
+/// Longest period / slot / start time a stimulus may have, in microseconds (about 31 years).
+pub const MAX_TIME_US: f64 = 1e15;
+
+const DEFAULT_TOML: &str = include_str!("default.toml");
+
+/// Rate of TIMER.MTIME. TOML: `[timer] timebase = "cycle" | <integer Hz>`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Timebase {
+    /// `mtime` counts CPU clock cycles (Ibex behaviour).
+    Cycle,
+    /// `mtime` counts at a fixed rate in Hz (> 0), independent of the CPU clock.
+    Hz(u64),
+}
+
+/// One operating point. TOML: `[[opp]] hz = .., volts = ..`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Opp {
+    /// Core clock frequency in Hz (> 0).
+    pub hz: u64,
+    /// Core voltage in volts (> 0).
+    pub volts: f64,
+}
+
+/// Energy-model parameters (spec/energy.md), all given at `vnom`. TOML: `[energy]`, same
+/// key names as the fields.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct EnergyConfig {
+    /// Nominal voltage (V) at which the figures are given. Default 1.2.
+    pub vnom: f64,
+    /// Energy per active cycle, pJ. Default 12.
+    pub e_cycle_pj: f64,
+    /// Extra energy of an ALU / shift / CSR / LUI / AUIPC instruction, pJ. Default 0.
+    pub e_alu_pj: f64,
+    /// Extra energy of a branch or jump, pJ. Default 1.
+    pub e_branch_pj: f64,
+    /// Extra energy of a MUL / MULH*, pJ. Default 3.
+    pub e_mul_pj: f64,
+    /// Extra energy of a DIV / REM per divider cycle, pJ. Default 0.5.
+    pub e_div_cycle_pj: f64,
+    /// Extra energy of a load / store to SRAM, pJ. Default 10.
+    pub e_mem_pj: f64,
+    /// Extra energy of a load / store to a device register, pJ. Default 2.
+    pub e_mmio_pj: f64,
+    /// Sleep (WFI) power as a fraction of `E_cycle(V) * f`. Default 0.05.
+    pub sleep_fraction: f64,
+    /// Leakage power at `vnom`, W. Default 5e-6.
+    pub leak_w: f64,
+}
+
+/// Extra wait states per register access, per device (an access costs 2 cycles + these).
+/// TOML: `[wait_states]`, same key names as the fields.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct WaitStates {
+    pub simctrl: u32,
+    pub timer: u32,
+    pub io: u32,
+    pub intc: u32,
+    pub power: u32,
+}
+
+/// What a stimulus generator does.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum StimulusKind {
+    /// Events at `start_us + k * period_us`, k = 0, 1, ...
+    Periodic { period_us: f64 },
+    /// Time after `start_us` is cut into slots of `slot_us`; at the end of each slot an event
+    /// happens with `probability`, independently.
+    Geometric { slot_us: f64, probability: f64 },
+}
+
+/// One stimulus generator. TOML: `[[stimulus]]` with `line`, `kind`, `period_us` |
+/// `slot_us` + `probability`, optional `start_us` (default 0) and `seed` (default 1).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct StimulusConfig {
+    /// Fast IRQ line 0..14.
+    pub line: u8,
+    pub kind: StimulusKind,
+    /// Time of the first period / slot start, in microseconds (>= 0).
+    pub start_us: f64,
+    /// The generator's own seed, combined with the run's global seed.
+    pub seed: u64,
+}
+
+/// What an input stream produces.
+#[derive(Clone, Debug, PartialEq)]
+pub enum InputKind {
+    /// `round(offset + amplitude * sin(2 pi k / period_samples))` as i32 bits.
+    Sine {
+        amplitude: f64,
+        period_samples: u64,
+        offset: f64,
+    },
+    /// 32-bit maximal-length Galois LFSR from `seed` (non-zero); each sample is the next
+    /// `bits` (1..32) output bits.
+    Lfsr { seed: u32, bits: u32 },
+    /// Samples read from a text file (already loaded: `samples` is non-empty); wraps around.
+    File { path: PathBuf, samples: Vec<u32> },
+}
+
+/// One input stream. TOML: `[[input]]` with `port` and `kind` = `"sine"` (`amplitude`,
+/// `period_samples`, `offset`) | `"lfsr"` (`seed`, `bits`) | `"file"` (`path`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct InputConfig {
+    /// IO port 0..31 (read at IN[port]).
+    pub port: u8,
+    pub kind: InputKind,
+}
+
+/// The fully resolved machine description.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MachineConfig {
+    /// RAM size in bytes (RAM starts at [`RAM_BASE`]). TOML `ram_size`.
+    pub ram_size: u32,
+    /// TOML `[timer] timebase`.
+    pub timer_timebase: Timebase,
+    /// Supply voltage (V) for the average current. TOML `supply_v`.
+    pub supply_v: f64,
+    /// Operating points, non-empty. TOML `[[opp]]`.
+    pub opps: Vec<Opp>,
+    /// Index of the operating point at reset. TOML `initial_opp`.
+    pub initial_opp: usize,
+    /// Settling time of an operating-point switch, ns. TOML `settle_ns`.
+    pub settle_ns: u64,
+    /// TOML `[energy]`.
+    pub energy: EnergyConfig,
+    /// TOML `[[stimulus]]`; at most one per line.
+    pub stimuli: Vec<StimulusConfig>,
+    /// TOML `[[input]]`; at most one per port.
+    pub inputs: Vec<InputConfig>,
+    /// TOML `[wait_states]`.
+    pub wait_states: WaitStates,
+}
+
+impl Default for MachineConfig {
+    /// The built-in default machine (the same as parsing [`MachineConfig::default_toml`]).
+    fn default() -> MachineConfig {
+        MachineConfig {
+            ram_size: 1 << 20,
+            timer_timebase: Timebase::Hz(10_000_000),
+            supply_v: 3.3,
+            opps: vec![
+                Opp {
+                    hz: 100_000_000,
+                    volts: 1.20,
+                },
+                Opp {
+                    hz: 66_000_000,
+                    volts: 1.05,
+                },
+                Opp {
+                    hz: 24_000_000,
+                    volts: 0.85,
+                },
+            ],
+            initial_opp: 0,
+            settle_ns: 10_000,
+            energy: EnergyConfig {
+                vnom: 1.2,
+                e_cycle_pj: 12.0,
+                e_alu_pj: 0.0,
+                e_branch_pj: 1.0,
+                e_mul_pj: 3.0,
+                e_div_cycle_pj: 0.5,
+                e_mem_pj: 10.0,
+                e_mmio_pj: 2.0,
+                sleep_fraction: 0.05,
+                leak_w: 5e-6,
+            },
+            stimuli: Vec::new(),
+            inputs: Vec::new(),
+            wait_states: WaitStates::default(),
+        }
+    }
+}
+
+impl MachineConfig {
+    /// The default machine file text: commented, every key present; parses to `default()`.
+    pub fn default_toml() -> &'static str {
+        DEFAULT_TOML
+    }
+
+    /// Reads and resolves a machine file. Relative stream-file paths are relative to the
+    /// machine file's directory.
+    pub fn from_file(path: &Path) -> Result<MachineConfig, ConfigError> {
+        let text = std::fs::read_to_string(path).map_err(|e| ConfigError::Io {
+            path: path.to_path_buf(),
+            at: None,
+            what: "the machine file".to_string(),
+            reason: io_reason(&e),
+        })?;
+        let base_dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+        Self::from_str_in(&text, &path.display().to_string(), &base_dir)
+    }
+
+    /// Resolves a machine file's text. `name_for_errors` names it in messages; relative
+    /// stream-file paths are relative to its directory (the current directory if it has none).
+    #[allow(clippy::should_implement_trait)]
+    pub fn from_str(text: &str, name_for_errors: &str) -> Result<MachineConfig, ConfigError> {
+        let base_dir = Path::new(name_for_errors)
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_default();
+        Self::from_str_in(text, name_for_errors, &base_dir)
+    }
+
+    /// As [`MachineConfig::from_str`], with relative stream-file paths relative to `base_dir`.
+    pub fn from_str_in(
+        text: &str,
+        name_for_errors: &str,
+        base_dir: &Path,
+    ) -> Result<MachineConfig, ConfigError> {
+        let ctx = Ctx {
+            name: name_for_errors,
+            text,
+            base_dir,
+        };
+        ctx.parse_over(MachineConfig::default())
+    }
+
+    /// The operating point the core starts in.
+    pub fn initial(&self) -> Opp {
+        self.opps[self.initial_opp]
+    }
+
+    /// One past the last RAM address (as u64: may be 2^32 in principle).
+    pub fn ram_end(&self) -> u64 {
+        RAM_BASE as u64 + self.ram_size as u64
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Errors
+
+/// A position in a text file, 1-based; the column counts characters.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Location {
+    pub file: String,
+    pub line: usize,
+    pub column: usize,
+}
+
+impl fmt::Display for Location {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}:{}", self.file, self.line, self.column)
+    }
+}
+
+/// Why a machine file was rejected. `Display` is one line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ConfigError {
+    /// A file cannot be read (exit 66): the machine file itself (`at` = None) or an input
+    /// stream file it names (`at` = where the machine file names it).
+    Io {
+        path: PathBuf,
+        at: Option<Location>,
+        what: String,
+        reason: String,
+    },
+    /// Bad content (exit 65): TOML syntax, unknown key, wrong type, bad value, bad stream file.
+    Invalid {
+        at: Location,
+        message: String,
+        expected: String,
+    },
+}
+
+impl ConfigError {
+    /// The `ubik` exit status for this error: 66 (cannot read) or 65 (bad data).
+    pub fn exit_code(&self) -> i32 {
+        match self {
+            ConfigError::Io { .. } => 66,
+            ConfigError::Invalid { .. } => 65,
+        }
+    }
+
+    /// Where the error is, if it has a position.
+    pub fn location(&self) -> Option<&Location> {
+        match self {
+            ConfigError::Io { at, .. } => at.as_ref(),
+            ConfigError::Invalid { at, .. } => Some(at),
+        }
+    }
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ConfigError::Io {
+                path,
+                at: None,
+                what,
+                reason,
+            } => write!(
+                f,
+                "{}: cannot read {}: {}; expected a readable file",
+                path.display(),
+                one_line(what),
+                one_line(reason)
+            ),
+            ConfigError::Io {
+                path,
+                at: Some(at),
+                what,
+                reason,
+            } => write!(
+                f,
+                "{}: cannot read {} `{}`: {}; expected a readable file",
+                at,
+                one_line(what),
+                path.display(),
+                one_line(reason)
+            ),
+            ConfigError::Invalid {
+                at,
+                message,
+                expected,
+            } => {
+                write!(
+                    f,
+                    "{}: {}; expected {}",
+                    at,
+                    one_line(message),
+                    one_line(expected)
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+fn one_line(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+fn io_reason(e: &std::io::Error) -> String {
+    // "No such file or directory (os error 2)" -> keep the OS text, drop the code.
+    let s = e.to_string();
+    match s.find(" (os error") {
+        Some(i) => s[..i].to_string(),
+        None => s,
+    }
+}
+
+/// 1-based line and character column of byte `offset` in `text`.
+fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let mut offset = offset.min(text.len());
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    let before = &text[..offset];
+    let line = before.matches('\n').count() + 1;
+    let line_start = before.rfind('\n').map(|i| i + 1).unwrap_or(0);
+    let column = text[line_start..offset].chars().count() + 1;
+    (line, column)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Raw (as written) structures: every key optional, spans kept for messages.
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawMachine {
+    ram_size: Option<Spanned<i64>>,
+    supply_v: Option<Spanned<f64>>,
+    initial_opp: Option<Spanned<i64>>,
+    settle_ns: Option<Spanned<i64>>,
+    timer: Option<RawTimer>,
+    wait_states: Option<RawWaitStates>,
+    energy: Option<RawEnergy>,
+    opp: Option<Spanned<Vec<Spanned<RawOpp>>>>,
+    stimulus: Option<Spanned<Vec<Spanned<RawStimulus>>>>,
+    input: Option<Spanned<Vec<Spanned<RawInput>>>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawTimer {
+    timebase: Option<Spanned<RawTimebase>>,
+}
+
+enum RawTimebase {
+    Int(i64),
+    Str(String),
+}
+
+impl<'de> Deserialize<'de> for RawTimebase {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = RawTimebase;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("\"cycle\" or a frequency in Hz (positive integer)")
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<RawTimebase, E> {
+                Ok(RawTimebase::Int(v))
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<RawTimebase, E> {
+                Ok(RawTimebase::Int(i64::try_from(v).unwrap_or(i64::MAX)))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<RawTimebase, E> {
+                Ok(RawTimebase::Str(v.to_string()))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawWaitStates {
+    simctrl: Option<Spanned<i64>>,
+    timer: Option<Spanned<i64>>,
+    io: Option<Spanned<i64>>,
+    intc: Option<Spanned<i64>>,
+    power: Option<Spanned<i64>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawEnergy {
+    vnom: Option<Spanned<f64>>,
+    e_cycle_pj: Option<Spanned<f64>>,
+    e_alu_pj: Option<Spanned<f64>>,
+    e_branch_pj: Option<Spanned<f64>>,
+    e_mul_pj: Option<Spanned<f64>>,
+    e_div_cycle_pj: Option<Spanned<f64>>,
+    e_mem_pj: Option<Spanned<f64>>,
+    e_mmio_pj: Option<Spanned<f64>>,
+    sleep_fraction: Option<Spanned<f64>>,
+    leak_w: Option<Spanned<f64>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawOpp {
+    hz: Option<Spanned<i64>>,
+    volts: Option<Spanned<f64>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawStimulus {
+    line: Option<Spanned<i64>>,
+    kind: Option<Spanned<String>>,
+    period_us: Option<Spanned<f64>>,
+    start_us: Option<Spanned<f64>>,
+    slot_us: Option<Spanned<f64>>,
+    probability: Option<Spanned<f64>>,
+    seed: Option<Spanned<i64>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawInput {
+    port: Option<Spanned<i64>>,
+    kind: Option<Spanned<String>>,
+    amplitude: Option<Spanned<f64>>,
+    period_samples: Option<Spanned<i64>>,
+    offset: Option<Spanned<f64>>,
+    seed: Option<Spanned<i64>>,
+    bits: Option<Spanned<i64>>,
+    path: Option<Spanned<String>>,
+}
+
+// ---------------------------------------------------------------------------------------------
+// Resolution
+
+struct Ctx<'a> {
+    name: &'a str,
+    text: &'a str,
+    base_dir: &'a Path,
+}
+
+type R<T> = Result<T, ConfigError>;
+
+impl Ctx<'_> {
+    fn loc(&self, offset: usize) -> Location {
+        let (line, column) = line_col(self.text, offset);
+        Location {
+            file: self.name.to_string(),
+            line,
+            column,
+        }
+    }
+
+    fn err(
+        &self,
+        span: &Range<usize>,
+        message: impl Into<String>,
+        expected: impl Into<String>,
+    ) -> ConfigError {
+        ConfigError::Invalid {
+            at: self.loc(span.start),
+            message: message.into(),
+            expected: expected.into(),
+        }
+    }
+
+    fn toml_err(&self, e: &toml::de::Error) -> ConfigError {
+        let offset = e.span().map(|r| r.start).unwrap_or(0);
+        let (message, expected) = split_toml_message(e.message());
+        ConfigError::Invalid {
+            at: self.loc(offset),
+            message,
+            expected,
+        }
+    }
+
+    /// Parses the text and applies every key it names on top of `base`, then validates.
+    fn parse_over(&self, base: MachineConfig) -> R<MachineConfig> {
+        let raw: RawMachine = toml::from_str(self.text).map_err(|e| self.toml_err(&e))?;
+        self.apply(raw, base)
+    }
+
+    fn apply(&self, raw: RawMachine, mut cfg: MachineConfig) -> R<MachineConfig> {
+        if let Some(v) = &raw.ram_size {
+            let n = *v.get_ref();
+            let ok = (MIN_RAM_SIZE as i64..=MAX_RAM_SIZE as i64).contains(&n) && n % 4 == 0;
+            if !ok {
+                return Err(self.err(
+                    &v.span(),
+                    format!("ram_size {n} is not a valid RAM size"),
+                    format!("a multiple of 4 from {MIN_RAM_SIZE} to {MAX_RAM_SIZE} bytes"),
+                ));
+            }
+            cfg.ram_size = n as u32;
+        }
+        if let Some(v) = &raw.supply_v {
+            cfg.supply_v = self.positive(v, "supply_v", "a supply voltage in volts > 0")?;
+        }
+        if let Some(v) = &raw.settle_ns {
+            cfg.settle_ns =
+                self.int_range(v, "settle_ns", 0, i64::MAX, "a time in ns >= 0")? as u64;
+        }
+        if let Some(t) = &raw.timer {
+            if let Some(tb) = &t.timebase {
+                cfg.timer_timebase = match tb.get_ref() {
+                    RawTimebase::Str(s) if s == "cycle" => Timebase::Cycle,
+                    RawTimebase::Int(n) if *n > 0 => Timebase::Hz(*n as u64),
+                    RawTimebase::Str(s) => {
+                        return Err(self.err(
+                            &tb.span(),
+                            format!("unknown timebase \"{s}\""),
+                            "timebase = \"cycle\" or a frequency in Hz (positive integer)",
+                        ))
+                    }
+                    RawTimebase::Int(n) => {
+                        return Err(self.err(
+                            &tb.span(),
+                            format!("timebase {n} Hz is not positive"),
+                            "timebase = \"cycle\" or a frequency in Hz (positive integer)",
+                        ))
+                    }
+                };
+            }
+        }
+        if let Some(w) = &raw.wait_states {
+            let ws = &mut cfg.wait_states;
+            let fields: [(&Option<Spanned<i64>>, &str, &mut u32); 5] = [
+                (&w.simctrl, "simctrl", &mut ws.simctrl),
+                (&w.timer, "timer", &mut ws.timer),
+                (&w.io, "io", &mut ws.io),
+                (&w.intc, "intc", &mut ws.intc),
+                (&w.power, "power", &mut ws.power),
+            ];
+            for (v, key, slot) in fields {
+                if let Some(v) = v {
+                    *slot =
+                        self.int_range(v, key, 0, 1_000_000, "a number of wait states 0..1000000")?
+                            as u32;
+                }
+            }
+        }
+        if let Some(e) = &raw.energy {
+            let en = &mut cfg.energy;
+            if let Some(v) = &e.vnom {
+                en.vnom = self.positive(v, "vnom", "a nominal voltage in volts > 0")?;
+            }
+            let fields: [(&Option<Spanned<f64>>, &str, &mut f64, &str); 9] = [
+                (
+                    &e.e_cycle_pj,
+                    "e_cycle_pj",
+                    &mut en.e_cycle_pj,
+                    "an energy in pJ >= 0",
+                ),
+                (
+                    &e.e_alu_pj,
+                    "e_alu_pj",
+                    &mut en.e_alu_pj,
+                    "an energy in pJ >= 0",
+                ),
+                (
+                    &e.e_branch_pj,
+                    "e_branch_pj",
+                    &mut en.e_branch_pj,
+                    "an energy in pJ >= 0",
+                ),
+                (
+                    &e.e_mul_pj,
+                    "e_mul_pj",
+                    &mut en.e_mul_pj,
+                    "an energy in pJ >= 0",
+                ),
+                (
+                    &e.e_div_cycle_pj,
+                    "e_div_cycle_pj",
+                    &mut en.e_div_cycle_pj,
+                    "an energy in pJ >= 0",
+                ),
+                (
+                    &e.e_mem_pj,
+                    "e_mem_pj",
+                    &mut en.e_mem_pj,
+                    "an energy in pJ >= 0",
+                ),
+                (
+                    &e.e_mmio_pj,
+                    "e_mmio_pj",
+                    &mut en.e_mmio_pj,
+                    "an energy in pJ >= 0",
+                ),
+                (
+                    &e.sleep_fraction,
+                    "sleep_fraction",
+                    &mut en.sleep_fraction,
+                    "a fraction >= 0",
+                ),
+                (&e.leak_w, "leak_w", &mut en.leak_w, "a power in W >= 0"),
+            ];
+            for (v, key, slot, expected) in fields {
+                if let Some(v) = v {
+                    *slot = self.non_negative(v, key, expected)?;
+                }
+            }
+        }
+        if let Some(opps) = &raw.opp {
+            if opps.get_ref().is_empty() {
+                return Err(self.err(
+                    &opps.span(),
+                    "the operating-point table [[opp]] is empty",
+                    "at least one [[opp]] with hz and volts",
+                ));
+            }
+            cfg.opps = opps
+                .get_ref()
+                .iter()
+                .map(|o| self.opp(o))
+                .collect::<R<Vec<Opp>>>()?;
+        }
+        if let Some(v) = &raw.initial_opp {
+            let n = *v.get_ref();
+            if n < 0 || n as u64 >= cfg.opps.len() as u64 {
+                return Err(self.err(
+                    &v.span(),
+                    format!("initial_opp {n} is not an operating point"),
+                    format!("an index 0..{} into the [[opp]] table", cfg.opps.len() - 1),
+                ));
+            }
+            cfg.initial_opp = n as usize;
+        } else if cfg.initial_opp >= cfg.opps.len() {
+            // The file shortened the table below the inherited initial_opp.
+            let span = raw.opp.as_ref().map(|o| o.span()).unwrap_or(0..0);
+            return Err(self.err(
+                &span,
+                format!(
+                    "initial_opp {} is not an operating point of this {}-entry [[opp]] table",
+                    cfg.initial_opp,
+                    cfg.opps.len()
+                ),
+                format!("initial_opp = an index 0..{}", cfg.opps.len() - 1),
+            ));
+        }
+        if let Some(stims) = &raw.stimulus {
+            let mut out: Vec<StimulusConfig> = Vec::new();
+            let mut seen: [Option<usize>; FAST_IRQ_LINES as usize] =
+                [None; FAST_IRQ_LINES as usize];
+            for s in stims.get_ref() {
+                let (sc, line_span) = self.stimulus(s)?;
+                if let Some(prev) = seen[sc.line as usize] {
+                    return Err(self.err(
+                        &line_span,
+                        format!(
+                            "fast IRQ line {} already has a stimulus generator (line {} of this file)",
+                            sc.line,
+                            line_col(self.text, prev).0
+                        ),
+                        "one [[stimulus]] per line 0..14",
+                    ));
+                }
+                seen[sc.line as usize] = Some(line_span.start);
+                out.push(sc);
+            }
+            cfg.stimuli = out;
+        }
+        if let Some(inputs) = &raw.input {
+            let mut out: Vec<InputConfig> = Vec::new();
+            let mut seen: [Option<usize>; IO_PORTS as usize] = [None; IO_PORTS as usize];
+            for i in inputs.get_ref() {
+                let (ic, port_span) = self.input(i)?;
+                if let Some(prev) = seen[ic.port as usize] {
+                    return Err(self.err(
+                        &port_span,
+                        format!(
+                            "IO port {} already has an input stream (line {} of this file)",
+                            ic.port,
+                            line_col(self.text, prev).0
+                        ),
+                        "one [[input]] per port 0..31",
+                    ));
+                }
+                seen[ic.port as usize] = Some(port_span.start);
+                out.push(ic);
+            }
+            cfg.inputs = out;
+        }
+        Ok(cfg)
+    }
+
+    fn int_range(&self, v: &Spanned<i64>, key: &str, lo: i64, hi: i64, expected: &str) -> R<i64> {
+        let n = *v.get_ref();
+        if n < lo || n > hi {
+            return Err(self.err(&v.span(), format!("{key} = {n} is out of range"), expected));
+        }
+        Ok(n)
+    }
+
+    fn positive(&self, v: &Spanned<f64>, key: &str, expected: &str) -> R<f64> {
+        let x = *v.get_ref();
+        if !(x.is_finite() && x > 0.0) {
+            return Err(self.err(&v.span(), format!("{key} = {x} is not positive"), expected));
+        }
+        Ok(x)
+    }
+
+    fn non_negative(&self, v: &Spanned<f64>, key: &str, expected: &str) -> R<f64> {
+        let x = *v.get_ref();
+        if !(x.is_finite() && x >= 0.0) {
+            return Err(self.err(
+                &v.span(),
+                format!("{key} = {x} is negative or not finite"),
+                expected,
+            ));
+        }
+        Ok(x)
+    }
+
+    /// A time in microseconds, > 0 (or >= 0 if `zero_ok`), at most MAX_TIME_US, and (if not
+    /// zero) at least one femtosecond.
+    fn time_us(&self, v: &Spanned<f64>, key: &str, zero_ok: bool) -> R<f64> {
+        let x = *v.get_ref();
+        let ok = x.is_finite()
+            && x <= MAX_TIME_US
+            && if zero_ok {
+                x >= 0.0
+            } else {
+                (x * 1e9).round() >= 1.0
+            };
+        if !ok {
+            let expected = if zero_ok {
+                format!("a time in microseconds from 0 to {MAX_TIME_US:e}")
+            } else {
+                format!("a time in microseconds from 1e-9 to {MAX_TIME_US:e}")
+            };
+            return Err(self.err(&v.span(), format!("{key} = {x} is out of range"), expected));
+        }
+        Ok(x)
+    }
+
+    fn opp(&self, o: &Spanned<RawOpp>) -> R<Opp> {
+        let r = o.get_ref();
+        let hz = match &r.hz {
+            None => {
+                return Err(self.err(
+                    &o.span(),
+                    "[[opp]] entry without `hz`",
+                    "hz = <frequency in Hz> and volts = <V>",
+                ))
+            }
+            Some(v) => self.int_range(v, "hz", 1, i64::MAX, "a frequency in Hz > 0")? as u64,
+        };
+        let volts = match &r.volts {
+            None => {
+                return Err(self.err(
+                    &o.span(),
+                    "[[opp]] entry without `volts`",
+                    "hz = <frequency in Hz> and volts = <V>",
+                ))
+            }
+            Some(v) => self.positive(v, "volts", "a voltage in volts > 0")?,
+        };
+        Ok(Opp { hz, volts })
+    }
+
+    fn kind<'b>(
+        &self,
+        k: &'b Option<Spanned<String>>,
+        whole: &Range<usize>,
+        table: &str,
+        kinds: &str,
+    ) -> R<(&'b str, Range<usize>)> {
+        match k {
+            None => Err(self.err(
+                whole,
+                format!("{table} entry without `kind`"),
+                format!("kind = {kinds}"),
+            )),
+            Some(k) => Ok((k.get_ref().as_str(), k.span())),
+        }
+    }
+
+    /// Rejects keys that do not apply to the chosen kind.
+    fn not_for(
+        &self,
+        present: &[(&str, Option<Range<usize>>)],
+        kind: &str,
+        allowed: &str,
+    ) -> R<()> {
+        for (key, span) in present {
+            if let Some(span) = span {
+                return Err(self.err(
+                    span,
+                    format!("key `{key}` does not apply to kind = \"{kind}\""),
+                    allowed.to_string(),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    fn stimulus(&self, s: &Spanned<RawStimulus>) -> R<(StimulusConfig, Range<usize>)> {
+        let whole = s.span();
+        let r = s.get_ref();
+        let (line, line_span) = match &r.line {
+            None => {
+                return Err(self.err(
+                    &whole,
+                    "[[stimulus]] entry without `line`",
+                    "line = a fast IRQ line 0..14",
+                ))
+            }
+            Some(v) => (
+                self.int_range(
+                    v,
+                    "line",
+                    0,
+                    FAST_IRQ_LINES as i64 - 1,
+                    "a fast IRQ line 0..14",
+                )? as u8,
+                v.span(),
+            ),
+        };
+        let (kind, kind_span) = self.kind(
+            &r.kind,
+            &whole,
+            "[[stimulus]]",
+            "\"periodic\" or \"geometric\"",
+        )?;
+        let start_us = match &r.start_us {
+            None => 0.0,
+            Some(v) => self.time_us(v, "start_us", true)?,
+        };
+        let seed = match &r.seed {
+            None => 1,
+            Some(v) => {
+                self.int_range(v, "seed", 0, i64::MAX, "a seed, a non-negative integer")? as u64
+            }
+        };
+        let span_of = |v: &Option<Spanned<f64>>| v.as_ref().map(|v| v.span());
+        let kind = match kind {
+            "periodic" => {
+                self.not_for(
+                    &[
+                        ("slot_us", span_of(&r.slot_us)),
+                        ("probability", span_of(&r.probability)),
+                    ],
+                    kind,
+                    "period_us, and optionally start_us and seed",
+                )?;
+                let period_us = match &r.period_us {
+                    None => {
+                        return Err(self.err(
+                            &whole,
+                            "periodic [[stimulus]] without `period_us`",
+                            "period_us = <microseconds>",
+                        ))
+                    }
+                    Some(v) => self.time_us(v, "period_us", false)?,
+                };
+                StimulusKind::Periodic { period_us }
+            }
+            "geometric" => {
+                self.not_for(
+                    &[("period_us", span_of(&r.period_us))],
+                    kind,
+                    "slot_us and probability, and optionally start_us and seed",
+                )?;
+                let slot_us = match &r.slot_us {
+                    None => {
+                        return Err(self.err(
+                            &whole,
+                            "geometric [[stimulus]] without `slot_us`",
+                            "slot_us = <microseconds> and probability = <0 < p <= 1>",
+                        ))
+                    }
+                    Some(v) => self.time_us(v, "slot_us", false)?,
+                };
+                let probability = match &r.probability {
+                    None => {
+                        return Err(self.err(
+                            &whole,
+                            "geometric [[stimulus]] without `probability`",
+                            "probability = <0 < p <= 1>",
+                        ))
+                    }
+                    Some(v) => {
+                        let p = *v.get_ref();
+                        if !(p > 0.0 && p <= 1.0) {
+                            return Err(self.err(
+                                &v.span(),
+                                format!("probability {p} is out of range"),
+                                "0 < probability <= 1",
+                            ));
+                        }
+                        p
+                    }
+                };
+                StimulusKind::Geometric {
+                    slot_us,
+                    probability,
+                }
+            }
+            other => {
+                return Err(self.err(
+                    &kind_span,
+                    format!("unknown stimulus kind \"{other}\""),
+                    "kind = \"periodic\" or \"geometric\"",
+                ))
+            }
+        };
+        Ok((
+            StimulusConfig {
+                line,
+                kind,
+                start_us,
+                seed,
+            },
+            line_span,
+        ))
+    }
+
+    fn input(&self, i: &Spanned<RawInput>) -> R<(InputConfig, Range<usize>)> {
+        let whole = i.span();
+        let r = i.get_ref();
+        let (port, port_span) = match &r.port {
+            None => {
+                return Err(self.err(
+                    &whole,
+                    "[[input]] entry without `port`",
+                    "port = an IO port 0..31",
+                ))
+            }
+            Some(v) => (
+                self.int_range(v, "port", 0, IO_PORTS as i64 - 1, "an IO port 0..31")? as u8,
+                v.span(),
+            ),
+        };
+        let (kind, kind_span) = self.kind(
+            &r.kind,
+            &whole,
+            "[[input]]",
+            "\"sine\", \"lfsr\" or \"file\"",
+        )?;
+        let sf = |v: &Option<Spanned<f64>>| v.as_ref().map(|v| v.span());
+        let si = |v: &Option<Spanned<i64>>| v.as_ref().map(|v| v.span());
+        let ss = |v: &Option<Spanned<String>>| v.as_ref().map(|v| v.span());
+        let kind = match kind {
+            "sine" => {
+                self.not_for(
+                    &[
+                        ("seed", si(&r.seed)),
+                        ("bits", si(&r.bits)),
+                        ("path", ss(&r.path)),
+                    ],
+                    kind,
+                    "amplitude, period_samples and optionally offset",
+                )?;
+                let amplitude = match &r.amplitude {
+                    None => {
+                        return Err(self.err(
+                            &whole,
+                            "sine [[input]] without `amplitude`",
+                            "amplitude = <number>",
+                        ))
+                    }
+                    Some(v) => self.finite(v, "amplitude")?,
+                };
+                let period_samples = match &r.period_samples {
+                    None => {
+                        return Err(self.err(
+                            &whole,
+                            "sine [[input]] without `period_samples`",
+                            "period_samples = <integer > 0>",
+                        ))
+                    }
+                    Some(v) => {
+                        self.int_range(v, "period_samples", 1, i64::MAX, "a number of samples > 0")?
+                            as u64
+                    }
+                };
+                let offset = match &r.offset {
+                    None => 0.0,
+                    Some(v) => self.finite(v, "offset")?,
+                };
+                if offset.abs() + amplitude.abs() > i32::MAX as f64 {
+                    let span = r
+                        .amplitude
+                        .as_ref()
+                        .map(|v| v.span())
+                        .unwrap_or(whole.clone());
+                    return Err(self.err(
+                        &span,
+                        format!("sine samples offset {offset} +- amplitude {amplitude} do not fit in 32 bits"),
+                        "|offset| + |amplitude| <= 2147483647",
+                    ));
+                }
+                InputKind::Sine {
+                    amplitude,
+                    period_samples,
+                    offset,
+                }
+            }
+            "lfsr" => {
+                self.not_for(
+                    &[
+                        ("amplitude", sf(&r.amplitude)),
+                        ("period_samples", si(&r.period_samples)),
+                        ("offset", sf(&r.offset)),
+                        ("path", ss(&r.path)),
+                    ],
+                    kind,
+                    "optionally seed and bits",
+                )?;
+                let seed = match &r.seed {
+                    None => 1,
+                    Some(v) => self.int_range(
+                        v,
+                        "seed",
+                        1,
+                        u32::MAX as i64,
+                        "a non-zero 32-bit LFSR seed 1..4294967295",
+                    )? as u32,
+                };
+                let bits = match &r.bits {
+                    None => 32,
+                    Some(v) => self.int_range(v, "bits", 1, 32, "bits per sample 1..32")? as u32,
+                };
+                InputKind::Lfsr { seed, bits }
+            }
+            "file" => {
+                self.not_for(
+                    &[
+                        ("amplitude", sf(&r.amplitude)),
+                        ("period_samples", si(&r.period_samples)),
+                        ("offset", sf(&r.offset)),
+                        ("seed", si(&r.seed)),
+                        ("bits", si(&r.bits)),
+                    ],
+                    kind,
+                    "path",
+                )?;
+                let p = match &r.path {
+                    None => {
+                        return Err(self.err(
+                            &whole,
+                            "file [[input]] without `path`",
+                            "path = \"<text file of integers>\"",
+                        ))
+                    }
+                    Some(p) => p,
+                };
+                let path = self.base_dir.join(p.get_ref());
+                let samples = self.load_stream(&path, &p.span())?;
+                InputKind::File { path, samples }
+            }
+            other => {
+                return Err(self.err(
+                    &kind_span,
+                    format!("unknown input kind \"{other}\""),
+                    "kind = \"sine\", \"lfsr\" or \"file\"",
+                ))
+            }
+        };
+        Ok((InputConfig { port, kind }, port_span))
+    }
+
+    fn finite(&self, v: &Spanned<f64>, key: &str) -> R<f64> {
+        let x = *v.get_ref();
+        if !x.is_finite() {
+            return Err(self.err(
+                &v.span(),
+                format!("{key} = {x} is not finite"),
+                "a finite number",
+            ));
+        }
+        Ok(x)
+    }
+
+    /// Loads an input-stream file eagerly, so that errors show before the run.
+    fn load_stream(&self, path: &Path, span: &Range<usize>) -> R<Vec<u32>> {
+        let io = |reason: String| ConfigError::Io {
+            path: path.to_path_buf(),
+            at: Some(self.loc(span.start)),
+            what: "input stream file".to_string(),
+            reason,
+        };
+        let bytes = std::fs::read(path).map_err(|e| io(io_reason(&e)))?;
+        let text = String::from_utf8(bytes).map_err(|e| ConfigError::Invalid {
+            at: self.loc(span.start),
+            message: format!(
+                "input stream file `{}` is not UTF-8 text (byte {})",
+                path.display(),
+                e.utf8_error().valid_up_to()
+            ),
+            expected: "a text file of whitespace-separated integers".to_string(),
+        })?;
+        let samples = parse_stream(&text).map_err(|(offset, message)| {
+            let (line, column) = line_col(&text, offset);
+            ConfigError::Invalid {
+                at: Location { file: path.display().to_string(), line, column },
+                message,
+                expected: "whitespace-separated integers, decimal (-2147483648..4294967295) or 0x-hex (up to 0xffffffff)"
+                    .to_string(),
+            }
+        })?;
+        if samples.is_empty() {
+            return Err(self.err(
+                span,
+                format!("input stream file `{}` has no samples", path.display()),
+                "at least one integer in the file",
+            ));
+        }
+        Ok(samples)
+    }
+}
+
+/// Parses a stream file: whitespace-separated integers; `#` starts a comment to the end of
+/// the line. Decimal (optionally signed; negative values are stored as two's complement) or
+/// `0x`/`0X` hexadecimal. Error: byte offset of the bad token and a message.
+fn parse_stream(text: &str) -> Result<Vec<u32>, (usize, String)> {
+    let mut out = Vec::new();
+    let mut line_start = 0;
+    for line in text.split_inclusive('\n') {
+        let content = match line.find('#') {
+            Some(i) => &line[..i],
+            None => line,
+        };
+        let mut pos = 0;
+        for tok in content.split_whitespace() {
+            let rel = content[pos..].find(tok).unwrap() + pos;
+            pos = rel + tok.len();
+            match parse_int_token(tok) {
+                Some(v) => out.push(v),
+                None => {
+                    let shown: String = tok.chars().take(40).collect();
+                    return Err((
+                        line_start + rel,
+                        format!("`{shown}` is not a 32-bit integer"),
+                    ));
+                }
+            }
+        }
+        line_start += line.len();
+    }
+    Ok(out)
+}
+
+fn parse_int_token(tok: &str) -> Option<u32> {
+    let (neg, body) = match tok.as_bytes().first()? {
+        b'-' => (true, &tok[1..]),
+        b'+' => (false, &tok[1..]),
+        _ => (false, tok),
+    };
+    let hex = body.strip_prefix("0x").or_else(|| body.strip_prefix("0X"));
+    let digits_ok = |s: &str, radix: u32| !s.is_empty() && s.chars().all(|c| c.is_digit(radix));
+    let mag: u64 = match hex {
+        Some(h) => {
+            if neg || !digits_ok(h, 16) {
+                return None;
+            }
+            u64::from_str_radix(h, 16).ok()?
+        }
+        None => {
+            if !digits_ok(body, 10) {
+                return None;
+            }
+            body.parse::<u64>().ok()?
+        }
+    };
+    if neg {
+        if mag > 1 << 31 {
+            return None;
+        }
+        Some((mag as i64).wrapping_neg() as i32 as u32)
+    } else {
+        u32::try_from(mag).ok()
+    }
+}
+
+/// Turns a toml/serde message into (what is wrong, what was expected).
+fn split_toml_message(msg: &str) -> (String, String) {
+    let msg = msg.trim();
+    if msg.contains('\n') {
+        // toml_edit syntax error: "invalid table header\n[detail\n]expected `.`, `]`".
+        let mut what: Vec<&str> = Vec::new();
+        let mut expected = None;
+        for line in msg.lines().map(str::trim).filter(|l| !l.is_empty()) {
+            match line.strip_prefix("expected ") {
+                Some(e) => expected = Some(e.to_string()),
+                None => what.push(line),
+            }
+        }
+        let expected = match expected {
+            Some(e) if e.contains(", ") => format!("one of {e}"),
+            Some(e) => e,
+            None if msg.contains("duplicate key") => "each key and table at most once".to_string(),
+            None => "valid TOML syntax (https://toml.io)".to_string(),
+        };
+        return (one_line(&what.join(": ")), one_line(&expected));
+    }
+    if let Some(rest) = msg.strip_prefix("unknown field ") {
+        // serde: "unknown field `x`, expected one of `a`, `b`" / "expected `a` or `b`" /
+        // "expected `a`" / "there are no fields".
+        let (key, allowed) = rest.split_once(", ").unwrap_or((rest, ""));
+        let allowed = allowed.strip_prefix("expected ").unwrap_or(allowed);
+        let expected = if let Some(list) = allowed.strip_prefix("one of ") {
+            format!("one of the keys {list}")
+        } else if allowed.contains(" or ") {
+            format!("one of the keys {}", allowed.replace(" or ", ", "))
+        } else if allowed.starts_with('`') {
+            format!("the key {allowed}")
+        } else {
+            "no keys in this table".to_string()
+        };
+        return (format!("unknown key {key}"), one_line(&expected));
+    }
+    if let Some(rest) = msg.strip_prefix("missing field ") {
+        return (
+            format!("missing key {rest}"),
+            "the key to be present".to_string(),
+        );
+    }
+    if msg.starts_with("duplicate key") {
+        return (one_line(msg), "each key at most once per table".to_string());
+    }
+    if let Some((what, expected)) = msg.split_once(", expected ") {
+        // serde: "invalid type: string \"x\", expected i64".
+        let expected = match expected.trim() {
+            "i64" | "u64" | "u32" | "usize" => "an integer".to_string(),
+            "f64" => "a number".to_string(),
+            "a sequence" => "an array".to_string(),
+            e if e.starts_with("struct ") => "a table".to_string(),
+            e => e.to_string(),
+        };
+        return (one_line(what), one_line(&expected));
+    }
+    let expected = if msg.contains("number too large") {
+        "an integer from -9223372036854775808 to 9223372036854775807"
+    } else if msg.contains("invalid basic string") {
+        "a string closed by `\"` on the same line"
+    } else {
+        "valid TOML syntax (https://toml.io)"
+    };
+    (one_line(msg), expected.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> R<MachineConfig> {
+        MachineConfig::from_str(text, "m.toml")
+    }
+
+    fn err(text: &str) -> String {
+        match parse(text) {
+            Ok(c) => panic!("expected an error for {text:?}, got {c:?}"),
+            Err(e) => {
+                let s = e.to_string();
+                assert!(!s.contains('\n'), "multi-line error: {s}");
+                assert_eq!(e.exit_code(), 65, "{s}");
+                s
+            }
+        }
+    }
+
+    fn tmpdir(tag: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("ubik-config-test-{}-{tag}", std::process::id()));
+        std::fs::create_dir_all(&d).unwrap();
+        d
+    }
+
+    #[test]
+    fn default_toml_round_trips() {
+        let c = parse(MachineConfig::default_toml()).unwrap();
+        assert_eq!(c, MachineConfig::default());
+    }
+
+    #[test]
+    fn default_toml_names_every_key() {
+        // Apply the default text over a base that differs from the default in every field:
+        // the result must still be the default, so the text names every key.
+        let other = MachineConfig {
+            ram_size: 4096,
+            timer_timebase: Timebase::Cycle,
+            supply_v: 1.0,
+            opps: vec![Opp { hz: 1, volts: 1.0 }; 4],
+            initial_opp: 3,
+            settle_ns: 1,
+            energy: EnergyConfig {
+                vnom: 9.0,
+                e_cycle_pj: 9.0,
+                e_alu_pj: 9.0,
+                e_branch_pj: 9.0,
+                e_mul_pj: 9.0,
+                e_div_cycle_pj: 9.0,
+                e_mem_pj: 9.0,
+                e_mmio_pj: 9.0,
+                sleep_fraction: 9.0,
+                leak_w: 9.0,
+            },
+            stimuli: vec![],
+            inputs: vec![],
+            wait_states: WaitStates {
+                simctrl: 9,
+                timer: 9,
+                io: 9,
+                intc: 9,
+                power: 9,
+            },
+        };
+        let ctx = Ctx {
+            name: "default",
+            text: MachineConfig::default_toml(),
+            base_dir: Path::new(""),
+        };
+        assert_eq!(ctx.parse_over(other).unwrap(), MachineConfig::default());
+    }
+
+    #[test]
+    fn empty_file_is_default() {
+        assert_eq!(parse("").unwrap(), MachineConfig::default());
+        assert_eq!(parse("# nothing\n").unwrap(), MachineConfig::default());
+    }
+
+    #[test]
+    fn override_one_key() {
+        let c = parse("[energy]\ne_cycle_pj = 90\n").unwrap();
+        let mut d = MachineConfig::default();
+        d.energy.e_cycle_pj = 90.0;
+        assert_eq!(c, d);
+
+        let c = parse("[timer]\ntimebase = \"cycle\"\n").unwrap();
+        assert_eq!(c.timer_timebase, Timebase::Cycle);
+        assert_eq!(c.opps, MachineConfig::default().opps);
+
+        let c = parse("ram_size = 65536\n[wait_states]\nio = 3\n").unwrap();
+        assert_eq!(c.ram_size, 65536);
+        assert_eq!(
+            c.wait_states,
+            WaitStates {
+                io: 3,
+                ..WaitStates::default()
+            }
+        );
+    }
+
+    #[test]
+    fn arrays_replace_wholesale() {
+        let c = parse("initial_opp = 0\n[[opp]]\nhz = 8000000\nvolts = 1\n").unwrap();
+        assert_eq!(
+            c.opps,
+            vec![Opp {
+                hz: 8_000_000,
+                volts: 1.0
+            }]
+        );
+    }
+
+    #[test]
+    fn stimuli_and_inputs() {
+        let text = r#"
+[[stimulus]]
+line = 3
+kind = "periodic"
+period_us = 250
+start_us = 12.5
+
+[[stimulus]]
+line = 14
+kind = "geometric"
+slot_us = 100
+probability = 0.01
+seed = 7
+
+[[input]]
+port = 0
+kind = "sine"
+amplitude = 1000
+period_samples = 64
+offset = 2048
+
+[[input]]
+port = 31
+kind = "lfsr"
+bits = 12
+"#;
+        let c = parse(text).unwrap();
+        assert_eq!(
+            c.stimuli,
+            vec![
+                StimulusConfig {
+                    line: 3,
+                    kind: StimulusKind::Periodic { period_us: 250.0 },
+                    start_us: 12.5,
+                    seed: 1
+                },
+                StimulusConfig {
+                    line: 14,
+                    kind: StimulusKind::Geometric {
+                        slot_us: 100.0,
+                        probability: 0.01
+                    },
+                    start_us: 0.0,
+                    seed: 7
+                },
+            ]
+        );
+        assert_eq!(
+            c.inputs,
+            vec![
+                InputConfig {
+                    port: 0,
+                    kind: InputKind::Sine {
+                        amplitude: 1000.0,
+                        period_samples: 64,
+                        offset: 2048.0
+                    }
+                },
+                InputConfig {
+                    port: 31,
+                    kind: InputKind::Lfsr { seed: 1, bits: 12 }
+                },
+            ]
+        );
+    }
+
+    #[test]
+    fn file_stream_relative_to_machine_file() {
+        let d = tmpdir("rel");
+        std::fs::write(d.join("s.txt"), "1 2 0x10\n-1 # comment 99\n  +7\n").unwrap();
+        let m = d.join("m.toml");
+        std::fs::write(
+            &m,
+            "[[input]]\nport = 5\nkind = \"file\"\npath = \"s.txt\"\n",
+        )
+        .unwrap();
+        let c = MachineConfig::from_file(&m).unwrap();
+        match &c.inputs[0].kind {
+            InputKind::File { samples, path } => {
+                assert_eq!(samples, &vec![1, 2, 16, 0xFFFF_FFFF, 7]);
+                assert_eq!(path, &d.join("s.txt"));
+            }
+            k => panic!("{k:?}"),
+        }
+    }
+
+    #[test]
+    fn file_stream_errors() {
+        let d = tmpdir("err");
+        std::fs::write(d.join("bad.txt"), "1 2\n3 x4 5\n").unwrap();
+        std::fs::write(d.join("empty.txt"), "# only a comment\n").unwrap();
+        std::fs::write(d.join("big.txt"), "4294967296\n").unwrap();
+        let name = d.join("m.toml").display().to_string();
+        let run = |p: &str| {
+            MachineConfig::from_str(
+                &format!("[[input]]\nport = 1\nkind = \"file\"\npath = \"{p}\"\n"),
+                &name,
+            )
+        };
+
+        let e = run("bad.txt").unwrap_err();
+        assert_eq!(e.exit_code(), 65);
+        let s = e.to_string();
+        let want = format!(
+            "{}:2:3: `x4` is not a 32-bit integer; expected whitespace-separated integers",
+            d.join("bad.txt").display()
+        );
+        assert!(s.starts_with(&want), "{s}");
+
+        let s = run("big.txt").unwrap_err().to_string();
+        assert!(
+            s.contains("big.txt:1:1: `4294967296` is not a 32-bit integer"),
+            "{s}"
+        );
+
+        let s = run("empty.txt").unwrap_err().to_string();
+        assert!(
+            s.starts_with(&format!("{name}:4:8: input stream file")),
+            "{s}"
+        );
+        assert!(
+            s.contains("has no samples; expected at least one integer"),
+            "{s}"
+        );
+
+        let e = run("missing.txt").unwrap_err();
+        assert_eq!(e.exit_code(), 66);
+        let s = e.to_string();
+        assert!(
+            s.starts_with(&format!("{name}:4:8: cannot read input stream file `")),
+            "{s}"
+        );
+        assert!(
+            s.contains("missing.txt`: No such file or directory; expected a readable file"),
+            "{s}"
+        );
+    }
+
+    #[test]
+    fn unreadable_machine_file() {
+        let e = MachineConfig::from_file(Path::new("/nonexistent/ubik/m.toml")).unwrap_err();
+        assert_eq!(e.exit_code(), 66);
+        assert_eq!(
+            e.to_string(),
+            "/nonexistent/ubik/m.toml: cannot read the machine file: No such file or directory; expected a readable file"
+        );
+    }
+
+    #[test]
+    fn syntax_error() {
+        assert_eq!(
+            err("ram_size = 4096\n[energy\nvnom = 1\n"),
+            "m.toml:2:8: invalid table header; expected one of `.`, `]`"
+        );
+        assert_eq!(
+            err("supply_v = \n"),
+            "m.toml:1:12: invalid string; expected one of `\"`, `'`"
+        );
+        assert_eq!(
+            err("ram_size = 4096\nram_size = 8192\n"),
+            "m.toml:2:1: duplicate key `ram_size` in document root; expected each key at most once per table"
+        );
+        assert_eq!(
+            err("[energy]\n[energy]\n"),
+            "m.toml:2:1: invalid table header: duplicate key `energy` in document root; \
+             expected each key and table at most once"
+        );
+        assert_eq!(
+            err("[[opp]]\nhz = \"fast\nvolts = 1\n"),
+            "m.toml:2:11: invalid basic string; expected a string closed by `\"` on the same line"
+        );
+    }
+
+    #[test]
+    fn unknown_keys() {
+        assert_eq!(
+            err("ram_size = 4096\nram_sise = 1\n"),
+            "m.toml:2:1: unknown key `ram_sise`; expected one of the keys `ram_size`, `supply_v`, `initial_opp`, \
+             `settle_ns`, `timer`, `wait_states`, `energy`, `opp`, `stimulus`, `input`"
+        );
+        assert_eq!(
+            err("[timer]\ntimebase = 1\nrate = 2\n"),
+            "m.toml:3:1: unknown key `rate`; expected the key `timebase`"
+        );
+        let s = err("[[opp]]\nhz = 1\nvolts = 1\nvolt = 2\n");
+        assert!(
+            s.starts_with("m.toml:4:1: unknown key `volt`; expected one of the keys `hz`, `volts`"),
+            "{s}"
+        );
+        let s = err("[energy]\ne_cycle = 1\n");
+        assert!(
+            s.starts_with(
+                "m.toml:2:1: unknown key `e_cycle`; expected one of the keys `vnom`, `e_cycle_pj`"
+            ),
+            "{s}"
+        );
+        let s = err("[[stimulus]]\nline = 1\nkind = \"periodic\"\nperiod = 5\n");
+        assert!(
+            s.starts_with("m.toml:4:1: unknown key `period`; expected one of the keys `line`"),
+            "{s}"
+        );
+    }
+
+    #[test]
+    fn wrong_types() {
+        assert_eq!(
+            err("ram_size = \"big\"\n"),
+            "m.toml:1:12: invalid type: string \"big\"; expected an integer"
+        );
+        assert_eq!(
+            err("\n[energy]\nvnom = \"x\"\n"),
+            "m.toml:3:8: invalid type: string \"x\"; expected a number"
+        );
+        let s = err("[timer]\ntimebase = 1.5\n");
+        assert!(s.starts_with("m.toml:2:12: invalid type: floating point `1.5`; expected \"cycle\" or a frequency in Hz"), "{s}");
+        let s = err("opp = 3\n");
+        assert!(
+            s.starts_with("m.toml:1:7: invalid type: integer `3`; expected "),
+            "{s}"
+        );
+    }
+
+    #[test]
+    fn semantic_errors() {
+        assert_eq!(
+            err("[[stimulus]]\nline = 15\nkind = \"periodic\"\nperiod_us = 10\n"),
+            "m.toml:2:8: line = 15 is out of range; expected a fast IRQ line 0..14"
+        );
+        assert_eq!(
+            err("[[input]]\nport = 32\nkind = \"lfsr\"\n"),
+            "m.toml:2:8: port = 32 is out of range; expected an IO port 0..31"
+        );
+        assert_eq!(
+            err("[[stimulus]]\nline = 1\nkind = \"geometric\"\nslot_us = 10\nprobability = 1.5\n"),
+            "m.toml:5:15: probability 1.5 is out of range; expected 0 < probability <= 1"
+        );
+        assert_eq!(
+            err("[[stimulus]]\nline = 1\nkind = \"geometric\"\nslot_us = 10\nprobability = 0\n"),
+            "m.toml:5:15: probability 0 is out of range; expected 0 < probability <= 1"
+        );
+        assert_eq!(
+            err("opp = []\n"),
+            "m.toml:1:7: the operating-point table [[opp]] is empty; expected at least one [[opp]] with hz and volts"
+        );
+        assert_eq!(
+            err("[[opp]]\nhz = 1000\nvolts = 0\n"),
+            "m.toml:3:9: volts = 0 is not positive; expected a voltage in volts > 0"
+        );
+        assert_eq!(
+            err("[[opp]]\nhz = 1000\nvolts = -1.2\n"),
+            "m.toml:3:9: volts = -1.2 is not positive; expected a voltage in volts > 0"
+        );
+        assert_eq!(
+            err("[[stimulus]]\nline = 2\nkind = \"periodic\"\nperiod_us = 10\n\n[[stimulus]]\nline = 2\nkind = \"periodic\"\nperiod_us = 20\n"),
+            "m.toml:7:8: fast IRQ line 2 already has a stimulus generator (line 2 of this file); expected one [[stimulus]] per line 0..14"
+        );
+        assert_eq!(
+            err("[[input]]\nport = 4\nkind = \"lfsr\"\n[[input]]\nport = 4\nkind = \"lfsr\"\n"),
+            "m.toml:5:8: IO port 4 already has an input stream (line 2 of this file); expected one [[input]] per port 0..31"
+        );
+        assert_eq!(
+            err("initial_opp = 3\n"),
+            "m.toml:1:15: initial_opp 3 is not an operating point; expected an index 0..2 into the [[opp]] table"
+        );
+        assert_eq!(
+            err("ram_size = 1002\n"),
+            "m.toml:1:12: ram_size 1002 is not a valid RAM size; expected a multiple of 4 from 256 to 1073741824 bytes"
+        );
+        assert_eq!(
+            err("[timer]\ntimebase = \"cycles\"\n"),
+            "m.toml:2:12: unknown timebase \"cycles\"; expected timebase = \"cycle\" or a frequency in Hz (positive integer)"
+        );
+        assert_eq!(
+            err("[timer]\ntimebase = 0\n"),
+            "m.toml:2:12: timebase 0 Hz is not positive; expected timebase = \"cycle\" or a frequency in Hz (positive integer)"
+        );
+        assert_eq!(
+            err("[[stimulus]]\nline = 1\nkind = \"periodic\"\nperiod_us = 10\nprobability = 0.5\n"),
+            "m.toml:5:15: key `probability` does not apply to kind = \"periodic\"; expected period_us, and optionally start_us and seed"
+        );
+        assert_eq!(
+            err("[[stimulus]]\nline = 1\nkind = \"burst\"\n"),
+            "m.toml:3:8: unknown stimulus kind \"burst\"; expected kind = \"periodic\" or \"geometric\""
+        );
+        assert_eq!(
+            err("[[stimulus]]\nline = 1\nkind = \"periodic\"\nperiod_us = 0\n"),
+            "m.toml:4:13: period_us = 0 is out of range; expected a time in microseconds from 1e-9 to 1e15"
+        );
+        assert_eq!(
+            err("[[input]]\nport = 1\nkind = \"lfsr\"\nseed = 0\n"),
+            "m.toml:4:8: seed = 0 is out of range; expected a non-zero 32-bit LFSR seed 1..4294967295"
+        );
+        assert_eq!(
+            err("[energy]\nleak_w = -1\n"),
+            "m.toml:2:10: leak_w = -1 is negative or not finite; expected a power in W >= 0"
+        );
+        let s = err("[[stimulus]]\nkind = \"periodic\"\nperiod_us = 10\n");
+        assert!(
+            s.contains("[[stimulus]] entry without `line`; expected line = a fast IRQ line 0..14"),
+            "{s}"
+        );
+        let s = err("[[opp]]\nhz = 5\n");
+        assert!(s.contains("[[opp]] entry without `volts`"), "{s}");
+        assert_eq!(
+            err("initial_opp = 1\n[[opp]]\nhz = 5\nvolts = 1\n"),
+            "m.toml:1:15: initial_opp 1 is not an operating point; expected an index 0..0 into the [[opp]] table"
+        );
+    }
+
+    #[test]
+    fn line_col_counts_chars() {
+        assert_eq!(line_col("ab\ncd", 0), (1, 1));
+        assert_eq!(line_col("ab\ncd", 3), (2, 1));
+        assert_eq!(line_col("ab\ncd", 4), (2, 2));
+        assert_eq!(line_col("é\néx", 5), (2, 2)); // 'é' is 2 bytes
+    }
+
+    #[test]
+    fn int_tokens() {
+        assert_eq!(parse_int_token("0"), Some(0));
+        assert_eq!(parse_int_token("-2147483648"), Some(0x8000_0000));
+        assert_eq!(parse_int_token("-2147483649"), None);
+        assert_eq!(parse_int_token("4294967295"), Some(u32::MAX));
+        assert_eq!(parse_int_token("0xFFFFFFFF"), Some(u32::MAX));
+        assert_eq!(parse_int_token("0x1_0"), None);
+        assert_eq!(parse_int_token("-0x1"), None);
+        assert_eq!(parse_int_token("1.5"), None);
+        assert_eq!(parse_int_token("-"), None);
+        assert_eq!(parse_int_token("0x"), None);
+    }
+}

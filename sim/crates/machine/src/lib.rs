@@ -7,3 +7,10 @@ pub mod elf;
 pub mod input;
 pub mod rng;
 pub mod stimulus;
+pub mod bus;
+pub mod clock;
+pub mod dev;
+pub mod machine;
+pub mod record;
+
+pub use machine::{Counts, Machine, Outcome};

@@ -1,0 +1,60 @@
+//! Clock and power controller: selects an operating point (frequency, voltage). A switch
+//! takes the machine file's settle time, during which the core runs on at the old frequency
+//! and STATUS bit 0 reads 1; a selection written during a switch replaces the pending one.
+
+use crate::config::Opp;
+
+pub const OPP_SELECT: u32 = 0x00;
+pub const STATUS: u32 = 0x04;
+pub const FREQ_HZ: u32 = 0x08;
+pub const MILLIVOLTS: u32 = 0x0c;
+pub const COUNT: u32 = 0x10;
+
+pub struct Power {
+    pub opps: Vec<Opp>,
+    pub current: usize,
+    settle_ns: u64,
+    /// The operating point being switched to and the cycle the switch completes.
+    pub switching: Option<(usize, u64)>,
+}
+
+impl Power {
+    pub fn new(opps: Vec<Opp>, initial: usize, settle_ns: u64) -> Power {
+        Power { opps, current: initial, settle_ns, switching: None }
+    }
+
+    pub fn read(&self, reg: u32) -> Option<u32> {
+        let opp = self.opps[self.current];
+        Some(match reg {
+            OPP_SELECT => self.switching.map_or(self.current, |s| s.0) as u32,
+            STATUS => self.switching.is_some() as u32,
+            FREQ_HZ => opp.hz.min(u32::MAX as u64) as u32,
+            MILLIVOLTS => (opp.volts * 1000.0).round() as u32,
+            COUNT => self.opps.len() as u32,
+            _ => return None,
+        })
+    }
+
+    /// A write at cycle `now` with the core clock at `hz`. Selecting an index that does not
+    /// exist, or the current point, does nothing.
+    pub fn write(&mut self, reg: u32, value: u32, now: u64, hz: u64) -> Option<()> {
+        match reg {
+            OPP_SELECT => {
+                let idx = value as usize;
+                if idx < self.opps.len() && idx != self.current {
+                    let settle = (self.settle_ns as u128 * hz as u128).div_ceil(1_000_000_000) as u64;
+                    let done = match self.switching {
+                        Some((_, done)) => done,
+                        None => now + settle,
+                    };
+                    self.switching = Some((idx, done));
+                } else if idx == self.current {
+                    self.switching = None;
+                }
+            }
+            STATUS | FREQ_HZ | MILLIVOLTS | COUNT => {}
+            _ => return None,
+        }
+        Some(())
+    }
+}

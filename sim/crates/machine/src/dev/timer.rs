@@ -1,0 +1,110 @@
+//! TIMER: 64-bit `mtime` and `mtimecmp` (Ibex simple_system's timer). The interrupt is
+//! sticky: it rises one cycle after `mtime >= mtimecmp` and stays up until either half of
+//! `mtimecmp` is written.
+
+use super::merge;
+use crate::clock::{Clock, FS_PER_S};
+use crate::config::Timebase;
+
+pub const MTIME: u32 = 0x0;
+pub const MTIMEH: u32 = 0x4;
+pub const MTIMECMP: u32 = 0x8;
+pub const MTIMECMPH: u32 = 0xc;
+
+#[derive(Clone, Debug)]
+pub struct Timer {
+    timebase: Timebase,
+    /// mtime = ticks(now) + offset (wrapping), so that software can write mtime.
+    offset: u64,
+    pub mtimecmp: u64,
+    /// The cycle at which the (sticky) interrupt line rose, if it is up.
+    pub raised_at: Option<u64>,
+    /// The cycle of the last write to mtime or mtimecmp: the comparison restarts there.
+    pub armed_at: u64,
+}
+
+impl Timer {
+    pub fn new(timebase: Timebase) -> Timer {
+        Timer { timebase, offset: 0, mtimecmp: u64::MAX, raised_at: None, armed_at: 0 }
+    }
+
+    /// Timebase ticks since reset at the start of cycle `c`.
+    fn ticks(&self, clock: &Clock, c: u64) -> u64 {
+        match self.timebase {
+            Timebase::Cycle => c,
+            Timebase::Hz(hz) => (clock.time_fs(c) * hz as u128 / FS_PER_S) as u64,
+        }
+    }
+
+    pub fn mtime(&self, clock: &Clock, c: u64) -> u64 {
+        self.ticks(clock, c).wrapping_add(self.offset)
+    }
+
+    /// The first cycle >= `from` at which `mtime >= mtimecmp`, or None if that is more than
+    /// 2^62 ticks away (never, in practice).
+    pub fn match_cycle(&self, clock: &Clock, from: u64) -> Option<u64> {
+        let now = self.mtime(clock, from);
+        if now >= self.mtimecmp {
+            return Some(from);
+        }
+        let ahead = self.mtimecmp - now;
+        if ahead > 1 << 62 {
+            return None;
+        }
+        let target_ticks = self.ticks(clock, from) as u128 + ahead as u128;
+        Some(match self.timebase {
+            Timebase::Cycle => from + ahead,
+            Timebase::Hz(hz) => {
+                let t_fs = (target_ticks * FS_PER_S).div_ceil(hz as u128);
+                clock.cycle_at(t_fs).max(from)
+            }
+        })
+    }
+
+    /// The cycle the interrupt line rises if nothing is written before: one cycle after the
+    /// match (the RTL registers the comparison).
+    pub fn next_raise(&self, clock: &Clock, from: u64) -> Option<u64> {
+        if self.raised_at.is_some() {
+            return None;
+        }
+        self.match_cycle(clock, from).map(|m| m + 1)
+    }
+
+    pub fn read(&self, clock: &Clock, now: u64, reg: u32) -> Option<u32> {
+        let t = self.mtime(clock, now);
+        Some(match reg {
+            MTIME => t as u32,
+            MTIMEH => (t >> 32) as u32,
+            MTIMECMP => self.mtimecmp as u32,
+            MTIMECMPH => (self.mtimecmp >> 32) as u32,
+            _ => return None,
+        })
+    }
+
+    pub fn write(&mut self, clock: &Clock, now: u64, reg: u32, value: u32, mask: u32) -> Option<()> {
+        self.armed_at = now;
+        match reg {
+            MTIME | MTIMEH => {
+                let t = self.mtime(clock, now);
+                let new = if reg == MTIME {
+                    (t & !0xffff_ffff) | merge(t as u32, value, mask) as u64
+                } else {
+                    (t & 0xffff_ffff) | (merge((t >> 32) as u32, value, mask) as u64) << 32
+                };
+                self.offset = new.wrapping_sub(self.ticks(clock, now));
+            }
+            MTIMECMP => {
+                let lo = merge(self.mtimecmp as u32, value, mask) as u64;
+                self.mtimecmp = (self.mtimecmp & !0xffff_ffff) | lo;
+                self.raised_at = None;
+            }
+            MTIMECMPH => {
+                let hi = merge((self.mtimecmp >> 32) as u32, value, mask) as u64;
+                self.mtimecmp = (self.mtimecmp & 0xffff_ffff) | hi << 32;
+                self.raised_at = None;
+            }
+            _ => return None,
+        }
+        Some(())
+    }
+}

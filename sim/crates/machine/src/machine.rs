@@ -1,0 +1,306 @@
+//! The machine: the core, the bus with its devices, the stimulus generators, and the run loop
+//! that runs the core from event to event. Events (stimulus arrivals, the timer's match, the
+//! end of an operating-point switch, an interrupt line reaching the core) happen at exact
+//! cycles; while the core sleeps in `wfi` the loop jumps straight to the next event.
+
+use crate::bus::SysBus;
+use crate::clock::Clock;
+use crate::config::{MachineConfig, RAM_BASE};
+use crate::dev::{intc::Intc, io::IoPorts, power::Power, timer::Timer};
+use crate::elf::Image;
+use crate::input::InputStream;
+use crate::record::{IoEvent, IoKind};
+use crate::stimulus::StimulusGen;
+use rv32::hart::cause;
+use rv32::{Exit, Hart};
+use std::io::Write;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// How many cycles the core runs at most before the loop looks at Ctrl-C again.
+const SLICE: u64 = 1 << 22;
+/// mip bits.
+const MIP_MSIP: u32 = 1 << 3;
+const MIP_MTIP: u32 = 1 << 7;
+
+/// Why a run ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// The firmware wrote SIMCTRL.CTRL with bit 0 set; the value written.
+    Halted(u32),
+    /// The cycle limit was reached.
+    MaxCycles,
+    /// The stop flag was raised (Ctrl-C).
+    Interrupted,
+    /// The same exception at the same PC repeated without progress.
+    TrapLoop { cause: u32, pc: u32, tval: u32 },
+    /// `wfi` with no interrupt that can ever wake the core.
+    SleepForever { pc: u32 },
+    /// The console could not be written.
+    ConsoleError(String),
+}
+
+/// Counts at the end of a run (all deterministic).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Counts {
+    pub cycles: u64,
+    pub mcycle: u64,
+    pub instret: u64,
+    pub sim_time_s: f64,
+    /// Seconds spent at each operating point.
+    pub opp_time_s: Vec<f64>,
+}
+
+pub struct Machine {
+    pub hart: Hart,
+    pub bus: SysBus,
+    stimuli: Vec<StimulusGen>,
+    /// For each mip bit, the cycle at which its line rose (None while low).
+    rose_at: [Option<u64>; 32],
+    /// Femtoseconds at each operating point, up to `opp_since`.
+    opp_fs: Vec<u128>,
+    opp_since: u64,
+    /// The cycle up to which devices have been brought (see `settle`).
+    last_settle: u64,
+}
+
+impl Machine {
+    /// A machine in its reset state with `image` loaded into RAM. Console bytes go to
+    /// `console`. `seed` is mixed into every random stimulus generator.
+    pub fn new(cfg: &MachineConfig, image: &Image, seed: u64, console: Box<dyn Write>) -> Machine {
+        let mut ram = vec![0u8; cfg.ram_size as usize];
+        for seg in &image.segments {
+            let off = (seg.addr - RAM_BASE) as usize;
+            ram[off..off + seg.data.len()].copy_from_slice(&seg.data);
+        }
+        let opp = cfg.opps[cfg.initial_opp];
+        let bus = SysBus {
+            ram,
+            clock: Clock::new(opp.hz),
+            timer: Timer::new(cfg.timer_timebase),
+            io: IoPorts::new(cfg.inputs.iter().map(InputStream::new).collect()),
+            intc: Intc::default(),
+            power: Power::new(cfg.opps.clone(), cfg.initial_opp, cfg.settle_ns),
+            wait: cfg.wait_states,
+            record: Vec::new(),
+            console,
+            halt: None,
+            sync: false,
+            console_error: None,
+        };
+        Machine {
+            hart: Hart::new(RAM_BASE, cfg.ram_size, RAM_BASE),
+            bus,
+            stimuli: cfg.stimuli.iter().map(|s| StimulusGen::new(s, seed)).collect(),
+            rose_at: [None; 32],
+            opp_fs: vec![0; cfg.opps.len()],
+            opp_since: 0,
+            last_settle: 0,
+        }
+    }
+
+    pub fn record(&self) -> &[IoEvent] {
+        &self.bus.record
+    }
+
+    fn now(&self) -> u64 {
+        self.hart.cycle
+    }
+
+    /// The interrupt lines as the devices drive them now (mip bits).
+    fn line_levels(&self) -> u32 {
+        let b = &self.bus;
+        (b.intc.lines() << 16)
+            | if b.intc.msip { MIP_MSIP } else { 0 }
+            | if b.timer.raised_at.is_some() { MIP_MTIP } else { 0 }
+    }
+
+    /// Bring every device up to cycle `now`: fire due stimuli, raise the timer, finish an
+    /// operating-point switch; then update which lines the core sees. A line that rose at
+    /// cycle L is seen by the core from cycle L + 1 (its input is registered).
+    fn settle(&mut self, now: u64) {
+        // Operating-point switch completing (first: it changes the time of later cycles).
+        if let Some((idx, done)) = self.bus.power.switching {
+            if done <= now {
+                self.close_opp_segment(done);
+                self.bus.power.current = idx;
+                self.bus.power.switching = None;
+                let hz = self.bus.power.opps[idx].hz;
+                self.bus.clock.set_hz(done, hz);
+            }
+        }
+        // Stimuli, in time order across generators.
+        loop {
+            let mut due: Option<(usize, u128)> = None;
+            for (i, g) in self.stimuli.iter().enumerate() {
+                if let Some(t) = g.next_event_fs() {
+                    if self.bus.clock.cycle_at(t) <= now && due.map_or(true, |(_, dt)| t < dt) {
+                        due = Some((i, t));
+                    }
+                }
+            }
+            let Some((i, t)) = due else { break };
+            let c = self.bus.clock.cycle_at(t);
+            let g = &mut self.stimuli[i];
+            let line = g.line();
+            let n = g.fire();
+            self.bus.intc.latch(line);
+            self.bus.record.push(IoEvent {
+                cycle: c,
+                time_fs: self.bus.clock.time_fs(c),
+                kind: IoKind::Stimulus,
+                port: line as u32,
+                value: n as u32,
+            });
+            let bit = 16 + line as usize;
+            if self.bus.intc.enable >> line & 1 != 0 && self.rose_at[bit].is_none() {
+                self.rose_at[bit] = Some(c);
+            }
+        }
+        // Timer.
+        if self.bus.timer.raised_at.is_none() {
+            if let Some(r) = self.bus.timer.next_raise(&self.bus.clock, self.last_settle.max(self.bus.timer.armed_at).min(now)) {
+                if r <= now {
+                    self.bus.timer.raised_at = Some(r);
+                }
+            }
+        }
+        self.last_settle = now;
+        // Lines: record rises, drop fallen ones, and show the core those seen by now.
+        let levels = self.line_levels();
+        let mut mip = 0;
+        for bit in 0..32 {
+            if levels >> bit & 1 == 0 {
+                self.rose_at[bit] = None;
+                continue;
+            }
+            let rose = *self.rose_at[bit].get_or_insert(match bit as u32 {
+                7 => self.bus.timer.raised_at.unwrap_or(now),
+                _ => now,
+            });
+            if rose < now {
+                mip |= 1 << bit;
+            }
+        }
+        self.hart.mip = mip;
+    }
+
+    /// The next cycle after `now` at which something happens, if anything ever will.
+    fn next_event(&self, now: u64) -> Option<u64> {
+        let mut next: Option<u64> = None;
+        let mut consider = |c: u64| {
+            if c > now {
+                next = Some(next.map_or(c, |n: u64| n.min(c)));
+            }
+        };
+        if let Some((_, done)) = self.bus.power.switching {
+            consider(done);
+        }
+        for g in &self.stimuli {
+            if let Some(t) = g.next_event_fs() {
+                consider(self.bus.clock.cycle_at(t).max(now + 1));
+            }
+        }
+        if let Some(r) = self.bus.timer.next_raise(&self.bus.clock, now) {
+            consider(r.max(now + 1));
+        }
+        // A line that rose is seen by the core one cycle later.
+        for r in self.rose_at.iter().flatten() {
+            consider(r + 1);
+        }
+        next
+    }
+
+    /// Could any interrupt ever wake the sleeping core (enabled in mie)?
+    fn can_ever_wake(&self) -> bool {
+        let mie = self.hart.csr.mie;
+        if self.hart.wake_condition() {
+            return true;
+        }
+        let timer = mie & MIP_MTIP != 0 && self.bus.timer.next_raise(&self.bus.clock, self.now()).is_some();
+        let stimulus = self.stimuli.iter().any(|g| {
+            let l = g.line();
+            g.next_event_fs().is_some() && self.bus.intc.enable >> l & 1 != 0 && mie >> (16 + l) & 1 != 0
+        });
+        let pending = self.line_levels() & mie != 0;
+        timer || stimulus || pending
+    }
+
+    fn close_opp_segment(&mut self, at: u64) {
+        let cur = self.bus.power.current;
+        let from = self.opp_since;
+        if at > from {
+            self.opp_fs[cur] += self.bus.clock.time_fs(at) - self.bus.clock.time_fs(from);
+        }
+        self.opp_since = at;
+    }
+
+    /// Run until the firmware halts, the core is stuck, `max_cycles` is reached, or `stop`
+    /// is raised.
+    pub fn run(&mut self, max_cycles: Option<u64>, stop: &AtomicBool) -> Outcome {
+        let max = max_cycles.unwrap_or(u64::MAX);
+        loop {
+            let now = self.now();
+            self.settle(now);
+            self.bus.sync = false;
+            if let Some(v) = self.bus.halt {
+                return Outcome::Halted(v);
+            }
+            if let Some(e) = &self.bus.console_error {
+                return Outcome::ConsoleError(e.clone());
+            }
+            if stop.load(Ordering::Relaxed) {
+                return Outcome::Interrupted;
+            }
+            if now >= max {
+                return Outcome::MaxCycles;
+            }
+            let next = self.next_event(now);
+            if self.hart.sleeping {
+                if self.hart.wake_condition() {
+                    self.hart.wake(now);
+                } else {
+                    if !self.can_ever_wake() {
+                        return Outcome::SleepForever { pc: self.hart.pc.wrapping_sub(4) };
+                    }
+                    // Jump to the next event (the sleeping clock does not tick the core).
+                    let to = next.unwrap_or(max).min(max).min(now + SLICE * 64);
+                    self.hart.wake(to);
+                    self.hart.sleeping = true;
+                    continue;
+                }
+            }
+            self.hart.limit = next.unwrap_or(u64::MAX).min(max).min(now + SLICE);
+            match self.hart.run(&mut self.bus) {
+                Exit::Limit | Exit::Sync | Exit::Wfi => {}
+                Exit::TrapLoop { cause, pc, tval } => return Outcome::TrapLoop { cause, pc, tval },
+            }
+        }
+    }
+
+    pub fn counts(&mut self) -> Counts {
+        let end = self.now();
+        self.close_opp_segment(end);
+        let fs = &self.opp_fs;
+        Counts {
+            cycles: end,
+            mcycle: self.hart.counter(0),
+            instret: self.hart.counter(2),
+            sim_time_s: self.bus.clock.time_s(end),
+            opp_time_s: fs.iter().map(|&f| f as f64 / crate::clock::FS_PER_S as f64).collect(),
+        }
+    }
+}
+
+/// A one-line description of an exception cause.
+pub fn cause_name(c: u32) -> &'static str {
+    match c {
+        cause::INSN_ACCESS_FAULT => "instruction access fault",
+        cause::ILLEGAL_INSN => "illegal instruction",
+        cause::BREAKPOINT => "breakpoint",
+        cause::LOAD_ACCESS_FAULT => "load access fault",
+        cause::STORE_ACCESS_FAULT => "store access fault",
+        cause::ECALL_U => "ecall from U-mode",
+        cause::ECALL_M => "ecall from M-mode",
+        _ => "exception",
+    }
+}

@@ -1,0 +1,37 @@
+//! The IO record: every IO-port write, GPIO pin edge and stimulus event, stamped with the
+//! clock cycle and simulated time at which it happened. This is the testbed's oscilloscope.
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IoKind {
+    /// A write to OUT[port].
+    Out,
+    /// A GPIO pin changed level (port = pin, value = new level).
+    Gpio,
+    /// A stimulus generator raised its fast IRQ line (port = line, value = event number).
+    Stimulus,
+}
+
+impl IoKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            IoKind::Out => "out",
+            IoKind::Gpio => "gpio",
+            IoKind::Stimulus => "stimulus",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct IoEvent {
+    pub cycle: u64,
+    pub time_fs: u128,
+    pub kind: IoKind,
+    pub port: u32,
+    pub value: u32,
+}
+
+impl IoEvent {
+    pub fn time_s(&self) -> f64 {
+        self.time_fs as f64 / crate::clock::FS_PER_S as f64
+    }
+}

@@ -1,0 +1,577 @@
+//! The hart: architectural state, the pre-decoded instruction cache, execution with Ibex
+//! timing, traps and interrupts. It knows the world only through `Bus` and the interrupt
+//! lines (`mip`) the machine drives.
+
+use crate::bus::Bus;
+use crate::csr::{self, event, Csrs, Now, Priv};
+use crate::inst::{decode, Inst, Op};
+use crate::timing as t;
+
+/// Exception causes (mcause values without the interrupt bit).
+pub mod cause {
+    pub const INSN_ACCESS_FAULT: u32 = 1;
+    pub const ILLEGAL_INSN: u32 = 2;
+    pub const BREAKPOINT: u32 = 3;
+    pub const LOAD_ACCESS_FAULT: u32 = 5;
+    pub const STORE_ACCESS_FAULT: u32 = 7;
+    pub const ECALL_U: u32 = 8;
+    pub const ECALL_M: u32 = 11;
+    pub const IRQ_SOFTWARE: u32 = 3;
+    pub const IRQ_TIMER: u32 = 7;
+    pub const IRQ_EXTERNAL: u32 = 11;
+    pub const IRQ_FAST0: u32 = 16;
+}
+
+/// How many times the same exception at the same PC may repeat, with no instruction retired
+/// outside the handler in between, before the machine is declared stuck.
+pub const TRAP_LOOP_LIMIT: u32 = 1000;
+
+/// Why `Hart::run` returned.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Exit {
+    /// `cycle` reached `limit`.
+    Limit,
+    /// A device write asked the machine to act before the core goes on.
+    Sync,
+    /// The core executed `wfi` and sleeps until an enabled interrupt is pending.
+    Wfi,
+    /// The same exception at the same PC repeated `TRAP_LOOP_LIMIT` times without progress.
+    TrapLoop { cause: u32, pc: u32, tval: u32 },
+}
+
+/// Record of the last exception, for stuck-trap detection and error reports.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TrapInfo {
+    pub cause: u32,
+    pub pc: u32,
+    pub tval: u32,
+}
+
+pub struct Hart {
+    pub x: [u32; 32],
+    pub pc: u32,
+    pub privilege: Priv,
+    pub csr: Csrs,
+    /// Clock cycles since reset, asleep or awake (the RTL's executed cycles).
+    pub cycle: u64,
+    /// Cycles spent asleep in `wfi` with the clock gated (mcycle does not count them).
+    pub slept: u64,
+    /// Instructions retired.
+    pub instret: u64,
+    /// Raw event counts for the performance counters (indices per `csr::event`).
+    pub ev: [u64; event::COUNT],
+    /// Interrupt lines as the core sees them (mip bits), driven by the machine.
+    pub mip: u32,
+    /// `run` stops at the first instruction boundary at or after this cycle.
+    pub limit: u64,
+    /// Asleep in `wfi`.
+    pub sleeping: bool,
+    pub last_trap: TrapInfo,
+    trap_repeats: u32,
+    progress_mark: u64,
+    icache: Vec<Inst>,
+    code_base: u32,
+    code_len: u32,
+}
+
+impl Hart {
+    /// A hart that executes from `[code_base, code_base + code_len)` and resets to
+    /// `boot_addr + 0x80` with `mtvec` at `boot_addr`.
+    pub fn new(code_base: u32, code_len: u32, boot_addr: u32) -> Hart {
+        Hart {
+            x: [0; 32],
+            pc: boot_addr.wrapping_add(0x80),
+            privilege: Priv::Machine,
+            csr: Csrs::new(boot_addr),
+            cycle: t::RESET_TO_FIRST as u64,
+            slept: 0,
+            instret: 0,
+            ev: [0; event::COUNT],
+            mip: 0,
+            limit: 0,
+            sleeping: false,
+            last_trap: TrapInfo::default(),
+            trap_repeats: 0,
+            progress_mark: 0,
+            icache: vec![Inst::UNDECODED; (code_len / 2) as usize + 1],
+            code_base,
+            code_len,
+        }
+    }
+
+    /// Cycles the core was awake (what mcycle counts when not inhibited).
+    pub fn awake_cycles(&self) -> u64 {
+        self.cycle - self.slept
+    }
+
+    fn raw_counts(&self, cycle: u64, instret: u64) -> [u64; event::COUNT] {
+        let mut raw = self.ev;
+        raw[event::CYCLES] = cycle - self.slept;
+        raw[event::INSTRET] = instret;
+        raw
+    }
+
+    /// The visible value of counter `idx` now (0 = mcycle, 2 = minstret, 3.. = mhpmcounters).
+    pub fn counter(&self, idx: usize) -> u64 {
+        self.csr.counter(idx, &self.raw_counts(self.cycle, self.instret))
+    }
+
+    /// Forget the decoded form of code overlapping `[addr, addr + size)` (after a write).
+    #[inline]
+    fn invalidate(&mut self, addr: u32, size: u32) {
+        let off = addr.wrapping_sub(self.code_base);
+        if off < self.code_len {
+            let first = (off >> 1).saturating_sub(1) as usize;
+            let last = ((off + size - 1) >> 1) as usize;
+            for i in first..=last.min(self.icache.len() - 1) {
+                if self.icache[i].op != Op::Undecoded {
+                    self.icache[i] = Inst::UNDECODED;
+                }
+            }
+        }
+    }
+
+    /// Invalidate the whole decoded-instruction cache (after the machine loads new code).
+    pub fn flush_icache(&mut self) {
+        self.icache.iter_mut().for_each(|i| *i = Inst::UNDECODED);
+    }
+
+    /// Decode the instruction at `pc`, or return the fetch-fault address.
+    #[cold]
+    fn decode_at<B: Bus>(&mut self, bus: &B, pc: u32) -> Result<Inst, u32> {
+        let lo = bus.fetch16(pc).ok_or(pc)?;
+        let hi = if lo & 3 == 3 { bus.fetch16(pc.wrapping_add(2)).ok_or(pc.wrapping_add(2))? } else { 0 };
+        let inst = decode(lo, hi);
+        let off = pc.wrapping_sub(self.code_base);
+        if off < self.code_len {
+            self.icache[(off >> 1) as usize] = inst;
+        }
+        Ok(inst)
+    }
+
+    /// Extra cycle when a redirect lands on a 32-bit instruction at an address = 2 mod 4.
+    #[inline]
+    fn target_penalty<B: Bus>(&self, bus: &B, target: u32) -> u32 {
+        if target & 2 != 0 {
+            if let Some(h) = bus.fetch16(target) {
+                if h & 3 == 3 {
+                    return t::MISALIGNED_TARGET;
+                }
+            }
+        }
+        0
+    }
+
+    /// The interrupt the core would take now, by Ibex's priority: fast lines (lowest first),
+    /// then external, software, timer.
+    pub fn pending_interrupt(&self) -> Option<u32> {
+        let p = self.mip & self.csr.mie & csr::IRQ_MASK;
+        if p == 0 {
+            return None;
+        }
+        if self.privilege == Priv::Machine && !self.csr.mie_enabled() {
+            return None;
+        }
+        let fast = p >> 16;
+        Some(if fast != 0 {
+            cause::IRQ_FAST0 + fast.trailing_zeros()
+        } else if p & 1 << 11 != 0 {
+            cause::IRQ_EXTERNAL
+        } else if p & 1 << 3 != 0 {
+            cause::IRQ_SOFTWARE
+        } else {
+            cause::IRQ_TIMER
+        })
+    }
+
+    /// Would an interrupt wake the core from `wfi` (enabled in mie, whatever mstatus.MIE)?
+    pub fn wake_condition(&self) -> bool {
+        self.mip & self.csr.mie & csr::IRQ_MASK != 0
+    }
+
+    fn enter_trap(&mut self, mcause: u32, epc: u32, tval: u32) {
+        let c = &mut self.csr;
+        let mie = c.mstatus & csr::MSTATUS_MIE != 0;
+        let mpp = if self.privilege == Priv::Machine { csr::MSTATUS_MPP } else { 0 };
+        c.mstatus = (c.mstatus & !(csr::MSTATUS_MIE | csr::MSTATUS_MPIE | csr::MSTATUS_MPP))
+            | if mie { csr::MSTATUS_MPIE } else { 0 }
+            | mpp;
+        c.mepc = epc;
+        c.mcause = mcause;
+        c.mtval = tval;
+        self.privilege = Priv::Machine;
+        let base = c.mtvec & !0xff;
+        self.pc = if mcause >> 31 != 0 { base + 4 * (mcause & 0x1f) } else { base };
+    }
+
+    /// Take interrupt `cause` at the current instruction boundary.
+    pub fn take_interrupt(&mut self, cause: u32) {
+        self.sleeping = false;
+        self.enter_trap(0x8000_0000 | cause, self.pc, 0);
+        self.cycle += t::IRQ_ENTRY as u64;
+        self.ev[event::FETCH_WAIT] += t::IRQ_ENTRY as u64;
+    }
+
+    /// Raise an exception for the instruction at `pc` that has used `cost` cycles.
+    /// Returns true when the exception repeats without progress (a stuck machine).
+    fn raise(&mut self, cause: u32, pc: u32, tval: u32, cost: u32) -> bool {
+        let same = self.last_trap.cause == cause && self.last_trap.pc == pc;
+        self.trap_repeats = if same && self.instret == self.progress_mark { self.trap_repeats + 1 } else { 1 };
+        self.progress_mark = self.instret;
+        self.last_trap = TrapInfo { cause, pc, tval };
+        if cause != cause::ECALL_M && cause != cause::ECALL_U && cause != cause::BREAKPOINT {
+            // Ibex's record of a synchronous exception (cpuctrlsts.sync_exc_seen/double_fault_seen)
+            if self.csr.cpuctrlsts & 0x40 != 0 {
+                self.csr.cpuctrlsts |= 0x80;
+            }
+            self.csr.cpuctrlsts |= 0x40;
+        }
+        self.enter_trap(cause, pc, tval);
+        self.cycle += (cost + t::EXCEPTION_ENTRY) as u64;
+        self.trap_repeats >= TRAP_LOOP_LIMIT
+    }
+
+    /// Wake from `wfi` at `cycle` (the first cycle the core's clock runs again).
+    pub fn wake(&mut self, cycle: u64) {
+        if cycle > self.cycle {
+            self.slept += cycle - self.cycle;
+            self.cycle = cycle;
+        }
+        self.sleeping = false;
+    }
+
+    /// Execute instructions until `cycle >= limit`, a device asks for a sync, `wfi` sleeps,
+    /// or a trap loop is detected. Interrupts pending at the start are taken first.
+    pub fn run<B: Bus>(&mut self, bus: &mut B) -> Exit {
+        if self.sleeping {
+            return Exit::Wfi;
+        }
+        if let Some(c) = self.pending_interrupt() {
+            self.take_interrupt(c);
+        }
+        while self.cycle < self.limit {
+            let pc = self.pc;
+            let off = pc.wrapping_sub(self.code_base);
+            let mut inst = if off < self.code_len {
+                // SAFETY-free fast path: index is in range because off < code_len.
+                self.icache[(off >> 1) as usize]
+            } else {
+                Inst::UNDECODED
+            };
+            if inst.op == Op::Undecoded {
+                match self.decode_at(bus, pc) {
+                    Ok(i) => inst = i,
+                    Err(addr) => {
+                        if self.raise(cause::INSN_ACCESS_FAULT, pc, addr, t::TRAP_INSN) {
+                            return self.trap_loop();
+                        }
+                        continue;
+                    }
+                }
+            }
+            let start = self.cycle;
+            let mut next = pc.wrapping_add(inst.len as u32);
+            let mut cost = t::ALU;
+            let x = &mut self.x;
+            let rs1 = x[inst.rs1 as usize];
+            let rs2 = x[inst.rs2 as usize];
+            let rd = inst.rd as usize;
+            let imm = inst.imm;
+            macro_rules! wr {
+                ($v:expr) => {{
+                    let v: u32 = $v;
+                    x[rd] = v;
+                    x[0] = 0;
+                }};
+            }
+            macro_rules! branch {
+                ($cond:expr) => {{
+                    self.ev[event::BRANCHES] += 1;
+                    if $cond {
+                        next = pc.wrapping_add(imm as u32);
+                        let pen = self.target_penalty(bus, next);
+                        cost = t::BRANCH_TAKEN + pen;
+                        self.ev[event::BRANCHES_TAKEN] += 1;
+                        self.ev[event::FETCH_WAIT] += 1 + pen as u64;
+                    }
+                }};
+            }
+            macro_rules! load {
+                ($size:expr, $ext:expr) => {{
+                    let a = rs1.wrapping_add(imm as u32);
+                    let split = (a & 3) + $size > 4;
+                    let base = if split { t::MEM_SPLIT } else { t::MEM };
+                    match bus.read(a, $size, start + base as u64) {
+                        Ok((v, ws)) => {
+                            let ext: fn(u32) -> u32 = $ext;
+                            let x = &mut self.x;
+                            x[rd] = ext(v);
+                            x[0] = 0;
+                            cost = base + ws * if split { 2 } else { 1 };
+                            self.ev[event::LOADS] += 1;
+                            self.ev[event::LSU_WAIT] += (cost - 1) as u64;
+                        }
+                        Err(_) => {
+                            if self.raise(cause::LOAD_ACCESS_FAULT, pc, a, base) {
+                                return self.trap_loop();
+                            }
+                            continue;
+                        }
+                    }
+                }};
+            }
+            macro_rules! store {
+                ($size:expr) => {{
+                    let a = rs1.wrapping_add(imm as u32);
+                    let split = (a & 3) + $size > 4;
+                    let base = if split { t::MEM_SPLIT } else { t::MEM };
+                    match bus.write(a, $size, rs2, start + base as u64) {
+                        Ok(ws) => {
+                            cost = base + ws * if split { 2 } else { 1 };
+                            self.ev[event::STORES] += 1;
+                            self.ev[event::LSU_WAIT] += (cost - 1) as u64;
+                            self.invalidate(a, $size);
+                            if bus.sync_requested() {
+                                self.retire(next, start + cost as u64, inst.len);
+                                return Exit::Sync;
+                            }
+                        }
+                        Err(_) => {
+                            if self.raise(cause::STORE_ACCESS_FAULT, pc, a, base) {
+                                return self.trap_loop();
+                            }
+                            continue;
+                        }
+                    }
+                }};
+            }
+            match inst.op {
+                Op::Addi => wr!(rs1.wrapping_add(imm as u32)),
+                Op::Lui => wr!(imm as u32),
+                Op::Auipc => wr!(pc.wrapping_add(imm as u32)),
+                Op::Slti => wr!(((rs1 as i32) < imm) as u32),
+                Op::Sltiu => wr!((rs1 < imm as u32) as u32),
+                Op::Xori => wr!(rs1 ^ imm as u32),
+                Op::Ori => wr!(rs1 | imm as u32),
+                Op::Andi => wr!(rs1 & imm as u32),
+                Op::Slli => wr!(rs1 << imm),
+                Op::Srli => wr!(rs1 >> imm),
+                Op::Srai => wr!(((rs1 as i32) >> imm) as u32),
+                Op::Add => wr!(rs1.wrapping_add(rs2)),
+                Op::Sub => wr!(rs1.wrapping_sub(rs2)),
+                Op::Sll => wr!(rs1 << (rs2 & 31)),
+                Op::Slt => wr!(((rs1 as i32) < (rs2 as i32)) as u32),
+                Op::Sltu => wr!((rs1 < rs2) as u32),
+                Op::Xor => wr!(rs1 ^ rs2),
+                Op::Srl => wr!(rs1 >> (rs2 & 31)),
+                Op::Sra => wr!(((rs1 as i32) >> (rs2 & 31)) as u32),
+                Op::Or => wr!(rs1 | rs2),
+                Op::And => wr!(rs1 & rs2),
+                Op::Lw => load!(4, |v| v),
+                Op::Lh => load!(2, |v| v as u16 as i16 as i32 as u32),
+                Op::Lhu => load!(2, |v| v & 0xffff),
+                Op::Lb => load!(1, |v| v as u8 as i8 as i32 as u32),
+                Op::Lbu => load!(1, |v| v & 0xff),
+                Op::Sw => store!(4),
+                Op::Sh => store!(2),
+                Op::Sb => store!(1),
+                Op::Beq => branch!(rs1 == rs2),
+                Op::Bne => branch!(rs1 != rs2),
+                Op::Blt => branch!((rs1 as i32) < (rs2 as i32)),
+                Op::Bge => branch!((rs1 as i32) >= (rs2 as i32)),
+                Op::Bltu => branch!(rs1 < rs2),
+                Op::Bgeu => branch!(rs1 >= rs2),
+                Op::Jal => {
+                    wr!(next);
+                    next = pc.wrapping_add(imm as u32);
+                    let pen = self.target_penalty(bus, next);
+                    cost = t::JUMP + pen;
+                    self.ev[event::JUMPS] += 1;
+                    self.ev[event::FETCH_WAIT] += 1 + pen as u64;
+                }
+                Op::Jalr => {
+                    let target = rs1.wrapping_add(imm as u32) & !1;
+                    wr!(next);
+                    next = target;
+                    let pen = self.target_penalty(bus, next);
+                    cost = t::JUMP + pen;
+                    self.ev[event::JUMPS] += 1;
+                    self.ev[event::FETCH_WAIT] += 1 + pen as u64;
+                }
+                Op::Mul => {
+                    wr!(rs1.wrapping_mul(rs2));
+                    cost = t::MUL;
+                    self.ev[event::MUL_WAIT] += (t::MUL - 1) as u64;
+                }
+                Op::Mulh => {
+                    wr!(((rs1 as i32 as i64 * rs2 as i32 as i64) >> 32) as u32);
+                    cost = t::MULH;
+                    self.ev[event::MUL_WAIT] += (t::MULH - 1) as u64;
+                }
+                Op::Mulhsu => {
+                    wr!(((rs1 as i32 as i64 * rs2 as u64 as i64) >> 32) as u32);
+                    cost = t::MULH;
+                    self.ev[event::MUL_WAIT] += (t::MULH - 1) as u64;
+                }
+                Op::Mulhu => {
+                    wr!(((rs1 as u64 * rs2 as u64) >> 32) as u32);
+                    cost = t::MULH;
+                    self.ev[event::MUL_WAIT] += (t::MULH - 1) as u64;
+                }
+                Op::Div | Op::Divu | Op::Rem | Op::Remu => {
+                    let v = if rs2 == 0 {
+                        cost = t::DIV_BY_ZERO;
+                        match inst.op {
+                            Op::Div | Op::Divu => u32::MAX,
+                            _ => rs1,
+                        }
+                    } else {
+                        cost = t::DIV;
+                        match inst.op {
+                            Op::Div => (rs1 as i32).wrapping_div(rs2 as i32) as u32,
+                            Op::Divu => rs1 / rs2,
+                            Op::Rem => (rs1 as i32).wrapping_rem(rs2 as i32) as u32,
+                            _ => rs1 % rs2,
+                        }
+                    };
+                    wr!(v);
+                    self.ev[event::DIV_WAIT] += (cost - 1) as u64;
+                }
+                Op::Fence => {}
+                Op::FenceI => cost = t::FENCE_I,
+                Op::Csrrw | Op::Csrrs | Op::Csrrc | Op::Csrrwi | Op::Csrrsi | Op::Csrrci => {
+                    let addr = imm as u16;
+                    let src = match inst.op {
+                        Op::Csrrwi | Op::Csrrsi | Op::Csrrci => inst.rs1 as u32,
+                        _ => rs1,
+                    };
+                    let writes = matches!(inst.op, Op::Csrrw | Op::Csrrwi) || inst.rs1 != 0;
+                    let raw = self.raw_counts(start, self.instret);
+                    let old = match self.csr.read(addr, self.privilege, &Now { raw: &raw, mip: self.mip }) {
+                        Ok(v) => v,
+                        Err(_) => {
+                            if self.raise(cause::ILLEGAL_INSN, pc, inst.raw, t::TRAP_INSN) {
+                                return self.trap_loop();
+                            }
+                            continue;
+                        }
+                    };
+                    let mut irq_check = false;
+                    if writes {
+                        let new = match inst.op {
+                            Op::Csrrw | Op::Csrrwi => src,
+                            Op::Csrrs | Op::Csrrsi => old | src,
+                            _ => old & !src,
+                        };
+                        let raw_next = self.raw_counts(start + 1, self.instret + 1);
+                        match self.csr.write(addr, new, &raw_next) {
+                            Ok(eff) => irq_check = eff.irq,
+                            Err(_) => {
+                                if self.raise(cause::ILLEGAL_INSN, pc, inst.raw, t::TRAP_INSN) {
+                                    return self.trap_loop();
+                                }
+                                continue;
+                            }
+                        }
+                        if Csrs::write_flushes(addr) {
+                            cost = t::CSR_WRITE_FLUSH;
+                        }
+                    }
+                    let x = &mut self.x;
+                    x[rd] = old;
+                    x[0] = 0;
+                    if irq_check {
+                        self.retire(next, start + cost as u64, inst.len);
+                        if let Some(c) = self.pending_interrupt() {
+                            self.take_interrupt(c);
+                        }
+                        continue;
+                    }
+                }
+                Op::Ecall => {
+                    let c = if self.privilege == Priv::Machine { cause::ECALL_M } else { cause::ECALL_U };
+                    if self.raise(c, pc, 0, t::TRAP_INSN) {
+                        return self.trap_loop();
+                    }
+                    continue;
+                }
+                Op::Ebreak => {
+                    if self.raise(cause::BREAKPOINT, pc, 0, t::TRAP_INSN) {
+                        return self.trap_loop();
+                    }
+                    continue;
+                }
+                Op::Mret => {
+                    if self.privilege != Priv::Machine {
+                        if self.raise(cause::ILLEGAL_INSN, pc, inst.raw, t::TRAP_INSN) {
+                            return self.trap_loop();
+                        }
+                        continue;
+                    }
+                    let c = &mut self.csr;
+                    let mpp_m = c.mstatus & csr::MSTATUS_MPP == csr::MSTATUS_MPP;
+                    let mpie = c.mstatus & csr::MSTATUS_MPIE != 0;
+                    c.mstatus = (c.mstatus & !(csr::MSTATUS_MIE | csr::MSTATUS_MPP))
+                        | csr::MSTATUS_MPIE
+                        | if mpie { csr::MSTATUS_MIE } else { 0 };
+                    if !mpp_m {
+                        c.mstatus &= !csr::MSTATUS_MPRV;
+                    }
+                    c.cpuctrlsts &= !0x40;
+                    self.privilege = if mpp_m { Priv::Machine } else { Priv::User };
+                    next = c.mepc;
+                    let pen = self.target_penalty(bus, next);
+                    cost = t::MRET + pen;
+                    self.ev[event::FETCH_WAIT] += (t::MRET - 1 + pen) as u64;
+                    self.retire(next, start + cost as u64, inst.len);
+                    self.progress_mark = self.instret;
+                    if let Some(c) = self.pending_interrupt() {
+                        self.take_interrupt(c);
+                    }
+                    continue;
+                }
+                Op::Wfi => {
+                    if self.privilege == Priv::User && self.csr.mstatus & csr::MSTATUS_TW != 0 {
+                        if self.raise(cause::ILLEGAL_INSN, pc, inst.raw, t::TRAP_INSN) {
+                            return self.trap_loop();
+                        }
+                        continue;
+                    }
+                    if self.wake_condition() {
+                        cost = t::WFI_NO_SLEEP;
+                    } else {
+                        self.retire(next, start + t::WFI_TO_SLEEP as u64, inst.len);
+                        self.sleeping = true;
+                        return Exit::Wfi;
+                    }
+                }
+                Op::Illegal => {
+                    if self.raise(cause::ILLEGAL_INSN, pc, inst.raw, t::TRAP_INSN) {
+                        return self.trap_loop();
+                    }
+                    continue;
+                }
+                Op::Undecoded => unreachable!("decode never yields Undecoded"),
+            }
+            self.pc = next;
+            self.cycle = start + cost as u64;
+            self.instret += 1;
+            self.ev[event::COMPRESSED] += (inst.len == 2) as u64;
+        }
+        Exit::Limit
+    }
+
+    #[inline]
+    fn retire(&mut self, next: u32, end: u64, len: u8) {
+        self.pc = next;
+        self.cycle = end;
+        self.instret += 1;
+        self.ev[event::COMPRESSED] += (len == 2) as u64;
+    }
+
+    #[cold]
+    fn trap_loop(&self) -> Exit {
+        let t = self.last_trap;
+        Exit::TrapLoop { cause: t.cause, pc: t.pc, tval: t.tval }
+    }
+}
