@@ -1,0 +1,59 @@
+# Ubik: the kernel and the testbed. Entry points:
+#   make demo       build the simulator and a sample firmware, run it, print a summary
+#   make test       simulator unit tests + every firmware test on the testbed
+#   make bench      testbed speed: out/bench/testbed.json
+#   make firmware   build every firmware under tests/firmware into build/firmware/
+#   make sim        build sim/target/release/ubik
+#   make clean      remove build/ and out/ (distclean: also the Rust build)
+# Missing toolchains are installed (or named) by scripts/setup.sh. `make -j2` is safe.
+
+SHELL  := bash
+BUILD  := build
+OUT    := out
+CARGO  ?= $(shell command -v cargo 2>/dev/null || echo $(HOME)/.cargo/bin/cargo)
+# Cargo runs its own jobs; without this it warns about make's jobserver it cannot reach.
+CARGO_RUN := cd sim && MAKEFLAGS= MFLAGS= $(CARGO)
+PYTHON ?= python3
+UBIK   := ./ubik
+
+include bsp/bsp.mk
+include tests/firmware/firmware.mk
+
+.DEFAULT_GOAL := all
+.PHONY: all setup sim firmware demo test bench clean distclean
+
+all: sim firmware
+
+setup:
+	@scripts/setup.sh
+
+sim: setup
+	$(CARGO_RUN) build --release
+
+firmware: $(FW_ELFS)
+
+# Nothing compiles before the toolchain check.
+$(BSP_CRT0) $(BSP_OBJS) $(FW_OBJS): | setup
+
+demo: sim $(FW_BUILD)/demo.elf
+	@mkdir -p $(OUT)/demo
+	$(UBIK) run $(FW_BUILD)/demo.elf --stats $(OUT)/demo/stats.json --io $(OUT)/demo/io.csv
+	@$(PYTHON) scripts/stats.py summary $(OUT)/demo/stats.json
+	@echo "IO record (GPIO edges, IO-port writes): $(OUT)/demo/io.csv"
+
+test: sim firmware
+	$(CARGO_RUN) test --release --workspace
+	tests/run_firmware_tests.sh
+
+bench: sim $(FW_BUILD)/compute.elf $(FW_BUILD)/idle.elf
+	@mkdir -p $(OUT)/bench
+	$(UBIK) run $(FW_BUILD)/compute.elf --stats $(OUT)/bench/compute.stats.json
+	$(UBIK) run $(FW_BUILD)/idle.elf --stats $(OUT)/bench/idle.stats.json
+	@$(PYTHON) scripts/stats.py testbed $(OUT)/bench/compute.stats.json \
+	    $(OUT)/bench/idle.stats.json -o $(OUT)/bench/testbed.json
+
+clean:
+	rm -rf $(BUILD) $(OUT)
+
+distclean: clean
+	$(CARGO_RUN) clean

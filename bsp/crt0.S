@@ -1,0 +1,180 @@
+/* Reset and trap entry for the Ubik reference MCU.
+ *
+ * The vector table sits at 0x0010_0000 (mtvec resets to that address | 1,
+ * vectored mode). Exceptions enter at entry 0, interrupt cause c at entry c:
+ * 3 software, 7 timer, 16..30 fast lines 0..14 (Ibex's irq_fast), 31 NMI.
+ * Each entry is a 4-byte `jal` (hence .option norvc) to a weak assembly-level
+ * entry below; a program (or the kernel's arch layer) replaces an entry by
+ * defining the symbol itself:
+ *
+ *   bsp_vector_exception   default: call bsp_exception_handler(mcause, mepc, mtval),
+ *                          resume at the address it returns
+ *   bsp_vector_software    default: call bsp_software_handler()
+ *   bsp_vector_timer       default: call bsp_timer_handler()
+ *   bsp_vector_fast_irq    default: call bsp_fast_irq_handler(line), line = mcause - 16
+ *   bsp_vector_unhandled   every other entry: call bsp_unhandled_trap(mcause, mepc, mtval)
+ *
+ * The C handlers have weak defaults in bsp/src/traps.c. The default entries
+ * save the caller-saved registers (the C ABI saves the rest), so the C
+ * handlers are ordinary functions. They run with interrupts disabled (no nesting).
+ *
+ * Reset (0x0010_0080): set gp and sp, clear .bss/.sbss, call main(0, 0),
+ * halt with main's return value as the exit code.
+ */
+
+#include "bsp/mmio.h"
+
+/* ---- Vector table ----------------------------------------------------------- */
+
+    .section .vectors, "ax"
+    .option push
+    .option norvc
+    .globl __vectors
+__vectors:
+    jal     x0, bsp_vector_exception        /*  0: exceptions */
+    jal     x0, bsp_vector_unhandled        /*  1 */
+    jal     x0, bsp_vector_unhandled        /*  2 */
+    jal     x0, bsp_vector_software         /*  3: machine software interrupt */
+    jal     x0, bsp_vector_unhandled        /*  4 */
+    jal     x0, bsp_vector_unhandled        /*  5 */
+    jal     x0, bsp_vector_unhandled        /*  6 */
+    jal     x0, bsp_vector_timer            /*  7: machine timer interrupt */
+    .rept 8                                 /*  8..15 (11: external, unused) */
+    jal     x0, bsp_vector_unhandled
+    .endr
+    .rept 15                                /* 16..30: fast lines 0..14 */
+    jal     x0, bsp_vector_fast_irq
+    .endr
+    jal     x0, bsp_vector_unhandled        /* 31: NMI */
+    .option pop
+
+/* ---- Reset ------------------------------------------------------------------ */
+
+    .section .text.reset, "ax"
+    .globl _reset
+    .type _reset, @function
+_reset:
+    .option push
+    .option norelax
+    la      gp, __global_pointer$
+    .option pop
+    la      sp, __stack_top
+
+    /* Zero .sbss and .bss (both word-aligned, contiguous). */
+    la      t0, __bss_start
+    la      t1, __bss_end
+    bgeu    t0, t1, 2f
+1:  sw      zero, 0(t0)
+    addi    t0, t0, 4
+    bltu    t0, t1, 1b
+2:
+    li      a0, 0                           /* argc */
+    li      a1, 0                           /* argv */
+    call    main
+
+    /* Halt with main's return value: CTRL = (code << 1) | 1. */
+    .globl __bsp_halt
+__bsp_halt:
+    slli    a0, a0, 1
+    ori     a0, a0, SIMCTRL_CTRL_HALT
+    li      t0, SIMCTRL_CTRL
+    sw      a0, 0(t0)
+3:  j       3b
+    .size _reset, . - _reset
+
+/* ---- Default trap entries ---------------------------------------------------- */
+
+#define FRAME_BYTES 64
+
+.macro SAVE_CALLER_SAVED
+    addi    sp, sp, -FRAME_BYTES
+    sw      ra,  0(sp)
+    sw      t0,  4(sp)
+    sw      t1,  8(sp)
+    sw      t2, 12(sp)
+    sw      a0, 16(sp)
+    sw      a1, 20(sp)
+    sw      a2, 24(sp)
+    sw      a3, 28(sp)
+    sw      a4, 32(sp)
+    sw      a5, 36(sp)
+    sw      a6, 40(sp)
+    sw      a7, 44(sp)
+    sw      t3, 48(sp)
+    sw      t4, 52(sp)
+    sw      t5, 56(sp)
+    sw      t6, 60(sp)
+.endm
+
+.macro RESTORE_CALLER_SAVED_AND_MRET
+    lw      ra,  0(sp)
+    lw      t0,  4(sp)
+    lw      t1,  8(sp)
+    lw      t2, 12(sp)
+    lw      a0, 16(sp)
+    lw      a1, 20(sp)
+    lw      a2, 24(sp)
+    lw      a3, 28(sp)
+    lw      a4, 32(sp)
+    lw      a5, 36(sp)
+    lw      a6, 40(sp)
+    lw      a7, 44(sp)
+    lw      t3, 48(sp)
+    lw      t4, 52(sp)
+    lw      t5, 56(sp)
+    lw      t6, 60(sp)
+    addi    sp, sp, FRAME_BYTES
+    mret
+.endm
+
+    .text
+
+    .weak bsp_vector_exception
+    .type bsp_vector_exception, @function
+bsp_vector_exception:
+    SAVE_CALLER_SAVED
+    csrr    a0, mcause
+    csrr    a1, mepc
+    csrr    a2, mtval
+    call    bsp_exception_handler           /* returns the address to resume at */
+    csrw    mepc, a0
+    RESTORE_CALLER_SAVED_AND_MRET
+    .size bsp_vector_exception, . - bsp_vector_exception
+
+    .weak bsp_vector_software
+    .type bsp_vector_software, @function
+bsp_vector_software:
+    SAVE_CALLER_SAVED
+    call    bsp_software_handler
+    RESTORE_CALLER_SAVED_AND_MRET
+    .size bsp_vector_software, . - bsp_vector_software
+
+    .weak bsp_vector_timer
+    .type bsp_vector_timer, @function
+bsp_vector_timer:
+    SAVE_CALLER_SAVED
+    call    bsp_timer_handler
+    RESTORE_CALLER_SAVED_AND_MRET
+    .size bsp_vector_timer, . - bsp_vector_timer
+
+    .weak bsp_vector_fast_irq
+    .type bsp_vector_fast_irq, @function
+bsp_vector_fast_irq:
+    SAVE_CALLER_SAVED
+    csrr    a0, mcause
+    andi    a0, a0, 0x1f
+    addi    a0, a0, -16                     /* fast line 0..14 */
+    call    bsp_fast_irq_handler
+    RESTORE_CALLER_SAVED_AND_MRET
+    .size bsp_vector_fast_irq, . - bsp_vector_fast_irq
+
+    .weak bsp_vector_unhandled
+    .type bsp_vector_unhandled, @function
+bsp_vector_unhandled:
+    SAVE_CALLER_SAVED
+    csrr    a0, mcause
+    csrr    a1, mepc
+    csrr    a2, mtval
+    call    bsp_unhandled_trap              /* does not return */
+    RESTORE_CALLER_SAVED_AND_MRET
+    .size bsp_vector_unhandled, . - bsp_vector_unhandled

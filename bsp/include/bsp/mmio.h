@@ -1,0 +1,74 @@
+/* Memory map and device registers of the Ubik reference MCU (spec/machine.md).
+ *
+ * Every name is a byte address (usable from C and from assembly). In C,
+ * MMIO32(addr) is the register as an lvalue; mmio_read32/mmio_write32 do the same
+ * as functions. All registers are 32 bits wide, little-endian.
+ */
+#ifndef BSP_MMIO_H
+#define BSP_MMIO_H
+
+#ifdef __ASSEMBLER__
+#define BSP_U(x) x
+#else
+#define BSP_U(x) x##u
+#endif
+
+/* ---- Memory --------------------------------------------------------------- */
+#define RAM_BASE                BSP_U(0x00100000)
+#define RAM_SIZE                BSP_U(0x00100000)   /* 1 MiB by default */
+#define RESET_PC                BSP_U(0x00100080)
+#define VECTOR_TABLE            BSP_U(0x00100000)   /* mtvec resets to VECTOR_TABLE | 1 */
+
+/* ---- SIMCTRL (Ibex simple_system) ------------------------------------------ */
+#define SIMCTRL_BASE            BSP_U(0x00020000)
+#define SIMCTRL_CHAR_OUT        (SIMCTRL_BASE + 0x0)  /* write: byte 0 to the console */
+#define SIMCTRL_CTRL            (SIMCTRL_BASE + 0x8)  /* write bit 0 = 1: halt, exit code = value >> 1 */
+#define SIMCTRL_CTRL_HALT       BSP_U(0x1)
+
+/* ---- TIMER (RISC-V machine timer) ------------------------------------------ */
+#define TIMER_BASE              BSP_U(0x00030000)
+#define TIMER_MTIME             (TIMER_BASE + 0x0)    /* low word of the 64-bit time */
+#define TIMER_MTIMEH            (TIMER_BASE + 0x4)
+#define TIMER_MTIMECMP          (TIMER_BASE + 0x8)    /* writing either half clears the interrupt */
+#define TIMER_MTIMECMPH         (TIMER_BASE + 0xC)
+#define TIMER_DEFAULT_HZ        BSP_U(10000000)       /* default machine: [timer] timebase */
+
+/* ---- IO ports: the testbed's oscilloscope and input streams ---------------- */
+#define IO_BASE                 BSP_U(0x00040000)
+#define IO_PORTS                32
+#define IO_OUT(n)               (IO_BASE + 0x000 + 4 * (n))  /* write: recorded with its time stamp */
+#define IO_IN(n)                (IO_BASE + 0x100 + 4 * (n))  /* read: next sample of input stream n */
+#define IO_GPIO_SET             (IO_BASE + 0x200)   /* write 1s: drive those pins high */
+#define IO_GPIO_CLEAR           (IO_BASE + 0x204)   /* write 1s: drive those pins low */
+#define IO_GPIO_LEVEL           (IO_BASE + 0x208)   /* the pin levels */
+
+/* ---- Interrupt controller + stimulus generators ---------------------------- */
+#define INTC_BASE               BSP_U(0x00050000)
+#define INTC_PENDING            (INTC_BASE + 0x00)  /* bit i: fast line i latched (mcause 16 + i) */
+#define INTC_ENABLE             (INTC_BASE + 0x04)  /* bit i: fast line i may reach the core */
+#define INTC_ACK                (INTC_BASE + 0x08)  /* write 1s: clear latched lines */
+#define INTC_MSIP               (INTC_BASE + 0x0C)  /* bit 0: machine software interrupt (mcause 3) */
+#define INTC_FAST_LINES         15                  /* fast lines 0..14 */
+
+/* ---- Clock and power controller -------------------------------------------- */
+#define POWER_BASE              BSP_U(0x00060000)
+#define POWER_OPP_SELECT        (POWER_BASE + 0x00) /* index into the operating-point table */
+#define POWER_STATUS            (POWER_BASE + 0x04) /* bit 0: a switch is settling */
+#define POWER_STATUS_SWITCHING  BSP_U(0x1)
+#define POWER_FREQ_HZ           (POWER_BASE + 0x08) /* read-only: current core clock */
+#define POWER_MILLIVOLTS        (POWER_BASE + 0x0C) /* read-only: current core voltage */
+#define POWER_OPP_COUNT         (POWER_BASE + 0x10) /* read-only: number of operating points */
+
+/* ---- RTM: Real-Time Task Manager (registers defined by a later issue) ------ */
+#define RTM_BASE                BSP_U(0x00070000)
+
+#ifndef __ASSEMBLER__
+#include <stdint.h>
+
+#define MMIO32(addr)            (*(volatile uint32_t *)(uintptr_t)(addr))
+
+static inline uint32_t mmio_read32(uintptr_t addr) { return MMIO32(addr); }
+static inline void mmio_write32(uintptr_t addr, uint32_t value) { MMIO32(addr) = value; }
+#endif
+
+#endif /* BSP_MMIO_H */

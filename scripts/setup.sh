@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# Checks for the tools Ubik needs and installs what is missing:
+#   - Debian packages gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf, and python3
+#     (apt-get as root; otherwise prints the exact command to run and exits 1);
+#   - a Rust toolchain (cargo on PATH or in ~/.cargo/bin; installed through rustup
+#     when rustup is there, otherwise prints how to get it and exits 1).
+# Idempotent, silent when everything is present, never asks questions (CI=true,
+# no terminal). Messages go to stderr.
+set -euo pipefail
+
+DEB_PACKAGES=(gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf)
+status=0
+
+say() { echo "setup: $*" >&2; }
+
+# ---- Debian packages ---------------------------------------------------------------
+
+deb_installed() {
+    dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'
+}
+
+missing=()
+if command -v dpkg-query >/dev/null 2>&1; then
+    for pkg in "${DEB_PACKAGES[@]}"; do
+        deb_installed "$pkg" || missing+=("$pkg")
+    done
+    command -v python3 >/dev/null 2>&1 || missing+=(python3)
+else
+    # Not a Debian system: all we can do is look for the tools themselves.
+    if ! command -v riscv64-unknown-elf-gcc >/dev/null 2>&1; then
+        say "riscv64-unknown-elf-gcc not found: install a RISC-V GCC cross compiler (Debian: ${DEB_PACKAGES[*]})"
+        status=1
+    fi
+    if ! command -v python3 >/dev/null 2>&1; then
+        say "python3 not found: install Python 3"
+        status=1
+    fi
+fi
+
+if ((${#missing[@]} > 0)); then
+    if [[ $(id -u) -eq 0 ]]; then
+        export DEBIAN_FRONTEND=noninteractive
+        say "installing ${missing[*]}"
+        apt_install() {
+            apt-get install -y -q --no-install-recommends "${missing[@]}" </dev/null >&2
+        }
+        if ! apt_install; then
+            say "apt-get install failed; updating the package lists and retrying"
+            apt-get update -q </dev/null >&2
+            if ! apt_install; then
+                say "could not install ${missing[*]}"
+                exit 1
+            fi
+        fi
+    else
+        say "missing Debian packages: ${missing[*]}; run:"
+        echo "sudo apt-get update && sudo apt-get install -y ${missing[*]}" >&2
+        exit 1
+    fi
+fi
+
+# ---- Rust toolchain ------------------------------------------------------------------
+
+find_tool() {  # prints the path of $1 on PATH or in ~/.cargo/bin
+    if command -v "$1" 2>/dev/null; then
+        return 0
+    elif [[ -x "$HOME/.cargo/bin/$1" ]]; then
+        echo "$HOME/.cargo/bin/$1"
+    else
+        return 1
+    fi
+}
+
+cargo=$(find_tool cargo || true)
+if [[ -z "$cargo" ]] || ! "$cargo" --version >/dev/null 2>&1; then
+    rustup=$(find_tool rustup || true)
+    if [[ -n "$rustup" ]]; then
+        say "no working cargo; installing the stable Rust toolchain with $rustup"
+        "$rustup" toolchain install stable --profile minimal </dev/null >&2
+        "$rustup" default stable </dev/null >&2
+    else
+        say "no Rust toolchain (cargo) found; install one with:"
+        echo "curl --proto '=https' --tlsv1.2 -sSf https://sh.rustup.rs | sh -s -- -y --profile minimal" >&2
+        status=1
+    fi
+fi
+
+exit "$status"
