@@ -31,6 +31,10 @@ pub struct RunArgs {
     /// Write the IO record (port writes, pin edges, stimuli) as CSV.
     #[arg(long, value_name = "OUT.csv")]
     pub io: Option<PathBuf>,
+    /// Write an instruction trace: "CYCLE PC" per retired instruction, CYCLE being the cycle
+    /// the instruction ends (slow; for debugging and comparing with the RTL's trace).
+    #[arg(long, value_name = "OUT.log")]
+    pub itrace: Option<PathBuf>,
 }
 
 fn empty_counts() -> Counts {
@@ -72,10 +76,17 @@ pub fn run(args: RunArgs) -> Result<u8, Failure> {
     let stdout = std::io::stdout();
     let console = Box::new(std::io::BufWriter::with_capacity(1 << 16, stdout));
     let mut m = Machine::new(&cfg, &image, args.seed, console);
+    if let Some(p) = &args.itrace {
+        let f = std::fs::File::create(p).map_err(|e| Failure::new(code::IO_ERROR, format!("cannot write --itrace {}: {e}", p.display())))?;
+        m.itrace = Some(Box::new(std::io::BufWriter::new(f)));
+    }
     let t0 = Instant::now();
     let outcome = m.run(args.max_cycles, &stop);
     let host_seconds = t0.elapsed().as_secs_f64();
     let flushed = m.bus.console.flush();
+    if let Some(w) = &mut m.itrace {
+        let _ = w.flush();
+    }
     let counts = m.counts();
 
     if let Some(p) = &args.stats {

@@ -118,7 +118,8 @@ impl SysBus {
                 self.timer.write(&self.clock, now, reg, value, mask)
             }
             Device::Io => {
-                let stamp_cycle = now + self.wait.io as u64;
+                // recorded when the store completes: its 2 cycles plus wait states
+                let stamp_cycle = now + 2 + self.wait.io as u64;
                 let stamp = (stamp_cycle, self.clock.time_fs(stamp_cycle));
                 self.io.write(reg, value, mask, stamp, &mut self.record)
             }

@@ -61,6 +61,8 @@ pub struct Machine {
     opp_since: u64,
     /// The cycle up to which devices have been brought (see `settle`).
     last_settle: u64,
+    /// Instruction trace: one line per retired instruction (slow: steps one at a time).
+    pub itrace: Option<Box<dyn Write>>,
 }
 
 impl Machine {
@@ -95,6 +97,7 @@ impl Machine {
             opp_fs: vec![0; cfg.opps.len()],
             opp_since: 0,
             last_settle: 0,
+            itrace: None,
         }
     }
 
@@ -256,21 +259,42 @@ impl Machine {
             }
             let next = self.next_event(now);
             if self.hart.sleeping {
-                if self.hart.wake_condition() {
-                    self.hart.wake(now);
-                } else {
-                    if !self.can_ever_wake() {
-                        return Outcome::SleepForever { pc: self.hart.pc.wrapping_sub(4) };
-                    }
-                    // Jump to the next event (the sleeping clock does not tick the core).
-                    let to = next.unwrap_or(max).min(max).min(now + SLICE * 64);
-                    self.hart.wake(to);
-                    self.hart.sleeping = true;
+                let up = self.line_levels() & self.hart.csr.mie;
+                if up != 0 {
+                    // The clock runs again in the first cycle a wake-up line is high.
+                    let rose = (0..32)
+                        .filter(|b| up >> b & 1 != 0)
+                        .filter_map(|b| self.rose_at[b])
+                        .min()
+                        .unwrap_or(now);
+                    self.hart.wake(rose.max(self.hart.sleep_start), up);
                     continue;
                 }
+                if !self.can_ever_wake() {
+                    return Outcome::SleepForever { pc: self.hart.pc.wrapping_sub(4) };
+                }
+                // Jump to the next event (the sleeping clock does not tick the core).
+                let to = next.unwrap_or(max).min(max).min(now + SLICE * 64);
+                self.hart.sleep_until(to);
+                continue;
             }
             self.hart.limit = next.unwrap_or(u64::MAX).min(max).min(now + SLICE);
-            match self.hart.run(&mut self.bus) {
+            if self.itrace.is_some() {
+                self.hart.limit = self.hart.limit.min(now + 1);
+            }
+            let instret0 = self.hart.instret;
+            // The instruction about to run: the vector if an interrupt is taken first.
+            let pc0 = match self.hart.pending_interrupt() {
+                Some(c) => (self.hart.csr.mtvec & !0xff) + 4 * c,
+                None => self.hart.pc,
+            };
+            let exit = self.hart.run(&mut self.bus);
+            if let Some(w) = &mut self.itrace {
+                if self.hart.instret != instret0 {
+                    let _ = writeln!(w, "{} {:08x}", self.hart.cycle, pc0);
+                }
+            }
+            match exit {
                 Exit::Limit | Exit::Sync | Exit::Wfi => {}
                 Exit::TrapLoop { cause, pc, tval } => return Outcome::TrapLoop { cause, pc, tval },
             }

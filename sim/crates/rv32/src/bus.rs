@@ -7,7 +7,7 @@ pub struct BusFault;
 
 pub trait Bus {
     /// Read `size` (1, 2 or 4) bytes at `addr`, little-endian, zero-extended; the address need
-    /// not be aligned. `now` is the cycle at which the access completes without wait states. Returns the value and
+    /// not be aligned. `now` is the cycle in which the access starts (the instruction's first cycle). Returns the value and
     /// the access's wait states (cycles beyond the 1-cycle SRAM).
     fn read(&mut self, addr: u32, size: u32, now: u64) -> Result<(u32, u32), BusFault>;
     /// Write the low `size` bytes of `value` at `addr`. Returns the wait states.

@@ -69,6 +69,15 @@ pub struct Hart {
     pub last_trap: TrapInfo,
     trap_repeats: u32,
     progress_mark: u64,
+    /// The cycle at which the last taken branch ended (its fetch bubble's end).
+    taken_branch_end: u64,
+    /// The cycle the core went to sleep in `wfi` (the end of its 3 cycles).
+    pub sleep_start: u64,
+    /// The first cycle whose clock is gated while asleep (see `sleep_until`).
+    gate_from: u64,
+    /// `ev[COMPRESSED]` at the last redirect (jump, taken branch, mret, trap): tells whether
+    /// the fetch unit has run ahead of decode since (see the wfi timing in docs/timing.md).
+    compressed_at_redirect: u64,
     icache: Vec<Inst>,
     code_base: u32,
     code_len: u32,
@@ -93,6 +102,10 @@ impl Hart {
             last_trap: TrapInfo::default(),
             trap_repeats: 0,
             progress_mark: 0,
+            taken_branch_end: u64::MAX,
+            sleep_start: 0,
+            gate_from: 0,
+            compressed_at_redirect: 0,
             icache: vec![Inst::UNDECODED; (code_len / 2) as usize + 1],
             code_base,
             code_len,
@@ -104,16 +117,19 @@ impl Hart {
         self.cycle - self.slept
     }
 
+    /// Raw counts as the CSR file sees them during cycle `cycle`: the mcycle register lags the
+    /// cycle number by one (RTL: a `csrr mcycle` in decode during cycle c reads c - 1).
     fn raw_counts(&self, cycle: u64, instret: u64) -> [u64; event::COUNT] {
         let mut raw = self.ev;
-        raw[event::CYCLES] = cycle - self.slept;
+        raw[event::CYCLES] = cycle - 1 - self.slept;
         raw[event::INSTRET] = instret;
         raw
     }
 
-    /// The visible value of counter `idx` now (0 = mcycle, 2 = minstret, 3.. = mhpmcounters).
+    /// The value counter `idx` holds after the last instruction (0 = mcycle, 2 = minstret,
+    /// 3.. = mhpmcounters): what the RTL prints at the end of a run.
     pub fn counter(&self, idx: usize) -> u64 {
-        self.csr.counter(idx, &self.raw_counts(self.cycle, self.instret))
+        self.csr.counter(idx, &self.raw_counts(self.cycle + 1, self.instret))
     }
 
     /// Forget the decoded form of code overlapping `[addr, addr + size)` (after a write).
@@ -200,16 +216,17 @@ impl Hart {
         c.mcause = mcause;
         c.mtval = tval;
         self.privilege = Priv::Machine;
+        self.compressed_at_redirect = self.ev[event::COMPRESSED];
         let base = c.mtvec & !0xff;
         self.pc = if mcause >> 31 != 0 { base + 4 * (mcause & 0x1f) } else { base };
     }
 
     /// Take interrupt `cause` at the current instruction boundary.
     pub fn take_interrupt(&mut self, cause: u32) {
-        self.sleeping = false;
+        let entry = if self.cycle == self.taken_branch_end { t::IRQ_ENTRY - 1 } else { t::IRQ_ENTRY };
         self.enter_trap(0x8000_0000 | cause, self.pc, 0);
-        self.cycle += t::IRQ_ENTRY as u64;
-        self.ev[event::FETCH_WAIT] += t::IRQ_ENTRY as u64;
+        self.cycle += entry as u64;
+        self.ev[event::FETCH_WAIT] += entry as u64;
     }
 
     /// Raise an exception for the instruction at `pc` that has used `cost` cycles.
@@ -231,13 +248,31 @@ impl Hart {
         self.trap_repeats >= TRAP_LOOP_LIMIT
     }
 
-    /// Wake from `wfi` at `cycle` (the first cycle the core's clock runs again).
-    pub fn wake(&mut self, cycle: u64) {
-        if cycle > self.cycle {
-            self.slept += cycle - self.cycle;
-            self.cycle = cycle;
+    /// Let sleeping time pass up to `cycle`; cycles from `gate_from` on are clock-gated and
+    /// not counted by mcycle.
+    pub fn sleep_until(&mut self, cycle: u64) {
+        let gated_from = self.cycle.max(self.gate_from);
+        if cycle > gated_from {
+            self.slept += cycle - gated_from;
         }
+        self.cycle = self.cycle.max(cycle);
+    }
+
+    /// Wake from `wfi`: the interrupt lines `mip` are up from cycle `line_high` on (which may
+    /// be before the core went to sleep). The clock runs again at the later of the two; then
+    /// either the interrupt is taken (the vector enters decode 4 cycles later) or, with
+    /// interrupts disabled, the instruction after `wfi` enters decode 2 cycles later.
+    pub fn wake(&mut self, line_high: u64, mip: u32) {
+        self.sleep_until(line_high);
         self.sleeping = false;
+        self.mip = mip;
+        match self.pending_interrupt() {
+            Some(c) => {
+                self.enter_trap(0x8000_0000 | c, self.pc, 0);
+                self.cycle += t::WAKE_TO_VECTOR as u64;
+            }
+            None => self.cycle += t::WAKE_TO_NEXT as u64,
+        }
     }
 
     /// Execute instructions until `cycle >= limit`, a device asks for a sync, `wfi` sleeps,
@@ -291,6 +326,8 @@ impl Hart {
                         next = pc.wrapping_add(imm as u32);
                         let pen = self.target_penalty(bus, next);
                         cost = t::BRANCH_TAKEN + pen;
+                        self.taken_branch_end = start + cost as u64;
+                        self.compressed_at_redirect = self.ev[event::COMPRESSED] + (inst.len == 2) as u64;
                         self.ev[event::BRANCHES_TAKEN] += 1;
                         self.ev[event::FETCH_WAIT] += 1 + pen as u64;
                     }
@@ -301,7 +338,7 @@ impl Hart {
                     let a = rs1.wrapping_add(imm as u32);
                     let split = (a & 3) + $size > 4;
                     let base = if split { t::MEM_SPLIT } else { t::MEM };
-                    match bus.read(a, $size, start + base as u64) {
+                    match bus.read(a, $size, start) {
                         Ok((v, ws)) => {
                             let ext: fn(u32) -> u32 = $ext;
                             let x = &mut self.x;
@@ -325,7 +362,7 @@ impl Hart {
                     let a = rs1.wrapping_add(imm as u32);
                     let split = (a & 3) + $size > 4;
                     let base = if split { t::MEM_SPLIT } else { t::MEM };
-                    match bus.write(a, $size, rs2, start + base as u64) {
+                    match bus.write(a, $size, rs2, start) {
                         Ok(ws) => {
                             cost = base + ws * if split { 2 } else { 1 };
                             self.ev[event::STORES] += 1;
@@ -386,6 +423,7 @@ impl Hart {
                     next = pc.wrapping_add(imm as u32);
                     let pen = self.target_penalty(bus, next);
                     cost = t::JUMP + pen;
+                    self.compressed_at_redirect = self.ev[event::COMPRESSED] + (inst.len == 2) as u64;
                     self.ev[event::JUMPS] += 1;
                     self.ev[event::FETCH_WAIT] += 1 + pen as u64;
                 }
@@ -395,6 +433,7 @@ impl Hart {
                     next = target;
                     let pen = self.target_penalty(bus, next);
                     cost = t::JUMP + pen;
+                    self.compressed_at_redirect = self.ev[event::COMPRESSED] + (inst.len == 2) as u64;
                     self.ev[event::JUMPS] += 1;
                     self.ev[event::FETCH_WAIT] += 1 + pen as u64;
                 }
@@ -520,6 +559,7 @@ impl Hart {
                     c.cpuctrlsts &= !0x40;
                     self.privilege = if mpp_m { Priv::Machine } else { Priv::User };
                     next = c.mepc;
+                    self.compressed_at_redirect = self.ev[event::COMPRESSED];
                     let pen = self.target_penalty(bus, next);
                     cost = t::MRET + pen;
                     self.ev[event::FETCH_WAIT] += (t::MRET - 1 + pen) as u64;
@@ -537,13 +577,17 @@ impl Hart {
                         }
                         continue;
                     }
-                    if self.wake_condition() {
-                        cost = t::WFI_NO_SLEEP;
-                    } else {
-                        self.retire(next, start + t::WFI_TO_SLEEP as u64, inst.len);
-                        self.sleeping = true;
-                        return Exit::Wfi;
-                    }
+                    // wfi always goes through its sleep sequence; the machine decides when the
+                    // clock runs again (at once if a line is already up) and calls `wake`.
+                    self.retire(next, start + t::WFI_TO_SLEEP as u64, inst.len);
+                    self.sleeping = true;
+                    self.sleep_start = self.cycle;
+                    // RTL (measured): the clock stops one cycle later when no compressed
+                    // instruction ran since the last redirect, i.e. while a fetch is still
+                    // outstanding.
+                    let fetch_behind = self.ev[event::COMPRESSED] == self.compressed_at_redirect;
+                    self.gate_from = self.cycle + fetch_behind as u64;
+                    return Exit::Wfi;
                 }
                 Op::Illegal => {
                     if self.raise(cause::ILLEGAL_INSN, pc, inst.raw, t::TRAP_INSN) {

@@ -33,12 +33,13 @@ pub const TRAP_INSN: u32 = 1;
 pub const EXCEPTION_ENTRY: u32 = 2;
 /// Dead cycles between the end of the interrupted instruction and the vector instruction.
 pub const IRQ_ENTRY: u32 = 3;
-/// A `wfi` that does not sleep because an interrupt is already pending.
-pub const WFI_NO_SLEEP: u32 = 5;
 /// Cycles from reset to the first instruction entering decode (it retires at cycle 5).
 pub const RESET_TO_FIRST: u32 = 4;
-/// Cycles from the interrupt line rising to the core while asleep to the vector instruction
-/// entering decode.
+/// Cycles `wfi` runs before the core's clock stops (decode, flush, wait-sleep).
+pub const WFI_TO_SLEEP: u32 = 3;
+/// Cycles from the clock running again (the first cycle a wake-up line is high, or the end of
+/// `WFI_TO_SLEEP`) to the vector instruction entering decode, when the interrupt is taken.
 pub const WAKE_TO_VECTOR: u32 = 4;
-/// Cycles a sleeping `wfi` costs before the clock stops.
-pub const WFI_TO_SLEEP: u32 = 2;
+/// The same to the instruction after `wfi`, when interrupts are disabled (mstatus.MIE = 0):
+/// a `wfi` with a line already up thus costs 3 + 2 = 5 cycles.
+pub const WAKE_TO_NEXT: u32 = 2;

@@ -16,6 +16,7 @@ pub struct Timer {
     timebase: Timebase,
     /// mtime = ticks(now) + offset (wrapping), so that software can write mtime.
     offset: u64,
+    /// Resets to 0 as on the RTL: the timer line is up from reset (harmless while mie.MTIE = 0).
     pub mtimecmp: u64,
     /// The cycle at which the (sticky) interrupt line rose, if it is up.
     pub raised_at: Option<u64>,
@@ -25,7 +26,7 @@ pub struct Timer {
 
 impl Timer {
     pub fn new(timebase: Timebase) -> Timer {
-        Timer { timebase, offset: 0, mtimecmp: u64::MAX, raised_at: None, armed_at: 0 }
+        Timer { timebase, offset: 0, mtimecmp: 0, raised_at: None, armed_at: 0 }
     }
 
     /// Timebase ticks since reset at the start of cycle `c`.
