@@ -88,6 +88,8 @@ pub struct Csrs {
     pub mcause: u32,
     pub mtval: u32,
     pub mcountinhibit: u32,
+    /// Which counters U-mode may read (bits 0 and 2..12; simple_system makes it writable).
+    pub mcounteren: u32,
     /// cpuctrlsts bits 6 (sync_exc_seen) and 7 (double_fault_seen); the rest read 0 here.
     pub cpuctrlsts: u32,
     /// Visible counter value = raw - offset while counting; frozen while inhibited.
@@ -117,6 +119,7 @@ impl Csrs {
             mcause: 0,
             mtval: 0,
             mcountinhibit: 0,
+            mcounteren: 0,
             cpuctrlsts: 0,
             offset: [0; event::COUNT],
             frozen: [0; event::COUNT],
@@ -179,7 +182,7 @@ impl Csrs {
             MSTATUSH | MENVCFG | MENVCFGH => 0,
             MISA => MISA_VALUE,
             MIE => self.mie,
-            MCOUNTEREN => 0,
+            MCOUNTEREN => self.mcounteren,
             MSCRATCH => self.mscratch,
             MTVEC => self.mtvec,
             MEPC => self.mepc,
@@ -199,13 +202,13 @@ impl Csrs {
                 }
             }
             0xb00 | 0xb02..=0xb1f | 0xc00 | 0xc02..=0xc1f => {
-                if addr >= 0xc00 && p == Priv::User {
-                    return Err(IllegalCsr); // mcounteren is 0: no counter reads from U-mode
+                if addr >= 0xc00 && p == Priv::User && self.mcounteren >> (addr & 0x1f) & 1 == 0 {
+                    return Err(IllegalCsr);
                 }
                 self.counter((addr & 0x1f) as usize, now.raw) as u32
             }
             0xb80 | 0xb82..=0xb9f | 0xc80 | 0xc82..=0xc9f => {
-                if addr >= 0xc00 && p == Priv::User {
+                if addr >= 0xc00 && p == Priv::User && self.mcounteren >> (addr & 0x1f) & 1 == 0 {
                     return Err(IllegalCsr);
                 }
                 (self.counter((addr & 0x1f) as usize, now.raw) >> 32) as u32
@@ -250,7 +253,8 @@ impl Csrs {
                 let mask = ((1u32 << (3 + HPM_COUNTERS)) - 1) & !2;
                 self.set_inhibit(value & mask, raw_next);
             }
-            MISA | MSTATUSH | MENVCFG | MENVCFGH | MCOUNTEREN | MIP | SECURESEED | 0x323..=0x33f => {}
+            MCOUNTEREN => self.mcounteren = value & ((1u32 << (3 + HPM_COUNTERS)) - 1) & !2,
+            MISA | MSTATUSH | MENVCFG | MENVCFGH | MIP | SECURESEED | 0x323..=0x33f => {}
             0xb00 | 0xb02..=0xb1f => {
                 let idx = (addr & 0x1f) as usize;
                 if Self::counter_exists(idx) {

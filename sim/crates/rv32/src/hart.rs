@@ -26,6 +26,8 @@ pub mod cause {
 /// outside the handler in between, before the machine is declared stuck.
 pub const TRAP_LOOP_LIMIT: u32 = 1000;
 
+const CODE_PAGE_SHIFT: u32 = 8;
+
 /// Why `Hart::run` returned.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Exit {
@@ -48,7 +50,9 @@ pub struct TrapInfo {
 }
 
 pub struct Hart {
-    pub x: [u32; 32],
+    /// x[0..32] are the architectural registers; x[32] absorbs writes to x0 (the decode
+    /// cache maps rd = 0 there, so the hot loop needs no x0 check); the rest are unused.
+    pub x: [u32; 64],
     pub pc: u32,
     pub privilege: Priv,
     pub csr: Csrs,
@@ -79,6 +83,9 @@ pub struct Hart {
     /// the fetch unit has run ahead of decode since (see the wfi timing in docs/timing.md).
     compressed_at_redirect: u64,
     icache: Vec<Inst>,
+    /// Pages (2^CODE_PAGE_SHIFT bytes) holding decoded instructions: stores elsewhere need
+    /// no invalidation.
+    code_pages: Vec<bool>,
     code_base: u32,
     code_len: u32,
 }
@@ -88,7 +95,7 @@ impl Hart {
     /// `boot_addr + 0x80` with `mtvec` at `boot_addr`.
     pub fn new(code_base: u32, code_len: u32, boot_addr: u32) -> Hart {
         Hart {
-            x: [0; 32],
+            x: [0; 64],
             pc: boot_addr.wrapping_add(0x80),
             privilege: Priv::Machine,
             csr: Csrs::new(boot_addr),
@@ -107,6 +114,7 @@ impl Hart {
             gate_from: 0,
             compressed_at_redirect: 0,
             icache: vec![Inst::UNDECODED; (code_len / 2) as usize + 1],
+            code_pages: vec![false; (code_len >> CODE_PAGE_SHIFT) as usize + 1],
             code_base,
             code_len,
         }
@@ -136,6 +144,16 @@ impl Hart {
     #[inline]
     fn invalidate(&mut self, addr: u32, size: u32) {
         let off = addr.wrapping_sub(self.code_base);
+        // Most stores go to pages that hold no decoded code: two lookups and out. A store
+        // at `off` can touch instructions starting from `off - 2`.
+        let page = |o: u32| self.code_pages.get((o >> CODE_PAGE_SHIFT) as usize).copied().unwrap_or(false);
+        if page(off.wrapping_sub(2)) || page(off.wrapping_add(size - 1)) {
+            self.invalidate_slow(off, size);
+        }
+    }
+
+    #[cold]
+    fn invalidate_slow(&mut self, off: u32, size: u32) {
         if off < self.code_len {
             let first = (off >> 1).saturating_sub(1) as usize;
             let last = ((off + size - 1) >> 1) as usize;
@@ -150,6 +168,7 @@ impl Hart {
     /// Invalidate the whole decoded-instruction cache (after the machine loads new code).
     pub fn flush_icache(&mut self) {
         self.icache.iter_mut().for_each(|i| *i = Inst::UNDECODED);
+        self.code_pages.iter_mut().for_each(|p| *p = false);
     }
 
     /// Decode the instruction at `pc`, or return the fetch-fault address.
@@ -157,10 +176,18 @@ impl Hart {
     fn decode_at<B: Bus>(&mut self, bus: &B, pc: u32) -> Result<Inst, u32> {
         let lo = bus.fetch16(pc).ok_or(pc)?;
         let hi = if lo & 3 == 3 { bus.fetch16(pc.wrapping_add(2)).ok_or(pc.wrapping_add(2))? } else { 0 };
-        let inst = decode(lo, hi);
+        let mut inst = decode(lo, hi);
+        if inst.rd == 0 {
+            inst.rd = 32;
+        }
         let off = pc.wrapping_sub(self.code_base);
         if off < self.code_len {
             self.icache[(off >> 1) as usize] = inst;
+            // An instruction may start on the last halfword of a page and end on the next.
+            self.code_pages[(off >> CODE_PAGE_SHIFT) as usize] = true;
+            if let Some(p) = self.code_pages.get_mut(((off + 2) >> CODE_PAGE_SHIFT) as usize) {
+                *p = true;
+            }
         }
         Ok(inst)
     }
@@ -236,13 +263,12 @@ impl Hart {
         self.trap_repeats = if same && self.instret == self.progress_mark { self.trap_repeats + 1 } else { 1 };
         self.progress_mark = self.instret;
         self.last_trap = TrapInfo { cause, pc, tval };
-        if cause != cause::ECALL_M && cause != cause::ECALL_U && cause != cause::BREAKPOINT {
-            // Ibex's record of a synchronous exception (cpuctrlsts.sync_exc_seen/double_fault_seen)
-            if self.csr.cpuctrlsts & 0x40 != 0 {
-                self.csr.cpuctrlsts |= 0x80;
-            }
-            self.csr.cpuctrlsts |= 0x40;
+        // Ibex's record of synchronous exceptions, ecall and ebreak included
+        // (cpuctrlsts.sync_exc_seen; a second one before mret is a double fault).
+        if self.csr.cpuctrlsts & 0x40 != 0 {
+            self.csr.cpuctrlsts |= 0x80;
         }
+        self.csr.cpuctrlsts |= 0x40;
         self.enter_trap(cause, pc, tval);
         self.cycle += (cost + t::EXCEPTION_ENTRY) as u64;
         self.trap_repeats >= TRAP_LOOP_LIMIT
@@ -277,6 +303,9 @@ impl Hart {
 
     /// Execute instructions until `cycle >= limit`, a device asks for a sync, `wfi` sleeps,
     /// or a trap loop is detected. Interrupts pending at the start are taken first.
+    ///
+    /// The hot state (pc, cycle, instret) lives in locals; `sync_out!` writes it back before
+    /// anything that reads `self` (traps, CSRs), `sync_in!` reloads it after.
     pub fn run<B: Bus>(&mut self, bus: &mut B) -> Exit {
         if self.sleeping {
             return Exit::Wfi;
@@ -284,52 +313,72 @@ impl Hart {
         if let Some(c) = self.pending_interrupt() {
             self.take_interrupt(c);
         }
-        while self.cycle < self.limit {
-            let pc = self.pc;
-            let off = pc.wrapping_sub(self.code_base);
-            let mut inst = if off < self.code_len {
-                // SAFETY-free fast path: index is in range because off < code_len.
-                self.icache[(off >> 1) as usize]
-            } else {
-                Inst::UNDECODED
+        let limit = self.limit;
+        let mut pc = self.pc;
+        let mut cycle = self.cycle;
+        let mut instret = self.instret;
+        macro_rules! sync_out {
+            () => {
+                self.pc = pc;
+                self.cycle = cycle;
+                self.instret = instret;
             };
-            if inst.op == Op::Undecoded {
-                match self.decode_at(bus, pc) {
-                    Ok(i) => inst = i,
-                    Err(addr) => {
-                        if self.raise(cause::INSN_ACCESS_FAULT, pc, addr, t::TRAP_INSN) {
-                            return self.trap_loop();
-                        }
-                        continue;
-                    }
+        }
+        macro_rules! sync_in {
+            () => {
+                pc = self.pc;
+                cycle = self.cycle;
+                instret = self.instret;
+            };
+        }
+        // Raise an exception for the current instruction; leave if the machine is stuck.
+        macro_rules! trap {
+            ($cause:expr, $tval:expr, $cost:expr) => {{
+                sync_out!();
+                if self.raise($cause, pc, $tval, $cost) {
+                    return self.trap_loop();
                 }
-            }
-            let start = self.cycle;
+                sync_in!();
+                continue;
+            }};
+        }
+        while cycle < limit {
+            let inst = match self.icache.get((pc.wrapping_sub(self.code_base) >> 1) as usize) {
+                Some(i) if i.op != Op::Undecoded => *i,
+                _ => match self.decode_at(bus, pc) {
+                    Ok(i) => i,
+                    Err(addr) => trap!(cause::INSN_ACCESS_FAULT, addr, t::TRAP_INSN),
+                },
+            };
+            let start = cycle;
             let mut next = pc.wrapping_add(inst.len as u32);
             let mut cost = t::ALU;
-            let x = &mut self.x;
-            let rs1 = x[inst.rs1 as usize];
-            let rs2 = x[inst.rs2 as usize];
-            let rd = inst.rd as usize;
+            let rs1 = self.x[(inst.rs1 & 31) as usize];
+            let rs2 = self.x[(inst.rs2 & 31) as usize];
+            // Writes to x0 go to the sink register x[32] (the decode cache maps rd 0 there).
+            let rd = (inst.rd & 63) as usize;
             let imm = inst.imm;
             macro_rules! wr {
                 ($v:expr) => {{
-                    let v: u32 = $v;
-                    x[rd] = v;
-                    x[0] = 0;
+                    self.x[rd] = $v;
+                }};
+            }
+            macro_rules! redirect {
+                ($target:expr, $base:expr, $bubble:expr) => {{
+                    next = $target;
+                    let pen = self.target_penalty(bus, next);
+                    cost = $base + pen;
+                    self.compressed_at_redirect = self.ev[event::COMPRESSED] + (inst.len == 2) as u64;
+                    self.ev[event::FETCH_WAIT] += ($bubble + pen) as u64;
                 }};
             }
             macro_rules! branch {
                 ($cond:expr) => {{
                     self.ev[event::BRANCHES] += 1;
                     if $cond {
-                        next = pc.wrapping_add(imm as u32);
-                        let pen = self.target_penalty(bus, next);
-                        cost = t::BRANCH_TAKEN + pen;
+                        redirect!(pc.wrapping_add(imm as u32), t::BRANCH_TAKEN, 1);
                         self.taken_branch_end = start + cost as u64;
-                        self.compressed_at_redirect = self.ev[event::COMPRESSED] + (inst.len == 2) as u64;
                         self.ev[event::BRANCHES_TAKEN] += 1;
-                        self.ev[event::FETCH_WAIT] += 1 + pen as u64;
                     }
                 }};
             }
@@ -341,19 +390,12 @@ impl Hart {
                     match bus.read(a, $size, start) {
                         Ok((v, ws)) => {
                             let ext: fn(u32) -> u32 = $ext;
-                            let x = &mut self.x;
-                            x[rd] = ext(v);
-                            x[0] = 0;
+                            self.x[rd] = ext(v);
                             cost = base + ws * if split { 2 } else { 1 };
                             self.ev[event::LOADS] += 1;
                             self.ev[event::LSU_WAIT] += (cost - 1) as u64;
                         }
-                        Err(_) => {
-                            if self.raise(cause::LOAD_ACCESS_FAULT, pc, a, base) {
-                                return self.trap_loop();
-                            }
-                            continue;
-                        }
+                        Err(_) => trap!(cause::LOAD_ACCESS_FAULT, a, base),
                     }
                 }};
             }
@@ -369,16 +411,15 @@ impl Hart {
                             self.ev[event::LSU_WAIT] += (cost - 1) as u64;
                             self.invalidate(a, $size);
                             if bus.sync_requested() {
-                                self.retire(next, start + cost as u64, inst.len);
+                                pc = next;
+                                cycle = start + cost as u64;
+                                instret += 1;
+                                self.ev[event::COMPRESSED] += (inst.len == 2) as u64;
+                                sync_out!();
                                 return Exit::Sync;
                             }
                         }
-                        Err(_) => {
-                            if self.raise(cause::STORE_ACCESS_FAULT, pc, a, base) {
-                                return self.trap_loop();
-                            }
-                            continue;
-                        }
+                        Err(_) => trap!(cause::STORE_ACCESS_FAULT, a, base),
                     }
                 }};
             }
@@ -391,9 +432,9 @@ impl Hart {
                 Op::Xori => wr!(rs1 ^ imm as u32),
                 Op::Ori => wr!(rs1 | imm as u32),
                 Op::Andi => wr!(rs1 & imm as u32),
-                Op::Slli => wr!(rs1 << imm),
-                Op::Srli => wr!(rs1 >> imm),
-                Op::Srai => wr!(((rs1 as i32) >> imm) as u32),
+                Op::Slli => wr!(rs1 << (imm & 31)),
+                Op::Srli => wr!(rs1 >> (imm & 31)),
+                Op::Srai => wr!(((rs1 as i32) >> (imm & 31)) as u32),
                 Op::Add => wr!(rs1.wrapping_add(rs2)),
                 Op::Sub => wr!(rs1.wrapping_sub(rs2)),
                 Op::Sll => wr!(rs1 << (rs2 & 31)),
@@ -420,22 +461,13 @@ impl Hart {
                 Op::Bgeu => branch!(rs1 >= rs2),
                 Op::Jal => {
                     wr!(next);
-                    next = pc.wrapping_add(imm as u32);
-                    let pen = self.target_penalty(bus, next);
-                    cost = t::JUMP + pen;
-                    self.compressed_at_redirect = self.ev[event::COMPRESSED] + (inst.len == 2) as u64;
+                    redirect!(pc.wrapping_add(imm as u32), t::JUMP, 1);
                     self.ev[event::JUMPS] += 1;
-                    self.ev[event::FETCH_WAIT] += 1 + pen as u64;
                 }
                 Op::Jalr => {
-                    let target = rs1.wrapping_add(imm as u32) & !1;
                     wr!(next);
-                    next = target;
-                    let pen = self.target_penalty(bus, next);
-                    cost = t::JUMP + pen;
-                    self.compressed_at_redirect = self.ev[event::COMPRESSED] + (inst.len == 2) as u64;
+                    redirect!(rs1.wrapping_add(imm as u32) & !1, t::JUMP, 1);
                     self.ev[event::JUMPS] += 1;
-                    self.ev[event::FETCH_WAIT] += 1 + pen as u64;
                 }
                 Op::Mul => {
                     wr!(rs1.wrapping_mul(rs2));
@@ -479,73 +511,30 @@ impl Hart {
                 Op::Fence => {}
                 Op::FenceI => cost = t::FENCE_I,
                 Op::Csrrw | Op::Csrrs | Op::Csrrc | Op::Csrrwi | Op::Csrrsi | Op::Csrrci => {
-                    let addr = imm as u16;
-                    let src = match inst.op {
-                        Op::Csrrwi | Op::Csrrsi | Op::Csrrci => inst.rs1 as u32,
-                        _ => rs1,
-                    };
-                    let writes = matches!(inst.op, Op::Csrrw | Op::Csrrwi) || inst.rs1 != 0;
-                    let raw = self.raw_counts(start, self.instret);
-                    let old = match self.csr.read(addr, self.privilege, &Now { raw: &raw, mip: self.mip }) {
-                        Ok(v) => v,
-                        Err(_) => {
-                            if self.raise(cause::ILLEGAL_INSN, pc, inst.raw, t::TRAP_INSN) {
-                                return self.trap_loop();
-                            }
-                            continue;
-                        }
-                    };
-                    let mut irq_check = false;
-                    if writes {
-                        let new = match inst.op {
-                            Op::Csrrw | Op::Csrrwi => src,
-                            Op::Csrrs | Op::Csrrsi => old | src,
-                            _ => old & !src,
-                        };
-                        let raw_next = self.raw_counts(start + 1, self.instret + 1);
-                        match self.csr.write(addr, new, &raw_next) {
-                            Ok(eff) => irq_check = eff.irq,
-                            Err(_) => {
-                                if self.raise(cause::ILLEGAL_INSN, pc, inst.raw, t::TRAP_INSN) {
-                                    return self.trap_loop();
+                    sync_out!();
+                    match self.exec_csr(&inst, rs1, start) {
+                        Ok((c, irq_check)) => {
+                            cost = c;
+                            if irq_check {
+                                self.retire(next, start + cost as u64, inst.len);
+                                if let Some(c) = self.pending_interrupt() {
+                                    self.take_interrupt(c);
                                 }
+                                sync_in!();
                                 continue;
                             }
                         }
-                        if Csrs::write_flushes(addr) {
-                            cost = t::CSR_WRITE_FLUSH;
-                        }
-                    }
-                    let x = &mut self.x;
-                    x[rd] = old;
-                    x[0] = 0;
-                    if irq_check {
-                        self.retire(next, start + cost as u64, inst.len);
-                        if let Some(c) = self.pending_interrupt() {
-                            self.take_interrupt(c);
-                        }
-                        continue;
+                        Err(()) => trap!(cause::ILLEGAL_INSN, inst.raw, t::TRAP_INSN),
                     }
                 }
                 Op::Ecall => {
                     let c = if self.privilege == Priv::Machine { cause::ECALL_M } else { cause::ECALL_U };
-                    if self.raise(c, pc, 0, t::TRAP_INSN) {
-                        return self.trap_loop();
-                    }
-                    continue;
+                    trap!(c, 0, t::TRAP_INSN)
                 }
-                Op::Ebreak => {
-                    if self.raise(cause::BREAKPOINT, pc, 0, t::TRAP_INSN) {
-                        return self.trap_loop();
-                    }
-                    continue;
-                }
+                Op::Ebreak => trap!(cause::BREAKPOINT, 0, t::TRAP_INSN),
                 Op::Mret => {
                     if self.privilege != Priv::Machine {
-                        if self.raise(cause::ILLEGAL_INSN, pc, inst.raw, t::TRAP_INSN) {
-                            return self.trap_loop();
-                        }
-                        continue;
+                        trap!(cause::ILLEGAL_INSN, inst.raw, t::TRAP_INSN)
                     }
                     let c = &mut self.csr;
                     let mpp_m = c.mstatus & csr::MSTATUS_MPP == csr::MSTATUS_MPP;
@@ -558,27 +547,25 @@ impl Hart {
                     }
                     c.cpuctrlsts &= !0x40;
                     self.privilege = if mpp_m { Priv::Machine } else { Priv::User };
-                    next = c.mepc;
+                    let target = c.mepc;
+                    redirect!(target, t::MRET, t::MRET - 1);
                     self.compressed_at_redirect = self.ev[event::COMPRESSED];
-                    let pen = self.target_penalty(bus, next);
-                    cost = t::MRET + pen;
-                    self.ev[event::FETCH_WAIT] += (t::MRET - 1 + pen) as u64;
+                    sync_out!();
                     self.retire(next, start + cost as u64, inst.len);
                     self.progress_mark = self.instret;
                     if let Some(c) = self.pending_interrupt() {
                         self.take_interrupt(c);
                     }
+                    sync_in!();
                     continue;
                 }
                 Op::Wfi => {
                     if self.privilege == Priv::User && self.csr.mstatus & csr::MSTATUS_TW != 0 {
-                        if self.raise(cause::ILLEGAL_INSN, pc, inst.raw, t::TRAP_INSN) {
-                            return self.trap_loop();
-                        }
-                        continue;
+                        trap!(cause::ILLEGAL_INSN, inst.raw, t::TRAP_INSN)
                     }
                     // wfi always goes through its sleep sequence; the machine decides when the
                     // clock runs again (at once if a line is already up) and calls `wake`.
+                    sync_out!();
                     self.retire(next, start + t::WFI_TO_SLEEP as u64, inst.len);
                     self.sleeping = true;
                     self.sleep_start = self.cycle;
@@ -589,20 +576,45 @@ impl Hart {
                     self.gate_from = self.cycle + fetch_behind as u64;
                     return Exit::Wfi;
                 }
-                Op::Illegal => {
-                    if self.raise(cause::ILLEGAL_INSN, pc, inst.raw, t::TRAP_INSN) {
-                        return self.trap_loop();
-                    }
-                    continue;
-                }
+                Op::Illegal => trap!(cause::ILLEGAL_INSN, inst.raw, t::TRAP_INSN),
                 Op::Undecoded => unreachable!("decode never yields Undecoded"),
             }
-            self.pc = next;
-            self.cycle = start + cost as u64;
-            self.instret += 1;
+            pc = next;
+            cycle = start + cost as u64;
+            instret += 1;
             self.ev[event::COMPRESSED] += (inst.len == 2) as u64;
         }
+        sync_out!();
         Exit::Limit
+    }
+
+    /// Execute a CSR instruction whose state is in `self`. Returns its cost and whether
+    /// interrupts must be re-evaluated, or Err for an illegal access.
+    fn exec_csr(&mut self, inst: &Inst, rs1: u32, start: u64) -> Result<(u32, bool), ()> {
+        let addr = inst.imm as u16;
+        let src = match inst.op {
+            Op::Csrrwi | Op::Csrrsi | Op::Csrrci => inst.rs1 as u32,
+            _ => rs1,
+        };
+        let writes = matches!(inst.op, Op::Csrrw | Op::Csrrwi) || inst.rs1 != 0;
+        let raw = self.raw_counts(start, self.instret);
+        let old = self.csr.read(addr, self.privilege, &Now { raw: &raw, mip: self.mip }).map_err(|_| ())?;
+        let mut cost = t::ALU;
+        let mut irq_check = false;
+        if writes {
+            let new = match inst.op {
+                Op::Csrrw | Op::Csrrwi => src,
+                Op::Csrrs | Op::Csrrsi => old | src,
+                _ => old & !src,
+            };
+            let raw_next = self.raw_counts(start + 1, self.instret + 1);
+            irq_check = self.csr.write(addr, new, &raw_next).map_err(|_| ())?.irq;
+            if Csrs::write_flushes(addr) {
+                cost = t::CSR_WRITE_FLUSH;
+            }
+        }
+        self.x[(inst.rd & 63) as usize] = old;
+        Ok((cost, irq_check))
     }
 
     #[inline]
