@@ -14,6 +14,10 @@
 #   stdout-contains: text    stdout must contain this text (repeatable)
 #   stderr-contains: text    stderr must contain this text (repeatable)
 #   timeout: 120             seconds before the run counts as hung (default 120)
+#   machine: FILE.toml       run with --machine FILE.toml (relative to tests/firmware)
+#
+# A machine file tests/firmware/NAME.machine.toml beside the test is passed with
+# --machine unless the .expect names another one with `machine:`.
 #
 # A self-checking test (it checks its own results, prints what failed and
 # exits non-zero, see tests/firmware/check.h) needs only `exit: 0`.
@@ -62,7 +66,8 @@ for expect in "${expects[@]}"; do
         continue
     fi
 
-    firmware=$name args="" exit_code=0 timeout_s=120
+    firmware=$name args="" exit_code=0 timeout_s=120 machine=""
+    [[ -f tests/firmware/$name.machine.toml ]] && machine=tests/firmware/$name.machine.toml
     stdout_lines=() stdout_given=0 stdout_contains=() stderr_contains=()
     bad_line=""
     lineno=0
@@ -77,10 +82,11 @@ for expect in "${expects[@]}"; do
             args) args=$value ;;
             exit) exit_code=$value ;;
             timeout) timeout_s=$value ;;
+            machine) machine=tests/firmware/$value ;;
             stdout) stdout_lines+=("$value"); stdout_given=1 ;;
             stdout-contains) stdout_contains+=("$value") ;;
             stderr-contains) stderr_contains+=("$value") ;;
-            *) bad_line="$expect:$lineno: unknown key '$key' (expected firmware, args, exit, stdout, stdout-contains, stderr-contains or timeout)" ;;
+            *) bad_line="$expect:$lineno: unknown key '$key' (expected firmware, args, machine, exit, stdout, stdout-contains, stderr-contains or timeout)" ;;
         esac
     done <"$expect"
     if [[ -n $bad_line ]]; then
@@ -94,6 +100,15 @@ for expect in "${expects[@]}"; do
         echo "FAIL  $name: $elf not built (run make firmware)"
         failed+=("$name")
         continue
+    fi
+
+    if [[ -n $machine ]]; then
+        if [[ ! -f $machine ]]; then
+            echo "FAIL  $name: machine file $machine not found"
+            failed+=("$name")
+            continue
+        fi
+        args="--machine $machine $args"
     fi
 
     out="$results/$name.stdout"

@@ -21,7 +21,7 @@
 #define MCAUSE_INTERRUPT        BSP_CSR_U(0x80000000)
 #define MCAUSE_CODE_MASK        BSP_CSR_U(0x0000001F)
 /* Exception codes (mcause with bit 31 clear). */
-#define MCAUSE_INSN_ACCESS      0
+#define MCAUSE_INSN_ACCESS      1
 #define MCAUSE_ILLEGAL_INSN     2
 #define MCAUSE_BREAKPOINT       3
 #define MCAUSE_LOAD_ACCESS      5

@@ -61,6 +61,8 @@ pub struct Machine {
     opp_since: u64,
     /// The cycle up to which devices have been brought (see `settle`).
     last_settle: u64,
+    /// Bits of `rose_at` that are set.
+    rose_mask: u32,
     /// Instruction trace: one line per retired instruction (slow: steps one at a time).
     pub itrace: Option<Box<dyn Write>>,
 }
@@ -97,6 +99,7 @@ impl Machine {
             opp_fs: vec![0; cfg.opps.len()],
             opp_since: 0,
             last_settle: 0,
+            rose_mask: 0,
             itrace: None,
         }
     }
@@ -129,6 +132,7 @@ impl Machine {
                 self.bus.power.switching = None;
                 let hz = self.bus.power.opps[idx].hz;
                 self.bus.clock.set_hz(done, hz);
+                self.bus.timer.rearm(done);
             }
         }
         // Stimuli, in time order across generators.
@@ -161,7 +165,8 @@ impl Machine {
         }
         // Timer.
         if self.bus.timer.raised_at.is_none() {
-            if let Some(r) = self.bus.timer.next_raise(&self.bus.clock, self.last_settle.max(self.bus.timer.armed_at).min(now)) {
+            let from = self.last_settle.max(self.bus.timer.armed_at).min(now);
+            if let Some(r) = self.bus.timer.next_raise(&self.bus.clock, from) {
                 if r <= now {
                     self.bus.timer.raised_at = Some(r);
                 }
@@ -171,11 +176,16 @@ impl Machine {
         // Lines: record rises, drop fallen ones, and show the core those seen by now.
         let levels = self.line_levels();
         let mut mip = 0;
-        for bit in 0..32 {
-            if levels >> bit & 1 == 0 {
-                self.rose_at[bit] = None;
-                continue;
-            }
+        let mut fallen = self.rose_mask & !levels;
+        while fallen != 0 {
+            self.rose_at[fallen.trailing_zeros() as usize] = None;
+            fallen &= fallen - 1;
+        }
+        self.rose_mask = levels;
+        let mut up = levels;
+        while up != 0 {
+            let bit = up.trailing_zeros() as usize;
+            up &= up - 1;
             let rose = *self.rose_at[bit].get_or_insert(match bit as u32 {
                 7 => self.bus.timer.raised_at.unwrap_or(now),
                 _ => now,
@@ -188,7 +198,7 @@ impl Machine {
     }
 
     /// The next cycle after `now` at which something happens, if anything ever will.
-    fn next_event(&self, now: u64) -> Option<u64> {
+    fn next_event(&mut self, now: u64) -> Option<u64> {
         let mut next: Option<u64> = None;
         let mut consider = |c: u64| {
             if c > now {
@@ -207,19 +217,24 @@ impl Machine {
             consider(r.max(now + 1));
         }
         // A line that rose is seen by the core one cycle later.
-        for r in self.rose_at.iter().flatten() {
-            consider(r + 1);
+        let mut up = self.rose_mask;
+        while up != 0 {
+            if let Some(r) = self.rose_at[up.trailing_zeros() as usize] {
+                consider(r + 1);
+            }
+            up &= up - 1;
         }
         next
     }
 
     /// Could any interrupt ever wake the sleeping core (enabled in mie)?
-    fn can_ever_wake(&self) -> bool {
+    fn can_ever_wake(&mut self) -> bool {
         let mie = self.hart.csr.mie;
         if self.hart.wake_condition() {
             return true;
         }
-        let timer = mie & MIP_MTIP != 0 && self.bus.timer.next_raise(&self.bus.clock, self.now()).is_some();
+        let now = self.now();
+        let timer = mie & MIP_MTIP != 0 && self.bus.timer.next_raise(&self.bus.clock, now).is_some();
         let stimulus = self.stimuli.iter().any(|g| {
             let l = g.line();
             g.next_event_fs().is_some() && self.bus.intc.enable >> l & 1 != 0 && mie >> (16 + l) & 1 != 0

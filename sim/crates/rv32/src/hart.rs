@@ -28,6 +28,43 @@ pub const TRAP_LOOP_LIMIT: u32 = 1000;
 
 const CODE_PAGE_SHIFT: u32 = 8;
 
+/// A decoded instruction as the decode cache holds it: 8 bytes. `rd` maps x0 to the sink
+/// register 32 and carries the compressed flag in bit 7; the instruction bits (for mtval)
+/// are fetched again on the rare path that needs them.
+#[derive(Clone, Copy)]
+struct Slot {
+    op: Op,
+    rd: u8,
+    rs1: u8,
+    rs2: u8,
+    imm: i32,
+}
+
+const COMPRESSED_FLAG: u8 = 0x80;
+
+impl Slot {
+    const UNDECODED: Slot = Slot { op: Op::Undecoded, rd: 0, rs1: 0, rs2: 0, imm: 0 };
+
+    fn from_inst(i: &Inst) -> Slot {
+        let rd = if i.rd == 0 { 32 } else { i.rd };
+        Slot { op: i.op, rd: rd | if i.len == 2 { COMPRESSED_FLAG } else { 0 }, rs1: i.rs1, rs2: i.rs2, imm: i.imm }
+    }
+
+    #[inline(always)]
+    fn compressed(&self) -> bool {
+        self.rd & COMPRESSED_FLAG != 0
+    }
+
+    #[inline(always)]
+    fn len(&self) -> u32 {
+        if self.compressed() {
+            2
+        } else {
+            4
+        }
+    }
+}
+
 /// Why `Hart::run` returned.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Exit {
@@ -82,7 +119,7 @@ pub struct Hart {
     /// `ev[COMPRESSED]` at the last redirect (jump, taken branch, mret, trap): tells whether
     /// the fetch unit has run ahead of decode since (see the wfi timing in docs/timing.md).
     compressed_at_redirect: u64,
-    icache: Vec<Inst>,
+    icache: Vec<Slot>,
     /// Pages (2^CODE_PAGE_SHIFT bytes) holding decoded instructions: stores elsewhere need
     /// no invalidation.
     code_pages: Vec<bool>,
@@ -113,7 +150,7 @@ impl Hart {
             sleep_start: 0,
             gate_from: 0,
             compressed_at_redirect: 0,
-            icache: vec![Inst::UNDECODED; (code_len / 2) as usize + 1],
+            icache: vec![Slot::UNDECODED; (code_len / 2) as usize + 1],
             code_pages: vec![false; (code_len >> CODE_PAGE_SHIFT) as usize + 1],
             code_base,
             code_len,
@@ -159,7 +196,7 @@ impl Hart {
             let last = ((off + size - 1) >> 1) as usize;
             for i in first..=last.min(self.icache.len() - 1) {
                 if self.icache[i].op != Op::Undecoded {
-                    self.icache[i] = Inst::UNDECODED;
+                    self.icache[i] = Slot::UNDECODED;
                 }
             }
         }
@@ -167,19 +204,16 @@ impl Hart {
 
     /// Invalidate the whole decoded-instruction cache (after the machine loads new code).
     pub fn flush_icache(&mut self) {
-        self.icache.iter_mut().for_each(|i| *i = Inst::UNDECODED);
+        self.icache.iter_mut().for_each(|i| *i = Slot::UNDECODED);
         self.code_pages.iter_mut().for_each(|p| *p = false);
     }
 
     /// Decode the instruction at `pc`, or return the fetch-fault address.
     #[cold]
-    fn decode_at<B: Bus>(&mut self, bus: &B, pc: u32) -> Result<Inst, u32> {
+    fn decode_at<B: Bus>(&mut self, bus: &B, pc: u32) -> Result<Slot, u32> {
         let lo = bus.fetch16(pc).ok_or(pc)?;
         let hi = if lo & 3 == 3 { bus.fetch16(pc.wrapping_add(2)).ok_or(pc.wrapping_add(2))? } else { 0 };
-        let mut inst = decode(lo, hi);
-        if inst.rd == 0 {
-            inst.rd = 32;
-        }
+        let inst = Slot::from_inst(&decode(lo, hi));
         let off = pc.wrapping_sub(self.code_base);
         if off < self.code_len {
             self.icache[(off >> 1) as usize] = inst;
@@ -190,6 +224,17 @@ impl Hart {
             }
         }
         Ok(inst)
+    }
+
+    /// The bits of the instruction at `pc` (16 for a compressed one), for mtval.
+    #[cold]
+    fn raw_bits<B: Bus>(bus: &B, pc: u32, compressed: bool) -> u32 {
+        let lo = bus.fetch16(pc).unwrap_or(0) as u32;
+        if compressed {
+            lo
+        } else {
+            lo | (bus.fetch16(pc.wrapping_add(2)).unwrap_or(0) as u32) << 16
+        }
     }
 
     /// Extra cycle when a redirect lands on a 32-bit instruction at an address = 2 mod 4.
@@ -351,7 +396,7 @@ impl Hart {
                 },
             };
             let start = cycle;
-            let mut next = pc.wrapping_add(inst.len as u32);
+            let mut next = pc.wrapping_add(inst.len());
             let mut cost = t::ALU;
             let rs1 = self.x[(inst.rs1 & 31) as usize];
             let rs2 = self.x[(inst.rs2 & 31) as usize];
@@ -368,7 +413,7 @@ impl Hart {
                     next = $target;
                     let pen = self.target_penalty(bus, next);
                     cost = $base + pen;
-                    self.compressed_at_redirect = self.ev[event::COMPRESSED] + (inst.len == 2) as u64;
+                    self.compressed_at_redirect = self.ev[event::COMPRESSED] + inst.compressed() as u64;
                     self.ev[event::FETCH_WAIT] += ($bubble + pen) as u64;
                 }};
             }
@@ -414,7 +459,7 @@ impl Hart {
                                 pc = next;
                                 cycle = start + cost as u64;
                                 instret += 1;
-                                self.ev[event::COMPRESSED] += (inst.len == 2) as u64;
+                                self.ev[event::COMPRESSED] += inst.compressed() as u64;
                                 sync_out!();
                                 return Exit::Sync;
                             }
@@ -516,7 +561,7 @@ impl Hart {
                         Ok((c, irq_check)) => {
                             cost = c;
                             if irq_check {
-                                self.retire(next, start + cost as u64, inst.len);
+                                self.retire(next, start + cost as u64, inst.compressed());
                                 if let Some(c) = self.pending_interrupt() {
                                     self.take_interrupt(c);
                                 }
@@ -524,7 +569,7 @@ impl Hart {
                                 continue;
                             }
                         }
-                        Err(()) => trap!(cause::ILLEGAL_INSN, inst.raw, t::TRAP_INSN),
+                        Err(()) => trap!(cause::ILLEGAL_INSN, Self::raw_bits(bus, pc, inst.compressed()), t::TRAP_INSN),
                     }
                 }
                 Op::Ecall => {
@@ -534,7 +579,7 @@ impl Hart {
                 Op::Ebreak => trap!(cause::BREAKPOINT, 0, t::TRAP_INSN),
                 Op::Mret => {
                     if self.privilege != Priv::Machine {
-                        trap!(cause::ILLEGAL_INSN, inst.raw, t::TRAP_INSN)
+                        trap!(cause::ILLEGAL_INSN, Self::raw_bits(bus, pc, inst.compressed()), t::TRAP_INSN)
                     }
                     let c = &mut self.csr;
                     let mpp_m = c.mstatus & csr::MSTATUS_MPP == csr::MSTATUS_MPP;
@@ -551,7 +596,7 @@ impl Hart {
                     redirect!(target, t::MRET, t::MRET - 1);
                     self.compressed_at_redirect = self.ev[event::COMPRESSED];
                     sync_out!();
-                    self.retire(next, start + cost as u64, inst.len);
+                    self.retire(next, start + cost as u64, inst.compressed());
                     self.progress_mark = self.instret;
                     if let Some(c) = self.pending_interrupt() {
                         self.take_interrupt(c);
@@ -561,12 +606,12 @@ impl Hart {
                 }
                 Op::Wfi => {
                     if self.privilege == Priv::User && self.csr.mstatus & csr::MSTATUS_TW != 0 {
-                        trap!(cause::ILLEGAL_INSN, inst.raw, t::TRAP_INSN)
+                        trap!(cause::ILLEGAL_INSN, Self::raw_bits(bus, pc, inst.compressed()), t::TRAP_INSN)
                     }
                     // wfi always goes through its sleep sequence; the machine decides when the
                     // clock runs again (at once if a line is already up) and calls `wake`.
                     sync_out!();
-                    self.retire(next, start + t::WFI_TO_SLEEP as u64, inst.len);
+                    self.retire(next, start + t::WFI_TO_SLEEP as u64, inst.compressed());
                     self.sleeping = true;
                     self.sleep_start = self.cycle;
                     // RTL (measured): the clock stops one cycle later when no compressed
@@ -576,13 +621,13 @@ impl Hart {
                     self.gate_from = self.cycle + fetch_behind as u64;
                     return Exit::Wfi;
                 }
-                Op::Illegal => trap!(cause::ILLEGAL_INSN, inst.raw, t::TRAP_INSN),
+                Op::Illegal => trap!(cause::ILLEGAL_INSN, Self::raw_bits(bus, pc, inst.compressed()), t::TRAP_INSN),
                 Op::Undecoded => unreachable!("decode never yields Undecoded"),
             }
             pc = next;
             cycle = start + cost as u64;
             instret += 1;
-            self.ev[event::COMPRESSED] += (inst.len == 2) as u64;
+            self.ev[event::COMPRESSED] += inst.compressed() as u64;
         }
         sync_out!();
         Exit::Limit
@@ -590,7 +635,7 @@ impl Hart {
 
     /// Execute a CSR instruction whose state is in `self`. Returns its cost and whether
     /// interrupts must be re-evaluated, or Err for an illegal access.
-    fn exec_csr(&mut self, inst: &Inst, rs1: u32, start: u64) -> Result<(u32, bool), ()> {
+    fn exec_csr(&mut self, inst: &Slot, rs1: u32, start: u64) -> Result<(u32, bool), ()> {
         let addr = inst.imm as u16;
         let src = match inst.op {
             Op::Csrrwi | Op::Csrrsi | Op::Csrrci => inst.rs1 as u32,
@@ -618,11 +663,11 @@ impl Hart {
     }
 
     #[inline]
-    fn retire(&mut self, next: u32, end: u64, len: u8) {
+    fn retire(&mut self, next: u32, end: u64, compressed: bool) {
         self.pc = next;
         self.cycle = end;
         self.instret += 1;
-        self.ev[event::COMPRESSED] += (len == 2) as u64;
+        self.ev[event::COMPRESSED] += compressed as u64;
     }
 
     #[cold]

@@ -20,13 +20,16 @@ pub struct Timer {
     pub mtimecmp: u64,
     /// The cycle at which the (sticky) interrupt line rose, if it is up.
     pub raised_at: Option<u64>,
-    /// The cycle of the last write to mtime or mtimecmp: the comparison restarts there.
+    /// The cycle of the last write to mtime or mtimecmp (or of the last clock change): the
+    /// comparison restarts there.
     pub armed_at: u64,
+    /// The match cycle computed from `armed_at`, cached until the next write or clock change.
+    cached_match: Option<Option<u64>>,
 }
 
 impl Timer {
     pub fn new(timebase: Timebase) -> Timer {
-        Timer { timebase, offset: 0, mtimecmp: 0, raised_at: None, armed_at: 0 }
+        Timer { timebase, offset: 0, mtimecmp: 0, raised_at: None, armed_at: 0, cached_match: None }
     }
 
     /// Timebase ticks since reset at the start of cycle `c`.
@@ -62,13 +65,27 @@ impl Timer {
         })
     }
 
-    /// The cycle the interrupt line rises if nothing is written before: one cycle after the
-    /// match (the RTL registers the comparison).
-    pub fn next_raise(&self, clock: &Clock, from: u64) -> Option<u64> {
+    /// The clock changed frequency at cycle `at`: cycles of later matches change.
+    pub fn rearm(&mut self, at: u64) {
+        self.armed_at = self.armed_at.max(at);
+        self.cached_match = None;
+    }
+
+    /// The cycle the interrupt line rises if nothing is written before, looking from cycle
+    /// `from` (>= `armed_at`): one cycle after the match (the RTL registers the comparison).
+    pub fn next_raise(&mut self, clock: &Clock, from: u64) -> Option<u64> {
         if self.raised_at.is_some() {
             return None;
         }
-        self.match_cycle(clock, from).map(|m| m + 1)
+        let m = match self.cached_match {
+            Some(m) => m,
+            None => {
+                let m = self.match_cycle(clock, self.armed_at);
+                self.cached_match = Some(m);
+                m
+            }
+        };
+        m.map(|m| m.max(from) + 1)
     }
 
     pub fn read(&self, clock: &Clock, now: u64, reg: u32) -> Option<u32> {
@@ -84,6 +101,7 @@ impl Timer {
 
     pub fn write(&mut self, clock: &Clock, now: u64, reg: u32, value: u32, mask: u32) -> Option<()> {
         self.armed_at = now;
+        self.cached_match = None;
         match reg {
             MTIME | MTIMEH => {
                 let t = self.mtime(clock, now);
