@@ -99,7 +99,8 @@ pub struct Hart {
     pub slept: u64,
     /// Instructions retired.
     pub instret: u64,
-    /// Raw event counts for the performance counters (indices per `csr::event`).
+    /// Raw event counts for the performance counters (indices per `csr::event`);
+    /// `ev[LSU_WAIT]` counts only waits beyond the first cycle of every access.
     pub ev: [u64; event::COUNT],
     /// Interrupt lines as the core sees them (mip bits), driven by the machine.
     pub mip: u32,
@@ -166,6 +167,8 @@ impl Hart {
     /// cycle number by one (RTL: a `csrr mcycle` in decode during cycle c reads c - 1).
     fn raw_counts(&self, cycle: u64, instret: u64) -> [u64; event::COUNT] {
         let mut raw = self.ev;
+        // ev[LSU_WAIT] holds only the waits beyond the one every access has.
+        raw[event::LSU_WAIT] += raw[event::LOADS] + raw[event::STORES];
         raw[event::CYCLES] = cycle - 1 - self.slept;
         raw[event::INSTRET] = instret;
         raw
@@ -362,11 +365,13 @@ impl Hart {
         let mut pc = self.pc;
         let mut cycle = self.cycle;
         let mut instret = self.instret;
+        let mut compressed = self.ev[event::COMPRESSED];
         macro_rules! sync_out {
             () => {
                 self.pc = pc;
                 self.cycle = cycle;
                 self.instret = instret;
+                self.ev[event::COMPRESSED] = compressed;
             };
         }
         macro_rules! sync_in {
@@ -374,6 +379,7 @@ impl Hart {
                 pc = self.pc;
                 cycle = self.cycle;
                 instret = self.instret;
+                compressed = self.ev[event::COMPRESSED];
             };
         }
         // Raise an exception for the current instruction; leave if the machine is stuck.
@@ -413,7 +419,7 @@ impl Hart {
                     next = $target;
                     let pen = self.target_penalty(bus, next);
                     cost = $base + pen;
-                    self.compressed_at_redirect = self.ev[event::COMPRESSED] + inst.compressed() as u64;
+                    self.compressed_at_redirect = compressed + inst.compressed() as u64;
                     self.ev[event::FETCH_WAIT] += ($bubble + pen) as u64;
                 }};
             }
@@ -438,7 +444,9 @@ impl Hart {
                             self.x[rd] = ext(v);
                             cost = base + ws * if split { 2 } else { 1 };
                             self.ev[event::LOADS] += 1;
-                            self.ev[event::LSU_WAIT] += (cost - 1) as u64;
+                            if cost > t::MEM {
+                                self.ev[event::LSU_WAIT] += (cost - t::MEM) as u64;
+                            }
                         }
                         Err(_) => trap!(cause::LOAD_ACCESS_FAULT, a, base),
                     }
@@ -453,13 +461,15 @@ impl Hart {
                         Ok(ws) => {
                             cost = base + ws * if split { 2 } else { 1 };
                             self.ev[event::STORES] += 1;
-                            self.ev[event::LSU_WAIT] += (cost - 1) as u64;
+                            if cost > t::MEM {
+                                self.ev[event::LSU_WAIT] += (cost - t::MEM) as u64;
+                            }
                             self.invalidate(a, $size);
                             if bus.sync_requested() {
                                 pc = next;
                                 cycle = start + cost as u64;
                                 instret += 1;
-                                self.ev[event::COMPRESSED] += inst.compressed() as u64;
+                                compressed += inst.compressed() as u64;
                                 sync_out!();
                                 return Exit::Sync;
                             }
@@ -594,7 +604,7 @@ impl Hart {
                     self.privilege = if mpp_m { Priv::Machine } else { Priv::User };
                     let target = c.mepc;
                     redirect!(target, t::MRET, t::MRET - 1);
-                    self.compressed_at_redirect = self.ev[event::COMPRESSED];
+                    self.compressed_at_redirect = compressed;
                     sync_out!();
                     self.retire(next, start + cost as u64, inst.compressed());
                     self.progress_mark = self.instret;
@@ -627,7 +637,7 @@ impl Hart {
             pc = next;
             cycle = start + cost as u64;
             instret += 1;
-            self.ev[event::COMPRESSED] += inst.compressed() as u64;
+            compressed += inst.compressed() as u64;
         }
         sync_out!();
         Exit::Limit
