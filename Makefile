@@ -1,6 +1,7 @@
 # Ubik: the kernel and the testbed. Entry points:
 #   make demo       build the simulator and a sample firmware, run it, print a summary
 #   make test       simulator unit tests + every firmware test on the testbed
+#                   + the RTL differential timing suite (tests/rtl/check.sh)
 #   make bench      testbed speed: out/bench/testbed.json
 #   make firmware   build every firmware under tests/firmware into build/firmware/
 #   make sim        build sim/target/release/ubik
@@ -44,6 +45,7 @@ demo: sim $(FW_BUILD)/demo.elf
 test: sim firmware
 	$(CARGO_RUN) test --release --workspace
 	tests/run_firmware_tests.sh
+	tests/rtl/check.sh
 
 bench: sim $(FW_BUILD)/compute.elf $(FW_BUILD)/idle.elf
 	@mkdir -p $(OUT)/bench

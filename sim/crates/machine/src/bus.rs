@@ -15,8 +15,10 @@ pub const TIMER_BASE: u32 = 0x0003_0000;
 pub const IO_BASE: u32 = 0x0004_0000;
 pub const INTC_BASE: u32 = 0x0005_0000;
 pub const POWER_BASE: u32 = 0x0006_0000;
-/// Each device decodes a 4 KiB window; offsets without a register fault.
+/// Each device decodes a 4 KiB window; offsets without a register fault, except in SIMCTRL,
+/// whose 1 KiB window (as on simple_system) ignores writes and reads 0 at other offsets.
 const DEVICE_WINDOW: u32 = 0x1000;
+const SIMCTRL_WINDOW: u32 = 0x400;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Device {
@@ -81,10 +83,7 @@ impl SysBus {
     /// Read the 32-bit register at word offset `reg` of `dev`.
     fn read_reg(&mut self, dev: Device, reg: u32, now: u64) -> Option<u32> {
         match dev {
-            Device::SimCtrl => match reg {
-                SIMCTRL_CHAR_OUT | SIMCTRL_CTRL => Some(0),
-                _ => None,
-            },
+            Device::SimCtrl => (reg < SIMCTRL_WINDOW).then_some(0),
             Device::Timer => self.timer.read(&self.clock, now, reg),
             Device::Io => self.io.read(reg),
             Device::Intc => self.intc.read(reg),
@@ -111,6 +110,7 @@ impl SysBus {
                     }
                     Some(())
                 }
+                r if r < SIMCTRL_WINDOW => Some(()),
                 _ => None,
             },
             Device::Timer => {

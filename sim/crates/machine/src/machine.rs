@@ -186,12 +186,15 @@ impl Machine {
         while up != 0 {
             let bit = up.trailing_zeros() as usize;
             up &= up - 1;
-            let rose = *self.rose_at[bit].get_or_insert(match bit as u32 {
-                7 => self.bus.timer.raised_at.unwrap_or(now),
-                _ => now,
-            });
+            // The timer's line may have been cleared and raised again within one slice (a
+            // write to mtimecmp): its rise is always the timer's own.
+            let rose = match (bit, self.bus.timer.raised_at) {
+                (7, Some(r)) => *self.rose_at[7].insert(r),
+                _ => *self.rose_at[bit].get_or_insert(now),
+            };
             if rose < now {
                 mip |= 1 << bit;
+                self.hart.irq_rose[bit] = rose;
             }
         }
         self.hart.mip = mip;
@@ -320,9 +323,17 @@ impl Machine {
         let end = self.now();
         self.close_opp_segment(end);
         let fs = &self.opp_fs;
+        // A core asleep at the end: its mcycle register froze at the value it held in the
+        // first gated cycle (`counter` gives the value after cycle `end`).
+        let mcycle = if self.hart.sleeping {
+            let stop = self.hart.gate_from.min(end);
+            self.hart.counter(0).saturating_sub(end + 1 - stop)
+        } else {
+            self.hart.counter(0)
+        };
         Counts {
             cycles: end,
-            mcycle: self.hart.counter(0),
+            mcycle,
             instret: self.hart.counter(2),
             sim_time_s: self.bus.clock.time_s(end),
             opp_time_s: fs.iter().map(|&f| f as f64 / crate::clock::FS_PER_S as f64).collect(),

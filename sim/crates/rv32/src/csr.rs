@@ -218,10 +218,17 @@ impl Csrs {
         Ok(v)
     }
 
-    /// Write `value` to `addr`. `raw_next` are the raw counts at the end of the writing
-    /// instruction (a counter written by an instruction reads the new value right after it).
-    /// The caller has already checked readability with `read`.
-    pub fn write(&mut self, addr: u16, value: u32, raw_next: &[u64; event::COUNT]) -> Result<WriteEffect, IllegalCsr> {
+    /// Write `value` to `addr`. `raw_now` are the raw counts while the writing instruction
+    /// executes, `raw_next` those after it: a counter written by an instruction does not
+    /// count that cycle (the half not written keeps its value) and reads the new value right
+    /// after. The caller has already checked readability with `read`.
+    pub fn write(
+        &mut self,
+        addr: u16,
+        value: u32,
+        raw_now: &[u64; event::COUNT],
+        raw_next: &[u64; event::COUNT],
+    ) -> Result<WriteEffect, IllegalCsr> {
         if (addr >> 10) & 3 == 3 {
             return Err(IllegalCsr); // read-only space
         }
@@ -258,14 +265,14 @@ impl Csrs {
             0xb00 | 0xb02..=0xb1f => {
                 let idx = (addr & 0x1f) as usize;
                 if Self::counter_exists(idx) {
-                    let old = self.counter(idx, raw_next);
+                    let old = self.counter(idx, raw_now);
                     self.set_counter(idx, (old & !0xffff_ffff) | value as u64, raw_next);
                 }
             }
             0xb80 | 0xb82..=0xb9f => {
                 let idx = (addr & 0x1f) as usize;
                 if Self::counter_exists(idx) {
-                    let old = self.counter(idx, raw_next);
+                    let old = self.counter(idx, raw_now);
                     self.set_counter(idx, (old & 0xffff_ffff) | (value as u64) << 32, raw_next);
                 }
             }

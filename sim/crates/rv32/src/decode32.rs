@@ -138,7 +138,7 @@ pub fn decode32(w: u32) -> Inst {
                         0x001 => mk(Op::Ebreak, w, 0, 0, 0, 0),
                         0x302 => mk(Op::Mret, w, 0, 0, 0, 0),
                         0x105 => mk(Op::Wfi, w, 0, 0, 0, 0),
-                        // dret (0x7b2) is illegal outside debug mode, which Ubik never enters.
+                        0x7b2 => mk(Op::Dret, w, 0, 0, 0, 0),
                         _ => ill,
                     }
                 }

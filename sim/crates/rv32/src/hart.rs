@@ -111,12 +111,18 @@ pub struct Hart {
     pub last_trap: TrapInfo,
     trap_repeats: u32,
     progress_mark: u64,
-    /// The cycle at which the last taken branch ended (its fetch bubble's end).
-    taken_branch_end: u64,
+    /// The cycle at which the last instruction with trailing wait cycles ended, and how many
+    /// of those cycles (a fetch bubble, a flush's empty decode) can serve as the cycle in
+    /// which the core decides to take an interrupt (RTL: the vector enters decode 3 cycles
+    /// after that decision; see `take_interrupt`).
+    overlap_end: u64,
+    overlap: u32,
+    /// For each mip bit, the cycle its line rose (set by the machine with `mip`).
+    pub irq_rose: [u64; 32],
     /// The cycle the core went to sleep in `wfi` (the end of its 3 cycles).
     pub sleep_start: u64,
     /// The first cycle whose clock is gated while asleep (see `sleep_until`).
-    gate_from: u64,
+    pub gate_from: u64,
     /// `ev[COMPRESSED]` at the last redirect (jump, taken branch, mret, trap): tells whether
     /// the fetch unit has run ahead of decode since (see the wfi timing in docs/timing.md).
     compressed_at_redirect: u64,
@@ -140,14 +146,21 @@ impl Hart {
             cycle: t::RESET_TO_FIRST as u64,
             slept: 0,
             instret: 0,
-            ev: [0; event::COUNT],
+            // The RTL counts 3 fetch-wait cycles between reset and the first decode.
+            ev: {
+                let mut ev = [0; event::COUNT];
+                ev[event::FETCH_WAIT] = 3;
+                ev
+            },
             mip: 0,
             limit: 0,
             sleeping: false,
             last_trap: TrapInfo::default(),
             trap_repeats: 0,
             progress_mark: 0,
-            taken_branch_end: u64::MAX,
+            overlap_end: u64::MAX,
+            overlap: 0,
+            irq_rose: [0; 32],
             sleep_start: 0,
             gate_from: 0,
             compressed_at_redirect: 0,
@@ -229,6 +242,39 @@ impl Hart {
         Ok(inst)
     }
 
+    /// A load that crosses a word boundary faulted: Ibex issues both word accesses; mtval is
+    /// the address if the first faults, else the second word's address.
+    #[cold]
+    fn split_fault_addr<B: Bus>(bus: &mut B, a: u32, size: u32) -> u32 {
+        let second = (a & !3).wrapping_add(4);
+        let first_ok = (a..second.min(a.wrapping_add(size))).all(|b| bus.read(b, 1, 0).is_ok());
+        if first_ok {
+            second
+        } else {
+            a
+        }
+    }
+
+    /// A store that crosses a word boundary faulted: Ibex still writes the half that is
+    /// mapped. Returns mtval as for loads.
+    #[cold]
+    fn split_store<B: Bus>(bus: &mut B, a: u32, size: u32, value: u32, now: u64) -> u32 {
+        let second = (a & !3).wrapping_add(4);
+        let mut first_ok = true;
+        for i in 0..size {
+            let b = a.wrapping_add(i);
+            let ok = bus.write(b, 1, value >> (8 * i), now).is_ok();
+            if b < second && !ok {
+                first_ok = false;
+            }
+        }
+        if first_ok {
+            second
+        } else {
+            a
+        }
+    }
+
     /// The bits of the instruction at `pc` (16 for a compressed one), for mtval.
     #[cold]
     fn raw_bits<B: Bus>(bus: &B, pc: u32, compressed: bool) -> u32 {
@@ -298,10 +344,18 @@ impl Hart {
 
     /// Take interrupt `cause` at the current instruction boundary.
     pub fn take_interrupt(&mut self, cause: u32) {
-        let entry = if self.cycle == self.taken_branch_end { t::IRQ_ENTRY - 1 } else { t::IRQ_ENTRY };
+        // The decision falls in the first cycle, at or after the line rose, that is either the
+        // cycle after the interrupted instruction or one of its overlappable trailing cycles.
+        let entry = if self.cycle == self.overlap_end {
+            let since_rise = self.cycle.saturating_sub(self.irq_rose[(cause & 31) as usize]) as u32;
+            t::IRQ_ENTRY - self.overlap.min(since_rise)
+        } else {
+            t::IRQ_ENTRY
+        };
         self.enter_trap(0x8000_0000 | cause, self.pc, 0);
         self.cycle += entry as u64;
-        self.ev[event::FETCH_WAIT] += entry as u64;
+        // IRQ_TAKEN and the vector fetch (the deciding cycle is not a fetch wait).
+        self.ev[event::FETCH_WAIT] += 2;
     }
 
     /// Raise an exception for the instruction at `pc` that has used `cost` cycles.
@@ -319,6 +373,7 @@ impl Hart {
         self.csr.cpuctrlsts |= 0x40;
         self.enter_trap(cause, pc, tval);
         self.cycle += (cost + t::EXCEPTION_ENTRY) as u64;
+        self.ev[event::FETCH_WAIT] += 1;
         self.trap_repeats >= TRAP_LOOP_LIMIT
     }
 
@@ -344,8 +399,12 @@ impl Hart {
             Some(c) => {
                 self.enter_trap(0x8000_0000 | c, self.pc, 0);
                 self.cycle += t::WAKE_TO_VECTOR as u64;
+                self.ev[event::FETCH_WAIT] += 2;
             }
-            None => self.cycle += t::WAKE_TO_NEXT as u64,
+            None => {
+                self.cycle += t::WAKE_TO_NEXT as u64;
+                self.ev[event::FETCH_WAIT] += 1;
+            }
         }
     }
 
@@ -414,21 +473,25 @@ impl Hart {
                     self.x[rd] = $v;
                 }};
             }
+            // A jump, taken branch, mret or fence.i: `$bubble` trailing cycles of fetch wait
+            // (plus one when the target is a 32-bit instruction at 2 mod 4), which an
+            // interrupt entry right after overlaps; `$flush` more that it overlaps too.
             macro_rules! redirect {
-                ($target:expr, $base:expr, $bubble:expr) => {{
+                ($target:expr, $base:expr, $bubble:expr, $flush:expr, $overlap_pen:expr) => {{
                     next = $target;
                     let pen = self.target_penalty(bus, next);
                     cost = $base + pen;
                     self.compressed_at_redirect = compressed + inst.compressed() as u64;
                     self.ev[event::FETCH_WAIT] += ($bubble + pen) as u64;
+                    self.overlap_end = start + cost as u64;
+                    self.overlap = $bubble + $flush + if $overlap_pen { pen } else { 0 };
                 }};
             }
             macro_rules! branch {
                 ($cond:expr) => {{
                     self.ev[event::BRANCHES] += 1;
                     if $cond {
-                        redirect!(pc.wrapping_add(imm as u32), t::BRANCH_TAKEN, 1);
-                        self.taken_branch_end = start + cost as u64;
+                        redirect!(pc.wrapping_add(imm as u32), t::BRANCH_TAKEN, 1, 0, true);
                         self.ev[event::BRANCHES_TAKEN] += 1;
                     }
                 }};
@@ -448,7 +511,11 @@ impl Hart {
                                 self.ev[event::LSU_WAIT] += (cost - t::MEM) as u64;
                             }
                         }
-                        Err(_) => trap!(cause::LOAD_ACCESS_FAULT, a, base),
+                        Err(_) => {
+                            self.ev[event::LOADS] += 1;
+                            let tval = if split { Self::split_fault_addr(bus, a, $size) } else { a };
+                            trap!(cause::LOAD_ACCESS_FAULT, tval, base)
+                        }
                     }
                 }};
             }
@@ -474,7 +541,11 @@ impl Hart {
                                 return Exit::Sync;
                             }
                         }
-                        Err(_) => trap!(cause::STORE_ACCESS_FAULT, a, base),
+                        Err(_) => {
+                            self.ev[event::STORES] += 1;
+                            let tval = if split { Self::split_store(bus, a, $size, rs2, start) } else { a };
+                            trap!(cause::STORE_ACCESS_FAULT, tval, base)
+                        }
                     }
                 }};
             }
@@ -516,12 +587,12 @@ impl Hart {
                 Op::Bgeu => branch!(rs1 >= rs2),
                 Op::Jal => {
                     wr!(next);
-                    redirect!(pc.wrapping_add(imm as u32), t::JUMP, 1);
+                    redirect!(pc.wrapping_add(imm as u32), t::JUMP, 0, 0, true);
                     self.ev[event::JUMPS] += 1;
                 }
                 Op::Jalr => {
                     wr!(next);
-                    redirect!(rs1.wrapping_add(imm as u32) & !1, t::JUMP, 1);
+                    redirect!(rs1.wrapping_add(imm as u32) & !1, t::JUMP, 0, 0, true);
                     self.ev[event::JUMPS] += 1;
                 }
                 Op::Mul => {
@@ -564,12 +635,23 @@ impl Hart {
                     self.ev[event::DIV_WAIT] += (cost - 1) as u64;
                 }
                 Op::Fence => {}
-                Op::FenceI => cost = t::FENCE_I,
+                Op::FenceI => {
+                    // Ibex executes fence.i as a jump to the next instruction.
+                    redirect!(next, t::FENCE_I, 0, 0, true);
+                    self.ev[event::JUMPS] += 1;
+                }
                 Op::Csrrw | Op::Csrrs | Op::Csrrc | Op::Csrrwi | Op::Csrrsi | Op::Csrrci => {
                     sync_out!();
                     match self.exec_csr(&inst, rs1, start) {
                         Ok((c, irq_check)) => {
                             cost = c;
+                            if cost == t::CSR_WRITE_FLUSH {
+                                // decode, flush, then an empty decode cycle (a fetch wait
+                                // that an interrupt entry overlaps)
+                                self.ev[event::FETCH_WAIT] += 1;
+                                self.overlap_end = start + cost as u64;
+                                self.overlap = 1;
+                            }
                             if irq_check {
                                 self.retire(next, start + cost as u64, inst.compressed());
                                 if let Some(c) = self.pending_interrupt() {
@@ -589,6 +671,7 @@ impl Hart {
                 Op::Ebreak => trap!(cause::BREAKPOINT, 0, t::TRAP_INSN),
                 Op::Mret => {
                     if self.privilege != Priv::Machine {
+                        instret += 1; // Ibex counts privilege-illegal instructions as retired
                         trap!(cause::ILLEGAL_INSN, Self::raw_bits(bus, pc, inst.compressed()), t::TRAP_INSN)
                     }
                     let c = &mut self.csr;
@@ -603,7 +686,7 @@ impl Hart {
                     c.cpuctrlsts &= !0x40;
                     self.privilege = if mpp_m { Priv::Machine } else { Priv::User };
                     let target = c.mepc;
-                    redirect!(target, t::MRET, t::MRET - 1);
+                    redirect!(target, t::MRET, 1, 0, true);
                     self.compressed_at_redirect = compressed;
                     sync_out!();
                     self.retire(next, start + cost as u64, inst.compressed());
@@ -616,6 +699,7 @@ impl Hart {
                 }
                 Op::Wfi => {
                     if self.privilege == Priv::User && self.csr.mstatus & csr::MSTATUS_TW != 0 {
+                        instret += 1;
                         trap!(cause::ILLEGAL_INSN, Self::raw_bits(bus, pc, inst.compressed()), t::TRAP_INSN)
                     }
                     // wfi always goes through its sleep sequence; the machine decides when the
@@ -632,6 +716,10 @@ impl Hart {
                     return Exit::Wfi;
                 }
                 Op::Illegal => trap!(cause::ILLEGAL_INSN, Self::raw_bits(bus, pc, inst.compressed()), t::TRAP_INSN),
+                Op::Dret => {
+                    instret += 1;
+                    trap!(cause::ILLEGAL_INSN, Self::raw_bits(bus, pc, false), t::TRAP_INSN)
+                }
                 Op::Undecoded => unreachable!("decode never yields Undecoded"),
             }
             pc = next;
@@ -663,7 +751,7 @@ impl Hart {
                 _ => old & !src,
             };
             let raw_next = self.raw_counts(start + 1, self.instret + 1);
-            irq_check = self.csr.write(addr, new, &raw_next).map_err(|_| ())?.irq;
+            irq_check = self.csr.write(addr, new, &raw, &raw_next).map_err(|_| ())?.irq;
             if Csrs::write_flushes(addr) {
                 cost = t::CSR_WRITE_FLUSH;
             }

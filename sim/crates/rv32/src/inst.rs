@@ -63,6 +63,9 @@ pub enum Op {
     Csrrwi,
     Csrrsi,
     Csrrci,
+    /// dret: illegal outside debug mode (which Ubik never enters), but unlike other illegal
+    /// instructions Ibex counts it as retired.
+    Dret,
     /// Not a legal instruction on this core: executing it raises illegal-instruction.
     Illegal,
     /// A cache slot not decoded yet (never produced by the decoders).

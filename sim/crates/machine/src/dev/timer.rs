@@ -99,7 +99,10 @@ impl Timer {
         })
     }
 
+    /// A store in its first cycle `now`: the register takes the new value at the end of
+    /// that cycle (RTL), so a compare written at `now` can raise the line at `now + 2`.
     pub fn write(&mut self, clock: &Clock, now: u64, reg: u32, value: u32, mask: u32) -> Option<()> {
+        let now = now + 1;
         self.armed_at = now;
         self.cached_match = None;
         match reg {
