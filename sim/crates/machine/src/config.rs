@@ -530,7 +530,13 @@ impl Ctx<'_> {
 
     fn toml_err(&self, e: &toml::de::Error) -> ConfigError {
         let offset = e.span().map(|r| r.start).unwrap_or(0);
-        let (message, expected) = split_toml_message(e.message());
+        let (mut message, expected) = split_toml_message(e.message());
+        // serde names the type, not the key: when the error points at a value, name its key.
+        if message.starts_with("invalid type") || message.starts_with("invalid value") {
+            if let Some(key) = key_before(self.text, offset) {
+                message = format!("`{key}`: {message}");
+            }
+        }
         ConfigError::Invalid {
             at: self.loc(offset),
             message,
@@ -1749,5 +1755,28 @@ bits = 12
         assert_eq!(parse_int_token("1.5"), None);
         assert_eq!(parse_int_token("-"), None);
         assert_eq!(parse_int_token("0x"), None);
+    }
+}
+
+/// The key of a `key = value` line whose value starts at byte `offset`, if the line has that
+/// shape.
+fn key_before(text: &str, offset: usize) -> Option<&str> {
+    let head = text.get(..offset)?;
+    let line = &head[head.rfind('\n').map_or(0, |i| i + 1)..];
+    let (key, _) = line.split_once('=')?;
+    let key = key.trim();
+    (!key.is_empty() && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-' || c == '.' || c == '"'))
+        .then_some(key)
+}
+
+#[cfg(test)]
+mod key_tests {
+    use super::*;
+
+    #[test]
+    fn wrong_type_names_the_key() {
+        let e = MachineConfig::from_str("supply_v = \"high\"\n", "m.toml").unwrap_err();
+        let text = e.to_string();
+        assert!(text.starts_with("m.toml:1:12: `supply_v`: invalid type"), "{text}");
     }
 }
