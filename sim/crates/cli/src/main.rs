@@ -20,7 +20,11 @@ pub mod code {
 }
 
 #[derive(Parser)]
-#[command(name = "ubik", version, about = "Ubik testbed: a cycle-accurate RV32IMC microcontroller (lowRISC Ibex timing)")]
+#[command(
+    name = "ubik",
+    version,
+    about = "Ubik testbed: a cycle-accurate RV32IMC microcontroller (lowRISC Ibex timing)"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -49,7 +53,10 @@ pub struct Failure {
 
 impl Failure {
     pub fn new(code: u8, message: impl Into<String>) -> Failure {
-        Failure { code, message: message.into() }
+        Failure {
+            code,
+            message: message.into(),
+        }
     }
 }
 
@@ -64,7 +71,10 @@ fn machine_cmd(print_default: bool, check: Option<PathBuf>) -> Result<u8, Failur
         print!("{}", machine::config::MachineConfig::default_toml());
         return Ok(0);
     }
-    Err(Failure::new(code::USAGE, "ubik machine: nothing to do; expected --print-default or --check M.toml"))
+    Err(Failure::new(
+        code::USAGE,
+        "ubik machine: nothing to do; expected --print-default or --check M.toml",
+    ))
 }
 
 fn real_main() -> u8 {
@@ -72,19 +82,35 @@ fn real_main() -> u8 {
         Ok(c) => c,
         Err(e) => {
             use clap::error::ErrorKind;
-            if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand) {
+            if matches!(
+                e.kind(),
+                ErrorKind::DisplayHelp
+                    | ErrorKind::DisplayVersion
+                    | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+            ) {
                 let _ = e.print();
-                return if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand { code::USAGE } else { 0 };
+                return if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+                    code::USAGE
+                } else {
+                    0
+                };
             }
             let text = e.render().to_string();
-            let first = text.lines().next().unwrap_or("bad arguments").trim_start_matches("error: ");
+            let first = text
+                .lines()
+                .next()
+                .unwrap_or("bad arguments")
+                .trim_start_matches("error: ");
             eprintln!("ubik: usage error: {first} (see `ubik --help`)");
             return code::USAGE;
         }
     };
     let result = match cli.command {
         Command::Run(args) => run::run(args),
-        Command::Machine { print_default, check } => machine_cmd(print_default, check),
+        Command::Machine {
+            print_default,
+            check,
+        } => machine_cmd(print_default, check),
     };
     match result {
         Ok(c) => c,
@@ -104,7 +130,10 @@ fn main() -> ExitCode {
             .map(|s| s.to_string())
             .or_else(|| info.payload().downcast_ref::<String>().cloned())
             .unwrap_or_else(|| "unknown panic".into());
-        let at = info.location().map(|l| format!(" at {}:{}", l.file(), l.line())).unwrap_or_default();
+        let at = info
+            .location()
+            .map(|l| format!(" at {}:{}", l.file(), l.line()))
+            .unwrap_or_default();
         eprintln!("ubik: internal error: {msg}{at}; this is a bug in Ubik, please report it with the command line and firmware");
     }));
     match std::panic::catch_unwind(real_main) {

@@ -7,8 +7,16 @@ use std::io::Write;
 use std::path::Path;
 
 /// Attribution categories of `spec/contract.md`, in report order.
-pub const CATEGORIES: [&str; 8] =
-    ["user", "kernel_sched", "kernel_time", "kernel_ipc", "kernel_other", "lisr", "hisr", "idle"];
+pub const CATEGORIES: [&str; 8] = [
+    "user",
+    "kernel_sched",
+    "kernel_time",
+    "kernel_ipc",
+    "kernel_other",
+    "lisr",
+    "hisr",
+    "idle",
+];
 
 pub struct RunStats<'a> {
     pub counts: &'a Counts,
@@ -28,13 +36,20 @@ pub fn stats_json(s: &RunStats) -> Value {
             "idle" => (s.slept, 0),
             _ => (0, 0),
         };
-        by_cat.insert(name.into(), json!({"cycles": cycles, "instret": instret, "energy_j": 0.0}));
+        by_cat.insert(
+            name.into(),
+            json!({"cycles": cycles, "instret": instret, "energy_j": 0.0}),
+        );
     }
     let mut opp = Map::new();
     for (i, t) in c.opp_time_s.iter().enumerate() {
         opp.insert(i.to_string(), json!(t));
     }
-    let mips = if s.host_seconds > 0.0 { c.instret as f64 / s.host_seconds / 1e6 } else { 0.0 };
+    let mips = if s.host_seconds > 0.0 {
+        c.instret as f64 / s.host_seconds / 1e6
+    } else {
+        0.0
+    };
     json!({
         "cycles": c.cycles,
         "mcycle": c.mcycle,
@@ -64,7 +79,15 @@ pub fn write_io_csv(path: &Path, record: &[IoEvent]) -> std::io::Result<()> {
     let mut w = std::io::BufWriter::new(std::fs::File::create(path)?);
     writeln!(w, "cycle,time_s,kind,port,value")?;
     for e in rows {
-        writeln!(w, "{},{},{},{},{}", e.cycle, e.time_s(), e.kind.name(), e.port, e.value)?;
+        writeln!(
+            w,
+            "{},{},{},{},{}",
+            e.cycle,
+            e.time_s(),
+            e.kind.name(),
+            e.port,
+            e.value
+        )?;
     }
     w.flush()
 }

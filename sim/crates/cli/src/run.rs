@@ -38,14 +38,27 @@ pub struct RunArgs {
 }
 
 fn empty_counts() -> Counts {
-    Counts { cycles: 0, mcycle: 0, instret: 0, sim_time_s: 0.0, opp_time_s: vec![] }
+    Counts {
+        cycles: 0,
+        mcycle: 0,
+        instret: 0,
+        sim_time_s: 0.0,
+        opp_time_s: vec![],
+    }
 }
 
 /// Write `--stats` for a run that never started (bad input, exit 65).
 fn stats_for_failure(args: &RunArgs, f: Failure) -> Failure {
     if let Some(p) = &args.stats {
         let c = empty_counts();
-        let _ = write_stats(p, &stats_json(&RunStats { counts: &c, slept: 0, host_seconds: 0.0 }));
+        let _ = write_stats(
+            p,
+            &stats_json(&RunStats {
+                counts: &c,
+                slept: 0,
+                host_seconds: 0.0,
+            }),
+        );
     }
     f
 }
@@ -54,7 +67,11 @@ pub fn run(args: RunArgs) -> Result<u8, Failure> {
     let cfg = match &args.machine {
         Some(p) => MachineConfig::from_file(p).map_err(|e| {
             let f = Failure::new(e.exit_code() as u8, e.to_string());
-            if f.code == code::DATA { stats_for_failure(&args, f) } else { f }
+            if f.code == code::DATA {
+                stats_for_failure(&args, f)
+            } else {
+                f
+            }
         })?,
         None => MachineConfig::default(),
     };
@@ -77,7 +94,12 @@ pub fn run(args: RunArgs) -> Result<u8, Failure> {
     let console = Box::new(std::io::BufWriter::with_capacity(1 << 16, stdout));
     let mut m = Machine::new(&cfg, &image, args.seed, console);
     if let Some(p) = &args.itrace {
-        let f = std::fs::File::create(p).map_err(|e| Failure::new(code::IO_ERROR, format!("cannot write --itrace {}: {e}", p.display())))?;
+        let f = std::fs::File::create(p).map_err(|e| {
+            Failure::new(
+                code::IO_ERROR,
+                format!("cannot write --itrace {}: {e}", p.display()),
+            )
+        })?;
         m.itrace = Some(Box::new(std::io::BufWriter::new(f)));
     }
     let t0 = Instant::now();
@@ -90,11 +112,25 @@ pub fn run(args: RunArgs) -> Result<u8, Failure> {
     let counts = m.counts();
 
     if let Some(p) = &args.stats {
-        let v = stats_json(&RunStats { counts: &counts, slept: m.hart.slept, host_seconds });
-        write_stats(p, &v).map_err(|e| Failure::new(code::IO_ERROR, format!("cannot write --stats {}: {e}", p.display())))?;
+        let v = stats_json(&RunStats {
+            counts: &counts,
+            slept: m.hart.slept,
+            host_seconds,
+        });
+        write_stats(p, &v).map_err(|e| {
+            Failure::new(
+                code::IO_ERROR,
+                format!("cannot write --stats {}: {e}", p.display()),
+            )
+        })?;
     }
     if let Some(p) = &args.io {
-        write_io_csv(p, m.record()).map_err(|e| Failure::new(code::IO_ERROR, format!("cannot write --io {}: {e}", p.display())))?;
+        write_io_csv(p, m.record()).map_err(|e| {
+            Failure::new(
+                code::IO_ERROR,
+                format!("cannot write --io {}: {e}", p.display()),
+            )
+        })?;
     }
 
     let fw = args.firmware.display();

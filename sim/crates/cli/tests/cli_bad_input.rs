@@ -32,7 +32,16 @@ fn elf32_riscv(addr: u32, data: &[u8]) -> Vec<u8> {
     b.extend_from_slice(&0u16.to_le_bytes()); // e_shstrndx
     assert_eq!(b.len(), 52);
     let off = 52 + 32;
-    for w in [1u32, off, addr, addr, data.len() as u32, data.len() as u32, 7, 4] {
+    for w in [
+        1u32,
+        off,
+        addr,
+        addr,
+        data.len() as u32,
+        data.len() as u32,
+        7,
+        4,
+    ] {
         // p_type PT_LOAD, p_offset, p_vaddr, p_paddr, p_filesz, p_memsz, p_flags RWX, p_align
         b.extend_from_slice(&w.to_le_bytes());
     }
@@ -63,7 +72,10 @@ fn elf64_riscv_header() -> Vec<u8> {
 
 /// Halt with exit code 7: lui t0, 0x20; li t1, 15; sw t1, 8(t0); j .
 fn halt7_code() -> Vec<u8> {
-    [0x000202b7u32, 0x00f00313, 0x0062a423, 0x0000006f].iter().flat_map(|w| w.to_le_bytes()).collect()
+    [0x000202b7u32, 0x00f00313, 0x0062a423, 0x0000006f]
+        .iter()
+        .flat_map(|w| w.to_le_bytes())
+        .collect()
 }
 
 fn write(d: &Path, name: &str, bytes: &[u8]) -> PathBuf {
@@ -85,7 +97,11 @@ fn crafted_elf_inside_ram_runs() {
     let mut bytes = elf32_riscv(0x0010_0080, &halt7_code());
     bytes[24..28].copy_from_slice(&0x0010_0000u32.to_le_bytes()); // e_entry elsewhere
     let p = write(&d, "entry.elf", &bytes);
-    assert_eq!(ubik_run(&[&p]).code, 7, "the core must start at 0x0010_0080, not e_entry");
+    assert_eq!(
+        ubik_run(&[&p]).code,
+        7,
+        "the core must start at 0x0010_0080, not e_entry"
+    );
 }
 
 #[test]
@@ -126,10 +142,20 @@ fn rv64_elf_is_65() {
     assert_one_line_failure(&r, 65, &["rv64.elf"], "crafted RV64 ELF header");
 
     // A real RV64 executable, when the cross compiler is here (it is: `make test` needs it).
-    let src = write(&d, "start.S", b".globl _start\n_start:\n  li a0, 1\n  j _start\n");
+    let src = write(
+        &d,
+        "start.S",
+        b".globl _start\n_start:\n  li a0, 1\n  j _start\n",
+    );
     let out = d.join("real-rv64.elf");
     let cc = std::process::Command::new("riscv64-unknown-elf-gcc")
-        .args(["-march=rv64imac", "-mabi=lp64", "-nostdlib", "-nostartfiles", "-Wl,-Ttext=0x100080"])
+        .args([
+            "-march=rv64imac",
+            "-mabi=lp64",
+            "-nostdlib",
+            "-nostartfiles",
+            "-Wl,-Ttext=0x100080",
+        ])
         .arg(&src)
         .arg("-o")
         .arg(&out)
@@ -139,13 +165,18 @@ fn rv64_elf_is_65() {
             let r = ubik_run(&[&out]);
             assert_one_line_failure(&r, 65, &["real-rv64.elf"], "RV64 executable from gcc");
         }
-        _ => eprintln!("note: riscv64-unknown-elf-gcc unavailable; only the crafted RV64 header was tested"),
+        _ => eprintln!(
+            "note: riscv64-unknown-elf-gcc unavailable; only the crafted RV64 header was tested"
+        ),
     }
 }
 
 #[test]
 fn x86_elf_is_65() {
-    let exe = ["/bin/true", "/usr/bin/true", "/bin/sh"].iter().map(Path::new).find(|p| p.is_file());
+    let exe = ["/bin/true", "/usr/bin/true", "/bin/sh"]
+        .iter()
+        .map(Path::new)
+        .find(|p| p.is_file());
     let exe = exe.expect("a host executable (/bin/true)");
     let r = ubik_run(&[exe]);
     assert_one_line_failure(&r, 65, &[], "host (x86-64) ELF");
@@ -173,7 +204,11 @@ fn segment_outside_ram_is_65() {
     // starts at 0x0010_0080 on zeros, an illegal instruction -> trap loop, 71).
     let p = write(&d, "last-bytes.elf", &elf32_riscv(0x0020_0000 - 16, &code));
     let r = ubik_run(&[&p]);
-    assert_ne!(r.code, 65, "a segment ending at the last RAM byte was rejected: {}", r.stderr);
+    assert_ne!(
+        r.code, 65,
+        "a segment ending at the last RAM byte was rejected: {}",
+        r.stderr
+    );
     assert!(!r.stderr.contains("panicked"));
 }
 
@@ -182,13 +217,21 @@ fn segment_outside_ram_is_65() {
 fn machine_error(text: &str, name: &str, line: usize) -> Run {
     let d = scratch("machine");
     let m = write(&d, name, text.as_bytes());
-    let r = ubik_run(&[firmware("hello").as_os_str(), "--machine".as_ref(), m.as_os_str()]);
+    let r = ubik_run(&[
+        firmware("hello").as_os_str(),
+        "--machine".as_ref(),
+        m.as_os_str(),
+    ]);
     let at = format!("{}:{line}:", m.display());
     assert_one_line_failure(&r, 65, &[&at], name);
     // file:line:column: a column number follows the line.
     let rest = &r.stderr[r.stderr.find(&at).unwrap() + at.len()..];
     let col: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
-    assert!(!col.is_empty() && rest[col.len()..].starts_with(':'), "{name}: no column after {at}: {}", r.stderr);
+    assert!(
+        !col.is_empty() && rest[col.len()..].starts_with(':'),
+        "{name}: no column after {at}: {}",
+        r.stderr
+    );
     assert!(col.parse::<usize>().unwrap() >= 1, "{name}: column {col}");
     assert!(r.stdout.is_empty(), "{name}: the firmware must not run");
     r
@@ -196,21 +239,37 @@ fn machine_error(text: &str, name: &str, line: usize) -> Run {
 
 #[test]
 fn machine_file_syntax_error() {
-    machine_error("# a machine\nsupply_v = 3.3\nram_size = = 4\n", "syntax.toml", 3);
+    machine_error(
+        "# a machine\nsupply_v = 3.3\nram_size = = 4\n",
+        "syntax.toml",
+        3,
+    );
     machine_error("[timer\ntimebase = \"cycle\"\n", "unclosed.toml", 1);
 }
 
 #[test]
 fn machine_file_unknown_key() {
-    let r = machine_error("supply_v = 3.3\n[timer]\ntimebase = \"cycle\"\nspeed = 5\n", "unknown.toml", 4);
-    assert!(r.stderr.contains("speed"), "the message names the unknown key: {}", r.stderr);
+    let r = machine_error(
+        "supply_v = 3.3\n[timer]\ntimebase = \"cycle\"\nspeed = 5\n",
+        "unknown.toml",
+        4,
+    );
+    assert!(
+        r.stderr.contains("speed"),
+        "the message names the unknown key: {}",
+        r.stderr
+    );
     machine_error("ram_sise = 4096\n", "typo.toml", 1);
 }
 
 #[test]
 fn machine_file_wrong_type() {
     let r = machine_error("\nsupply_v = \"high\"\n", "type.toml", 2);
-    assert!(r.stderr.contains("expected"), "says what was expected: {}", r.stderr);
+    assert!(
+        r.stderr.contains("expected"),
+        "says what was expected: {}",
+        r.stderr
+    );
     machine_error("[timer]\ntimebase = \"fast\"\n", "timebase.toml", 2);
     machine_error("[[opp]]\nhz = 1.5e8\nvolts = 1.2\n", "opp.toml", 2);
 }
@@ -228,10 +287,16 @@ fn machine_file_bad_stimulus_on_line_15() {
     text.push_str("period_us = 100\n"); // 14
     text.push_str("kind = \"bursty\"\n"); // 15
     let r = machine_error(&text, "stimulus.toml", 15);
-    assert!(r.stderr.contains("periodic") || r.stderr.contains("geometric"), "says what was expected: {}", r.stderr);
+    assert!(
+        r.stderr.contains("periodic") || r.stderr.contains("geometric"),
+        "says what was expected: {}",
+        r.stderr
+    );
 
     // A line number out of range (0..14), also on line 15.
-    let text15 = text.replace("line = 4\n", "kind = \"periodic\"\n").replace("kind = \"bursty\"\n", "line = 15\n");
+    let text15 = text
+        .replace("line = 4\n", "kind = \"periodic\"\n")
+        .replace("kind = \"bursty\"\n", "line = 15\n");
     machine_error(&text15, "line15.toml", 15);
 }
 
@@ -239,13 +304,29 @@ fn machine_file_bad_stimulus_on_line_15() {
 fn unreadable_machine_file_is_66() {
     let d = scratch("machine66");
     let m = d.join("absent.toml");
-    let r = ubik_run(&[firmware("hello").as_os_str(), "--machine".as_ref(), m.as_os_str()]);
+    let r = ubik_run(&[
+        firmware("hello").as_os_str(),
+        "--machine".as_ref(),
+        m.as_os_str(),
+    ]);
     assert_one_line_failure(&r, 66, &["absent.toml"], "missing machine file");
-    let r = ubik_run(&[firmware("hello").as_os_str(), "--machine".as_ref(), d.as_os_str()]);
+    let r = ubik_run(&[
+        firmware("hello").as_os_str(),
+        "--machine".as_ref(),
+        d.as_os_str(),
+    ]);
     assert_one_line_failure(&r, 66, &[], "a directory as machine file");
     // An input-stream file that is missing is a file that cannot be read, too.
-    let m = write(&d, "stream.toml", b"[[input]]\nport = 0\nkind = \"file\"\npath = \"nowhere.txt\"\n");
-    let r = ubik_run(&[firmware("hello").as_os_str(), "--machine".as_ref(), m.as_os_str()]);
+    let m = write(
+        &d,
+        "stream.toml",
+        b"[[input]]\nport = 0\nkind = \"file\"\npath = \"nowhere.txt\"\n",
+    );
+    let r = ubik_run(&[
+        firmware("hello").as_os_str(),
+        "--machine".as_ref(),
+        m.as_os_str(),
+    ]);
     assert_one_line_failure(&r, 66, &["nowhere.txt"], "missing input-stream file");
 }
 
@@ -259,8 +340,14 @@ fn bad_flags_are_64() {
         ("unknown flag", vec!["run", fw, "--bogus"]),
         ("no firmware", vec!["run"]),
         ("unknown subcommand", vec!["frobnicate"]),
-        ("--max-cycles not a number", vec!["run", fw, "--max-cycles", "lots"]),
-        ("--max-cycles negative", vec!["run", fw, "--max-cycles", "-5"]),
+        (
+            "--max-cycles not a number",
+            vec!["run", fw, "--max-cycles", "lots"],
+        ),
+        (
+            "--max-cycles negative",
+            vec!["run", fw, "--max-cycles", "-5"],
+        ),
         ("--seed not a number", vec!["run", fw, "--seed", "x"]),
         ("--stats without a file", vec!["run", fw, "--stats"]),
         ("two firmware files", vec!["run", fw, fw]),
@@ -276,10 +363,21 @@ fn bad_flags_are_64() {
 #[test]
 fn trap_loop_is_71_naming_pc_and_cause() {
     let fw = firmware("trap_loop");
-    let image = machine::elf::load_elf_file(&fw, 0x0010_0000, 1 << 20).expect("trap_loop.elf loads");
-    let main = image.symbols.iter().find(|s| s.name == "main").expect("symbol main").addr;
+    let image =
+        machine::elf::load_elf_file(&fw, 0x0010_0000, 1 << 20).expect("trap_loop.elf loads");
+    let main = image
+        .symbols
+        .iter()
+        .find(|s| s.name == "main")
+        .expect("symbol main")
+        .addr;
     let r = ubik_run(&[&fw]);
-    assert_one_line_failure(&r, 71, &[&format!("0x{main:08x}"), "illegal instruction"], "trap loop");
+    assert_one_line_failure(
+        &r,
+        71,
+        &[&format!("0x{main:08x}"), "illegal instruction"],
+        "trap loop",
+    );
 }
 
 #[test]
@@ -291,10 +389,18 @@ fn wfi_with_nothing_to_wake_is_71() {
 
 #[test]
 fn max_cycles_is_72() {
-    let r = ubik_run(&[firmware("spin").as_os_str(), "--max-cycles".as_ref(), "5000".as_ref()]);
+    let r = ubik_run(&[
+        firmware("spin").as_os_str(),
+        "--max-cycles".as_ref(),
+        "5000".as_ref(),
+    ]);
     assert_one_line_failure(&r, 72, &["5000"], "--max-cycles");
     // A limit the firmware finishes under does not matter.
-    let r = ubik_run(&[firmware("hello").as_os_str(), "--max-cycles".as_ref(), "100000000".as_ref()]);
+    let r = ubik_run(&[
+        firmware("hello").as_os_str(),
+        "--max-cycles".as_ref(),
+        "100000000".as_ref(),
+    ]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert_eq!(r.stdout, b"hello from ubik\n");
 }
@@ -314,7 +420,10 @@ fn ctrl_c_is_130_and_writes_stats() {
         .spawn()
         .expect("spawn ubik");
     std::thread::sleep(std::time::Duration::from_millis(500));
-    let ok = std::process::Command::new("kill").arg("-INT").arg(child.id().to_string()).status();
+    let ok = std::process::Command::new("kill")
+        .arg("-INT")
+        .arg(child.id().to_string())
+        .status();
     assert!(ok.map_or(false, |s| s.success()), "kill -INT");
     let out = child.wait_with_output().unwrap();
     let r = Run {

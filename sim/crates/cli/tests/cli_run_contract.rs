@@ -10,20 +10,31 @@ use support::*;
 fn stdout_is_exactly_the_console() {
     let r = ubik_run(&[firmware("hello")]);
     assert_eq!(r.code, 0, "stderr: {}", r.stderr);
-    assert_eq!(r.stdout, b"hello from ubik\n", "stdout must be the console bytes and nothing else");
+    assert_eq!(
+        r.stdout, b"hello from ubik\n",
+        "stdout must be the console bytes and nothing else"
+    );
     assert_eq!(r.stderr, "", "a clean run prints nothing on stderr");
 
     // sb / sh / sw to CHAR_OUT, bytes 1..3 ignored; exit = (0xFFFFFF95 >> 1) & 63 = 10.
     let r = ubik_run(&[firmware("dev_simctrl")]);
     assert_eq!(r.stdout_str(), "sb\nsw\nsh\nalive\n");
-    assert_eq!(r.code, 10, "halt value 0xFFFFFF95 gives exit (v >> 1) & 63 = 10; stderr: {}", r.stderr);
+    assert_eq!(
+        r.code, 10,
+        "halt value 0xFFFFFF95 gives exit (v >> 1) & 63 = 10; stderr: {}",
+        r.stderr
+    );
 }
 
 #[test]
 fn exit_code_is_the_halt_value() {
     let r = ubik_run(&[firmware("exit_code")]);
     assert_eq!(r.code, 42, "stderr: {}", r.stderr);
-    assert!(r.stdout.is_empty(), "exit_code prints nothing, got {:?}", r.stdout_str());
+    assert!(
+        r.stdout.is_empty(),
+        "exit_code prints nothing, got {:?}",
+        r.stdout_str()
+    );
     let r = ubik_run(&[firmware("unhandled_trap")]);
     assert_eq!(r.code, 63);
 }
@@ -32,12 +43,20 @@ fn exit_code_is_the_halt_value() {
 fn stats_has_every_contract_key_on_exit_0() {
     let d = scratch("stats0");
     let s = d.join("s.json");
-    let r = ubik_run(&[firmware("hello").as_os_str(), "--stats".as_ref(), s.as_os_str()]);
+    let r = ubik_run(&[
+        firmware("hello").as_os_str(),
+        "--stats".as_ref(),
+        s.as_os_str(),
+    ]);
     assert_eq!(r.code, 0, "stderr: {}", r.stderr);
     let v = read_json(&s);
     assert_stats_keys(&v, "hello");
     assert!(u(&v, "cycles") > 0 && u(&v, "instret") > 0);
-    assert_eq!(u(&v, "cycles"), u(&v, "mcycle"), "no sleep: elapsed cycles equal mcycle");
+    assert_eq!(
+        u(&v, "cycles"),
+        u(&v, "mcycle"),
+        "no sleep: elapsed cycles equal mcycle"
+    );
     // Sums over categories equal the totals exactly.
     let cats = v["by_category"].as_object().unwrap();
     let sum_c: u64 = cats.values().map(|c| c["cycles"].as_u64().unwrap()).sum();
@@ -46,8 +65,14 @@ fn stats_has_every_contract_key_on_exit_0() {
     assert_eq!(sum_i, u(&v, "instret"), "by_category instret sum");
     // 100 MHz default: sim_time_s = cycles / 1e8, all of it at operating point 0.
     let t = f(&v, "sim_time_s");
-    assert!((t - u(&v, "cycles") as f64 / 1e8).abs() < 1e-12, "sim_time_s {t}");
-    assert!((v["opp_time_s"]["0"].as_f64().unwrap() - t).abs() < 1e-12, "opp_time_s.0 = sim_time_s");
+    assert!(
+        (t - u(&v, "cycles") as f64 / 1e8).abs() < 1e-12,
+        "sim_time_s {t}"
+    );
+    assert!(
+        (v["opp_time_s"]["0"].as_f64().unwrap() - t).abs() < 1e-12,
+        "opp_time_s.0 = sim_time_s"
+    );
 }
 
 #[test]
@@ -103,7 +128,10 @@ fn stats_written_on_exit_72() {
     let v = read_json(&s);
     assert_stats_keys(&v, "exit 72");
     let c = u(&v, "cycles");
-    assert!((100_000..100_100).contains(&c), "--max-cycles 100000 stopped at cycle {c}");
+    assert!(
+        (100_000..100_100).contains(&c),
+        "--max-cycles 100000 stopped at cycle {c}"
+    );
 }
 
 #[test]
@@ -117,7 +145,13 @@ fn io_record_format_and_order() {
         "--io".as_ref(),
         io.as_os_str(),
     ]);
-    assert_eq!(r.code, 0, "dev_intc: stdout {} stderr {}", r.stdout_str(), r.stderr);
+    assert_eq!(
+        r.code,
+        0,
+        "dev_intc: stdout {} stderr {}",
+        r.stdout_str(),
+        r.stderr
+    );
     let rows = read_io(&io);
     assert_io_well_formed(&rows, "dev_intc");
     let stim: Vec<&IoRow> = rows.iter().filter(|r| r.kind == "stimulus").collect();
@@ -128,11 +162,23 @@ fn io_record_format_and_order() {
     for (k, r) in line2.iter().enumerate() {
         assert_eq!(r.value, k as u32, "line 2 event number");
         assert_eq!(r.cycle, 500 + 2000 * k as u64, "line 2 event {k} cycle");
-        assert!((r.time_s - (5e-6 + 20e-6 * k as f64)).abs() < 1e-12, "line 2 event {k} time {}", r.time_s);
+        assert!(
+            (r.time_s - (5e-6 + 20e-6 * k as f64)).abs() < 1e-12,
+            "line 2 event {k} time {}",
+            r.time_s
+        );
     }
     // Lines 5 and 9 fire at the same cycles, 30 us apart from 10 us.
-    let l5: Vec<u64> = stim.iter().filter(|r| r.port == 5).map(|r| r.cycle).collect();
-    let l9: Vec<u64> = stim.iter().filter(|r| r.port == 9).map(|r| r.cycle).collect();
+    let l5: Vec<u64> = stim
+        .iter()
+        .filter(|r| r.port == 5)
+        .map(|r| r.cycle)
+        .collect();
+    let l9: Vec<u64> = stim
+        .iter()
+        .filter(|r| r.port == 9)
+        .map(|r| r.cycle)
+        .collect();
     assert_eq!(l5, l9, "simultaneous generators");
     assert_eq!(l5.first(), Some(&1000));
     for w in l5.windows(2) {
@@ -140,11 +186,21 @@ fn io_record_format_and_order() {
     }
     // time_s follows cycle at 100 MHz for every row.
     for r in &rows {
-        assert!((r.time_s * 1e8 - r.cycle as f64).abs() < 1e-3, "row {r:?}: time_s != cycle / 100 MHz");
+        assert!(
+            (r.time_s * 1e8 - r.cycle as f64).abs() < 1e-3,
+            "row {r:?}: time_s != cycle / 100 MHz"
+        );
     }
 }
 
-fn run_with(fw: &str, machine: Option<&std::path::Path>, seed: u64, d: &std::path::Path, tag: &str, extra: &[&str]) -> (Run, serde_json::Value, Vec<u8>) {
+fn run_with(
+    fw: &str,
+    machine: Option<&std::path::Path>,
+    seed: u64,
+    d: &std::path::Path,
+    tag: &str,
+    extra: &[&str],
+) -> (Run, serde_json::Value, Vec<u8>) {
     let s = d.join(format!("{tag}.json"));
     let io = d.join(format!("{tag}.csv"));
     let mut args: Vec<std::ffi::OsString> = vec![firmware(fw).into()];
@@ -177,7 +233,11 @@ fn two_runs_are_identical() {
     assert_eq!(r1.code, 0, "{}", r1.stderr);
     assert_eq!(r1.code, r2.code);
     assert_eq!(r1.stdout, r2.stdout);
-    assert_eq!(deterministic_part(&s1), deterministic_part(&s2), "stats differ between identical runs");
+    assert_eq!(
+        deterministic_part(&s1),
+        deterministic_part(&s2),
+        "stats differ between identical runs"
+    );
     assert!(io1 == io2, "--io records differ between identical runs");
 
     let (r1, s1, io1) = run_with("dev_power", None, 1, &d, "c", &[]);
@@ -208,15 +268,28 @@ fn seed_changes_a_geometric_stimulus() {
     assert_eq!(r1.code, 72, "{}", r1.stderr);
     assert_eq!(deterministic_part(&s1), deterministic_part(&s1b));
     assert!(io1 == io1b, "same seed: same record");
-    assert!(io1 != io2, "--seed 2 gives the same geometric record as --seed 1");
+    assert!(
+        io1 != io2,
+        "--seed 2 gives the same geometric record as --seed 1"
+    );
     // ~ 20 ms / (10 us / 0.3) = 600 events on line 3.
     let rows = read_io(&d.join("s1.csv"));
     assert_io_well_formed(&rows, "geometric");
-    let n = rows.iter().filter(|r| r.kind == "stimulus" && r.port == 3).count();
-    assert!((400..800).contains(&n), "geometric p=0.3 per 10 us slot over 20 ms: {n} events");
+    let n = rows
+        .iter()
+        .filter(|r| r.kind == "stimulus" && r.port == 3)
+        .count();
+    assert!(
+        (400..800).contains(&n),
+        "geometric p=0.3 per 10 us slot over 20 ms: {n} events"
+    );
     for (k, r) in rows.iter().filter(|r| r.kind == "stimulus").enumerate() {
         assert_eq!(r.value, k as u32, "event numbers count up");
-        assert_eq!(r.cycle % 1000, 0, "geometric events fall on slot ends (10 us = 1000 cycles): {r:?}");
+        assert_eq!(
+            r.cycle % 1000,
+            0,
+            "geometric events fall on slot ends (10 us = 1000 cycles): {r:?}"
+        );
     }
 }
 
@@ -225,9 +298,17 @@ fn print_default_parses_back() {
     let r = ubik(&["machine", "--print-default"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     let text = r.stdout_str();
-    assert!(text.contains("[timer]") && text.contains("[[opp]]"), "default machine file: {text}");
-    let parsed = machine::config::MachineConfig::from_str(&text, "default.toml").expect("default parses");
-    assert_eq!(parsed, machine::config::MachineConfig::default(), "--print-default is not the built-in default");
+    assert!(
+        text.contains("[timer]") && text.contains("[[opp]]"),
+        "default machine file: {text}"
+    );
+    let parsed =
+        machine::config::MachineConfig::from_str(&text, "default.toml").expect("default parses");
+    assert_eq!(
+        parsed,
+        machine::config::MachineConfig::default(),
+        "--print-default is not the built-in default"
+    );
 
     let d = scratch("default");
     let m = d.join("default.toml");
@@ -238,7 +319,11 @@ fn print_default_parses_back() {
         assert_eq!(ra.code, 0, "{fw}: {}", ra.stderr);
         assert_eq!(ra.code, rb.code, "{fw}");
         assert_eq!(ra.stdout, rb.stdout, "{fw}");
-        assert_eq!(deterministic_part(&sa), deterministic_part(&sb), "{fw}: --machine default.toml differs from no --machine");
+        assert_eq!(
+            deterministic_part(&sa),
+            deterministic_part(&sb),
+            "{fw}: --machine default.toml differs from no --machine"
+        );
         assert!(ioa == iob, "{fw}: --io differs");
     }
 }
@@ -253,15 +338,29 @@ fn idle_sleep_is_in_cycles_not_mcycle() {
     let mcycle = u(&v, "mcycle");
     // 20 ticks of 1 ms at 100 MHz: about 2,000,000 elapsed cycles, almost all asleep.
     assert!(cycles >= 2_000_000, "cycles {cycles}");
-    assert!(mcycle * 50 < cycles, "mcycle {mcycle} should be a small fraction of cycles {cycles} (mcycle stops in wfi)");
-    assert_eq!(v["by_category"]["idle"]["cycles"].as_u64(), Some(cycles - mcycle), "idle cycles = cycles - mcycle");
-    assert_eq!(v["by_category"]["idle"]["instret"].as_u64(), Some(0), "nothing retires asleep");
+    assert!(
+        mcycle * 50 < cycles,
+        "mcycle {mcycle} should be a small fraction of cycles {cycles} (mcycle stops in wfi)"
+    );
+    assert_eq!(
+        v["by_category"]["idle"]["cycles"].as_u64(),
+        Some(cycles - mcycle),
+        "idle cycles = cycles - mcycle"
+    );
+    assert_eq!(
+        v["by_category"]["idle"]["instret"].as_u64(),
+        Some(0),
+        "nothing retires asleep"
+    );
     let cats = v["by_category"].as_object().unwrap();
     let sum_c: u64 = cats.values().map(|c| c["cycles"].as_u64().unwrap()).sum();
     assert_eq!(sum_c, cycles);
     // Sleep is simulated time too: sim_time_s covers the elapsed cycles.
     let t = f(&v, "sim_time_s");
-    assert!((t - cycles as f64 / 1e8).abs() < 1e-9, "sim_time_s {t} vs cycles {cycles}");
+    assert!(
+        (t - cycles as f64 / 1e8).abs() < 1e-9,
+        "sim_time_s {t} vs cycles {cycles}"
+    );
     assert!(t >= 0.020, "20 ticks of 1 ms: sim_time_s {t}");
 }
 

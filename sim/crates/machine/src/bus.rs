@@ -151,7 +151,11 @@ impl SysBus {
         let (dev, off) = Self::device(addr).ok_or(BusFault)?;
         let shift = 8 * (off & 3);
         let word = self.read_reg(dev, off & !3, now).ok_or(BusFault)?;
-        let mask = if size == 4 { u32::MAX } else { (1 << (8 * size)) - 1 };
+        let mask = if size == 4 {
+            u32::MAX
+        } else {
+            (1 << (8 * size)) - 1
+        };
         Ok(((word >> shift) & mask, self.wait_of(dev)))
     }
 
@@ -166,8 +170,13 @@ impl SysBus {
         }
         let (dev, off) = Self::device(addr).ok_or(BusFault)?;
         let shift = 8 * (off & 3);
-        let lane = if size == 4 { u32::MAX } else { ((1u32 << (8 * size)) - 1) << shift };
-        self.write_reg(dev, off & !3, value << shift, lane, now).ok_or(BusFault)?;
+        let lane = if size == 4 {
+            u32::MAX
+        } else {
+            ((1u32 << (8 * size)) - 1) << shift
+        };
+        self.write_reg(dev, off & !3, value << shift, lane, now)
+            .ok_or(BusFault)?;
         Ok(self.wait_of(dev))
     }
 }

@@ -14,7 +14,11 @@ pub struct Clock {
 
 impl Clock {
     pub fn new(hz: u64) -> Clock {
-        Clock { seg_cycle: 0, seg_fs: 0, hz }
+        Clock {
+            seg_cycle: 0,
+            seg_fs: 0,
+            hz,
+        }
     }
 
     pub fn hz(&self) -> u64 {
@@ -38,7 +42,8 @@ impl Clock {
         }
         let d = t_fs - self.seg_fs;
         let n = (d * self.hz as u128).div_ceil(FS_PER_S);
-        self.seg_cycle.saturating_add(n.min(u64::MAX as u128) as u64)
+        self.seg_cycle
+            .saturating_add(n.min(u64::MAX as u128) as u64)
     }
 
     /// From cycle `c` on, the clock runs at `hz`.

@@ -1311,6 +1311,20 @@ fn split_toml_message(msg: &str) -> (String, String) {
     (one_line(msg), expected.to_string())
 }
 
+/// The key of a `key = value` line whose value starts at byte `offset`, if the line has that
+/// shape.
+fn key_before(text: &str, offset: usize) -> Option<&str> {
+    let head = text.get(..offset)?;
+    let line = &head[head.rfind('\n').map_or(0, |i| i + 1)..];
+    let (key, _) = line.split_once('=')?;
+    let key = key.trim();
+    (!key.is_empty()
+        && key
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-' || c == '.' || c == '"'))
+    .then_some(key)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1633,17 +1647,17 @@ bits = 12
     fn wrong_types() {
         assert_eq!(
             err("ram_size = \"big\"\n"),
-            "m.toml:1:12: invalid type: string \"big\"; expected an integer"
+            "m.toml:1:12: `ram_size`: invalid type: string \"big\"; expected an integer"
         );
         assert_eq!(
             err("\n[energy]\nvnom = \"x\"\n"),
-            "m.toml:3:8: invalid type: string \"x\"; expected a number"
+            "m.toml:3:8: `vnom`: invalid type: string \"x\"; expected a number"
         );
         let s = err("[timer]\ntimebase = 1.5\n");
-        assert!(s.starts_with("m.toml:2:12: invalid type: floating point `1.5`; expected \"cycle\" or a frequency in Hz"), "{s}");
+        assert!(s.starts_with("m.toml:2:12: `timebase`: invalid type: floating point `1.5`; expected \"cycle\" or a frequency in Hz"), "{s}");
         let s = err("opp = 3\n");
         assert!(
-            s.starts_with("m.toml:1:7: invalid type: integer `3`; expected "),
+            s.starts_with("m.toml:1:7: `opp`: invalid type: integer `3`; expected "),
             "{s}"
         );
     }
@@ -1755,28 +1769,5 @@ bits = 12
         assert_eq!(parse_int_token("1.5"), None);
         assert_eq!(parse_int_token("-"), None);
         assert_eq!(parse_int_token("0x"), None);
-    }
-}
-
-/// The key of a `key = value` line whose value starts at byte `offset`, if the line has that
-/// shape.
-fn key_before(text: &str, offset: usize) -> Option<&str> {
-    let head = text.get(..offset)?;
-    let line = &head[head.rfind('\n').map_or(0, |i| i + 1)..];
-    let (key, _) = line.split_once('=')?;
-    let key = key.trim();
-    (!key.is_empty() && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-' || c == '.' || c == '"'))
-        .then_some(key)
-}
-
-#[cfg(test)]
-mod key_tests {
-    use super::*;
-
-    #[test]
-    fn wrong_type_names_the_key() {
-        let e = MachineConfig::from_str("supply_v = \"high\"\n", "m.toml").unwrap_err();
-        let text = e.to_string();
-        assert!(text.starts_with("m.toml:1:12: `supply_v`: invalid type"), "{text}");
     }
 }

@@ -2,15 +2,15 @@
 //! generators, clock/power controller; the machine description (TOML) and ELF loading.
 //! The core (`rv32`) knows nothing of these devices; it sees them only through `rv32::Bus`.
 
-pub mod config;
-pub mod elf;
-pub mod input;
-pub mod rng;
-pub mod stimulus;
 pub mod bus;
 pub mod clock;
+pub mod config;
 pub mod dev;
+pub mod elf;
+pub mod input;
 pub mod machine;
 pub mod record;
+pub mod rng;
+pub mod stimulus;
 
 pub use machine::{Counts, Machine, Outcome};

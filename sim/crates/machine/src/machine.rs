@@ -94,7 +94,11 @@ impl Machine {
         Machine {
             hart: Hart::new(RAM_BASE, cfg.ram_size, RAM_BASE),
             bus,
-            stimuli: cfg.stimuli.iter().map(|s| StimulusGen::new(s, seed)).collect(),
+            stimuli: cfg
+                .stimuli
+                .iter()
+                .map(|s| StimulusGen::new(s, seed))
+                .collect(),
             rose_at: [None; 32],
             opp_fs: vec![0; cfg.opps.len()],
             opp_since: 0,
@@ -117,7 +121,11 @@ impl Machine {
         let b = &self.bus;
         (b.intc.lines() << 16)
             | if b.intc.msip { MIP_MSIP } else { 0 }
-            | if b.timer.raised_at.is_some() { MIP_MTIP } else { 0 }
+            | if b.timer.raised_at.is_some() {
+                MIP_MTIP
+            } else {
+                0
+            }
     }
 
     /// Bring every device up to cycle `now`: fire due stimuli, raise the timer, finish an
@@ -140,7 +148,7 @@ impl Machine {
             let mut due: Option<(usize, u128)> = None;
             for (i, g) in self.stimuli.iter().enumerate() {
                 if let Some(t) = g.next_event_fs() {
-                    if self.bus.clock.cycle_at(t) <= now && due.map_or(true, |(_, dt)| t < dt) {
+                    if self.bus.clock.cycle_at(t) <= now && due.is_none_or(|(_, dt)| t < dt) {
                         due = Some((i, t));
                     }
                 }
@@ -237,10 +245,13 @@ impl Machine {
             return true;
         }
         let now = self.now();
-        let timer = mie & MIP_MTIP != 0 && self.bus.timer.next_raise(&self.bus.clock, now).is_some();
+        let timer =
+            mie & MIP_MTIP != 0 && self.bus.timer.next_raise(&self.bus.clock, now).is_some();
         let stimulus = self.stimuli.iter().any(|g| {
             let l = g.line();
-            g.next_event_fs().is_some() && self.bus.intc.enable >> l & 1 != 0 && mie >> (16 + l) & 1 != 0
+            g.next_event_fs().is_some()
+                && self.bus.intc.enable >> l & 1 != 0
+                && mie >> (16 + l) & 1 != 0
         });
         let pending = self.line_levels() & mie != 0;
         timer || stimulus || pending
@@ -289,7 +300,9 @@ impl Machine {
                     continue;
                 }
                 if !self.can_ever_wake() {
-                    return Outcome::SleepForever { pc: self.hart.pc.wrapping_sub(4) };
+                    return Outcome::SleepForever {
+                        pc: self.hart.pc.wrapping_sub(4),
+                    };
                 }
                 // Jump to the next event (the sleeping clock does not tick the core).
                 let to = next.unwrap_or(max).min(max).min(now + SLICE * 64);
@@ -336,7 +349,10 @@ impl Machine {
             mcycle,
             instret: self.hart.counter(2),
             sim_time_s: self.bus.clock.time_s(end),
-            opp_time_s: fs.iter().map(|&f| f as f64 / crate::clock::FS_PER_S as f64).collect(),
+            opp_time_s: fs
+                .iter()
+                .map(|&f| f as f64 / crate::clock::FS_PER_S as f64)
+                .collect(),
         }
     }
 }

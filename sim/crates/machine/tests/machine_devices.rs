@@ -56,7 +56,12 @@ fn csrs(csr: u32, rs1: u32) -> u32 {
 }
 fn jal(rd: u32, off: i32) -> u32 {
     let o = off as u32;
-    (((o >> 20) & 1) << 31) | (((o >> 1) & 0x3ff) << 21) | (((o >> 11) & 1) << 20) | (((o >> 12) & 0xff) << 12) | (rd << 7) | 0x6f
+    (((o >> 20) & 1) << 31)
+        | (((o >> 1) & 0x3ff) << 21)
+        | (((o >> 11) & 1) << 20)
+        | (((o >> 12) & 0xff) << 12)
+        | (rd << 7)
+        | 0x6f
 }
 const SPIN: u32 = 0x0000_006f; // j .
 const WFI: u32 = 0x1050_0073;
@@ -82,11 +87,25 @@ fn halt_with(rs: u32) -> Vec<u32> {
 fn image(code: &[u32], handler: Option<&[u32]>) -> Image {
     let mut segments = Vec::new();
     if let Some(h) = handler {
-        segments.push(Segment { addr: RAM, data: jal(ZERO, (HANDLER - RAM) as i32).to_le_bytes().to_vec() });
-        segments.push(Segment { addr: HANDLER, data: h.iter().flat_map(|w| w.to_le_bytes()).collect() });
+        segments.push(Segment {
+            addr: RAM,
+            data: jal(ZERO, (HANDLER - RAM) as i32).to_le_bytes().to_vec(),
+        });
+        segments.push(Segment {
+            addr: HANDLER,
+            data: h.iter().flat_map(|w| w.to_le_bytes()).collect(),
+        });
     }
-    segments.push(Segment { addr: RESET, data: code.iter().flat_map(|w| w.to_le_bytes()).collect() });
-    Image { entry: RESET, segments, symbols: Vec::new(), sections: Vec::new() }
+    segments.push(Segment {
+        addr: RESET,
+        data: code.iter().flat_map(|w| w.to_le_bytes()).collect(),
+    });
+    Image {
+        entry: RESET,
+        segments,
+        symbols: Vec::new(),
+        sections: Vec::new(),
+    }
 }
 
 /// Exception handler: halt with mcause as the exit code.
@@ -160,7 +179,10 @@ fn simctrl_ignores_its_other_offsets() {
     code.extend(li(T1, 1));
     code.push(sw(T1, T0, 4)); // CTRL at 0x20008: halt with exit 0
     code.push(SPIN);
-    let (mut m, _) = machine_with(&MachineConfig::default(), &image(&code, Some(&halt_mcause())));
+    let (mut m, _) = machine_with(
+        &MachineConfig::default(),
+        &image(&code, Some(&halt_mcause())),
+    );
     assert_eq!(run(&mut m, Some(10_000)), Outcome::Halted(1));
 }
 
@@ -183,7 +205,10 @@ fn unmapped_accesses_fault_with_mtval() {
         code.extend(li(T0, addr));
         code.push(if store { sw(T1, T0, 0) } else { lw(T1, T0, 0) });
         code.push(SPIN);
-        let (mut m, _) = machine_with(&MachineConfig::default(), &image(&code, Some(&halt_mcause())));
+        let (mut m, _) = machine_with(
+            &MachineConfig::default(),
+            &image(&code, Some(&halt_mcause())),
+        );
         let want = if store { 7 } else { 5 };
         assert_eq!(
             run(&mut m, Some(10_000)),
@@ -191,7 +216,10 @@ fn unmapped_accesses_fault_with_mtval() {
             "{} at 0x{addr:08x}",
             if store { "store" } else { "load" }
         );
-        assert_eq!(m.hart.csr.mtval, addr, "mtval of the access at 0x{addr:08x}");
+        assert_eq!(
+            m.hart.csr.mtval, addr,
+            "mtval of the access at 0x{addr:08x}"
+        );
         assert_eq!(m.hart.csr.mepc, RESET + 8, "mepc: the faulting instruction");
     }
 }
@@ -212,7 +240,10 @@ fn timer_raises_one_cycle_after_the_match_cycle_timebase() {
     let c = cfg("[timer]\ntimebase = \"cycle\"\n");
     let (mut m, _) = machine_with(&c, &image(&timer_program(1000), None));
     assert_eq!(run(&mut m, Some(1000)), Outcome::MaxCycles);
-    assert_eq!(m.bus.timer.raised_at, None, "not raised before mtime reaches mtimecmp");
+    assert_eq!(
+        m.bus.timer.raised_at, None,
+        "not raised before mtime reaches mtimecmp"
+    );
     assert_eq!(run(&mut m, Some(2000)), Outcome::MaxCycles);
     // mtime = 1000 at cycle 1000: the line rises at cycle 1001, and stays (sticky).
     assert_eq!(m.bus.timer.raised_at, Some(1001));
@@ -239,10 +270,17 @@ fn periodic_stimulus_latches_at_exact_cycles() {
         .filter(|e| e.kind == IoKind::Stimulus)
         .map(|e| (e.cycle, e.port, e.value))
         .collect();
-    let want: Vec<(u64, u32, u32)> = (0..10).map(|k| (50 + 100 * k as u64, 3, k as u32)).collect();
+    let want: Vec<(u64, u32, u32)> = (0..10)
+        .map(|k| (50 + 100 * k as u64, 3, k as u32))
+        .collect();
     assert_eq!(ev, want, "events at 0.5 us + k us, 100 MHz");
     for e in m.record() {
-        assert_eq!(e.time_fs, e.cycle as u128 * 10_000_000, "time stamp of cycle {}", e.cycle);
+        assert_eq!(
+            e.time_fs,
+            e.cycle as u128 * 10_000_000,
+            "time stamp of cycle {}",
+            e.cycle
+        );
     }
     assert_eq!(m.bus.intc.pending, 1 << 3, "PENDING bit 3 latched");
     assert_eq!(m.hart.mip >> 16, 0, "not enabled: the core does not see it");
@@ -261,7 +299,11 @@ fn io_port_writes_are_recorded_in_order() {
     code.push(SPIN);
     let (mut m, _) = machine_with(&MachineConfig::default(), &image(&code, None));
     run(&mut m, Some(1000));
-    let rec: Vec<(IoKind, u32, u32)> = m.record().iter().map(|e| (e.kind, e.port, e.value)).collect();
+    let rec: Vec<(IoKind, u32, u32)> = m
+        .record()
+        .iter()
+        .map(|e| (e.kind, e.port, e.value))
+        .collect();
     assert_eq!(
         rec,
         vec![
@@ -274,7 +316,10 @@ fn io_port_writes_are_recorded_in_order() {
         ]
     );
     let c: Vec<u64> = m.record().iter().map(|e| e.cycle).collect();
-    assert!(c[0] < c[1] && c[1] < c[2] && c[2] == c[3] && c[3] < c[4] && c[4] == c[5], "stamps {c:?}");
+    assert!(
+        c[0] < c[1] && c[1] < c[2] && c[2] == c[3] && c[3] < c[4] && c[4] == c[5],
+        "stamps {c:?}"
+    );
 }
 
 #[test]
@@ -286,8 +331,15 @@ fn opp_switch_settles_then_time_runs_at_the_new_frequency() {
     code.push(SPIN);
     let (mut m, _) = machine_with(&MachineConfig::default(), &image(&code, None));
     assert_eq!(run(&mut m, Some(500)), Outcome::MaxCycles);
-    assert!(m.bus.power.switching.is_some(), "STATUS bit 0 during the settle time");
-    assert_eq!(m.bus.clock.hz(), 100_000_000, "old frequency while settling");
+    assert!(
+        m.bus.power.switching.is_some(),
+        "STATUS bit 0 during the settle time"
+    );
+    assert_eq!(
+        m.bus.clock.hz(),
+        100_000_000,
+        "old frequency while settling"
+    );
     assert_eq!(run(&mut m, Some(241_000)), Outcome::MaxCycles);
     assert!(m.bus.power.switching.is_none());
     assert_eq!(m.bus.clock.hz(), 24_000_000);
@@ -297,16 +349,26 @@ fn opp_switch_settles_then_time_runs_at_the_new_frequency() {
     // The store happens within the first ~20 cycles; the switch completes 1000 cycles later.
     assert!(t0 >= 1000e-8 && t0 <= 1020e-8, "time at P0: {t0}");
     let c0 = (t0 * 1e8).round();
-    assert!((t2 - (k.cycles as f64 - c0) / 24e6).abs() < 1e-12, "time at P2: {t2}");
+    assert!(
+        (t2 - (k.cycles as f64 - c0) / 24e6).abs() < 1e-12,
+        "time at P2: {t2}"
+    );
     assert_eq!(k.opp_time_s[1], 0.0);
     assert!((k.sim_time_s - t0 - t2).abs() < 1e-12);
-    assert!(k.sim_time_s > 0.0099, "~240,000 cycles at 24 MHz = 10 ms: {}", k.sim_time_s);
+    assert!(
+        k.sim_time_s > 0.0099,
+        "~240,000 cycles at 24 MHz = 10 ms: {}",
+        k.sim_time_s
+    );
 }
 
 #[test]
 fn wfi_with_nothing_enabled_never_wakes() {
     let (mut m, _) = machine_with(&MachineConfig::default(), &image(&[WFI, SPIN], None));
-    assert_eq!(run(&mut m, Some(1_000_000_000)), Outcome::SleepForever { pc: RESET });
+    assert_eq!(
+        run(&mut m, Some(1_000_000_000)),
+        Outcome::SleepForever { pc: RESET }
+    );
 }
 
 #[test]
@@ -325,17 +387,32 @@ fn wfi_sleeps_until_the_timer_and_mcycle_stops() {
     let (mut m, _) = machine_with(&MachineConfig::default(), &image(&code, None));
     assert_eq!(run(&mut m, Some(100_000)), Outcome::Halted(1));
     let k = m.counts();
-    assert!(k.cycles > 1000 && k.cycles < 1100, "woke at the timer: {} cycles", k.cycles);
-    assert!(k.mcycle < 100, "mcycle {} counts only awake cycles", k.mcycle);
+    assert!(
+        k.cycles > 1000 && k.cycles < 1100,
+        "woke at the timer: {} cycles",
+        k.cycles
+    );
+    assert!(
+        k.mcycle < 100,
+        "mcycle {} counts only awake cycles",
+        k.mcycle
+    );
     assert_eq!(m.hart.slept, k.cycles - k.mcycle, "slept = cycles - mcycle");
 }
 
 #[test]
 fn trap_loop_is_reported() {
-    let (mut m, _) = machine_with(&MachineConfig::default(), &image(&[UNIMP, SPIN], Some(&[MRET])));
+    let (mut m, _) = machine_with(
+        &MachineConfig::default(),
+        &image(&[UNIMP, SPIN], Some(&[MRET])),
+    );
     assert_eq!(
         run(&mut m, Some(10_000_000)),
-        Outcome::TrapLoop { cause: 2, pc: RESET, tval: UNIMP }
+        Outcome::TrapLoop {
+            cause: 2,
+            pc: RESET,
+            tval: UNIMP
+        }
     );
 }
 
@@ -344,5 +421,9 @@ fn max_cycles_stops_at_the_limit() {
     let (mut m, _) = machine_with(&MachineConfig::default(), &image(&[SPIN], None));
     assert_eq!(run(&mut m, Some(12_345)), Outcome::MaxCycles);
     let k = m.counts();
-    assert!(k.cycles >= 12_345 && k.cycles < 12_345 + 4, "stopped at {}", k.cycles);
+    assert!(
+        k.cycles >= 12_345 && k.cycles < 12_345 + 4,
+        "stopped at {}",
+        k.cycles
+    );
 }

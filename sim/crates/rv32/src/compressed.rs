@@ -24,7 +24,15 @@ fn creg(v: u32) -> u8 {
 }
 
 fn mk(op: Op, h: u16, rd: u8, rs1: u8, rs2: u8, imm: i32) -> Inst {
-    Inst { op, rd, rs1, rs2, len: 2, imm, raw: h as u32 }
+    Inst {
+        op,
+        rd,
+        rs1,
+        rs2,
+        len: 2,
+        imm,
+        raw: h as u32,
+    }
 }
 
 fn cj_offset(h: u16) -> i32 {
@@ -67,7 +75,8 @@ pub fn decode16(h: u16) -> Inst {
                 if bits(h, 12, 5) == 0 {
                     return ill;
                 }
-                let imm = bits(h, 12, 11) << 4 | bits(h, 10, 7) << 6 | bit(h, 6) << 2 | bit(h, 5) << 3;
+                let imm =
+                    bits(h, 12, 11) << 4 | bits(h, 10, 7) << 6 | bit(h, 6) << 2 | bit(h, 5) << 3;
                 mk(Op::Addi, h, rdp, 2, 0, imm as i32)
             }
             2 | 6 => {
@@ -104,7 +113,11 @@ pub fn decode16(h: u16) -> Inst {
                     if bit(h, 12) == 1 {
                         return ill;
                     }
-                    let op = if bits(h, 11, 10) == 0 { Op::Srli } else { Op::Srai };
+                    let op = if bits(h, 11, 10) == 0 {
+                        Op::Srli
+                    } else {
+                        Op::Srai
+                    };
                     mk(op, h, rs1p, rs1p, 0, bits(h, 6, 2) as i32)
                 }
                 2 => mk(Op::Andi, h, rs1p, rs1p, 0, ci_imm(h)),

@@ -139,7 +139,11 @@ impl Csrs {
         if !Self::counter_exists(idx) {
             return 0;
         }
-        let v = if self.inhibited(idx) { self.frozen[idx] } else { raw[idx].wrapping_sub(self.offset[idx]) };
+        let v = if self.inhibited(idx) {
+            self.frozen[idx]
+        } else {
+            raw[idx].wrapping_sub(self.offset[idx])
+        };
         if idx >= 3 {
             v & HPM_WIDTH_MASK
         } else {
@@ -149,7 +153,11 @@ impl Csrs {
 
     /// Make counter `idx` read `value` from the instant whose raw counts are `raw_next`.
     fn set_counter(&mut self, idx: usize, value: u64, raw_next: &[u64; event::COUNT]) {
-        let value = if idx >= 3 { value & HPM_WIDTH_MASK } else { value };
+        let value = if idx >= 3 {
+            value & HPM_WIDTH_MASK
+        } else {
+            value
+        };
         self.frozen[idx] = value;
         self.offset[idx] = raw_next[idx].wrapping_sub(value);
     }
@@ -235,7 +243,8 @@ impl Csrs {
         let mut eff = WriteEffect::default();
         match addr {
             MSTATUS => {
-                let mut v = value & (MSTATUS_MIE | MSTATUS_MPIE | MSTATUS_MPP | MSTATUS_MPRV | MSTATUS_TW);
+                let mut v =
+                    value & (MSTATUS_MIE | MSTATUS_MPIE | MSTATUS_MPP | MSTATUS_MPRV | MSTATUS_TW);
                 // MPP holds only M or U; anything else becomes U.
                 if v & MSTATUS_MPP != MSTATUS_MPP {
                     v &= !MSTATUS_MPP;
@@ -252,7 +261,12 @@ impl Csrs {
             MEPC => self.mepc = value & !1,
             MCAUSE => {
                 let irq = value >> 31 != 0;
-                self.mcause = (value & 0x1f) | if irq { 0x8000_0000 | if value >> 30 & 1 != 0 { 0x7fff_ffe0 } else { 0 } } else { 0 };
+                self.mcause = (value & 0x1f)
+                    | if irq {
+                        0x8000_0000 | if value >> 30 & 1 != 0 { 0x7fff_ffe0 } else { 0 }
+                    } else {
+                        0
+                    };
             }
             MTVAL => self.mtval = value,
             CPUCTRLSTS => self.cpuctrlsts = value & 0xc0,

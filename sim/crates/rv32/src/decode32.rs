@@ -35,7 +35,15 @@ fn imm_j(w: u32) -> i32 {
 }
 
 fn mk(op: Op, w: u32, rd: u8, rs1: u8, rs2: u8, imm: i32) -> Inst {
-    Inst { op, rd, rs1, rs2, len: 4, imm, raw: w }
+    Inst {
+        op,
+        rd,
+        rs1,
+        rs2,
+        len: 4,
+        imm,
+        raw: w,
+    }
 }
 
 pub fn decode32(w: u32) -> Inst {

@@ -43,11 +43,23 @@ struct Slot {
 const COMPRESSED_FLAG: u8 = 0x80;
 
 impl Slot {
-    const UNDECODED: Slot = Slot { op: Op::Undecoded, rd: 0, rs1: 0, rs2: 0, imm: 0 };
+    const UNDECODED: Slot = Slot {
+        op: Op::Undecoded,
+        rd: 0,
+        rs1: 0,
+        rs2: 0,
+        imm: 0,
+    };
 
     fn from_inst(i: &Inst) -> Slot {
         let rd = if i.rd == 0 { 32 } else { i.rd };
-        Slot { op: i.op, rd: rd | if i.len == 2 { COMPRESSED_FLAG } else { 0 }, rs1: i.rs1, rs2: i.rs2, imm: i.imm }
+        Slot {
+            op: i.op,
+            rd: rd | if i.len == 2 { COMPRESSED_FLAG } else { 0 },
+            rs1: i.rs1,
+            rs2: i.rs2,
+            imm: i.imm,
+        }
     }
 
     #[inline(always)]
@@ -190,7 +202,8 @@ impl Hart {
     /// The value counter `idx` holds after the last instruction (0 = mcycle, 2 = minstret,
     /// 3.. = mhpmcounters): what the RTL prints at the end of a run.
     pub fn counter(&self, idx: usize) -> u64 {
-        self.csr.counter(idx, &self.raw_counts(self.cycle + 1, self.instret))
+        self.csr
+            .counter(idx, &self.raw_counts(self.cycle + 1, self.instret))
     }
 
     /// Forget the decoded form of code overlapping `[addr, addr + size)` (after a write).
@@ -199,7 +212,12 @@ impl Hart {
         let off = addr.wrapping_sub(self.code_base);
         // Most stores go to pages that hold no decoded code: two lookups and out. A store
         // at `off` can touch instructions starting from `off - 2`.
-        let page = |o: u32| self.code_pages.get((o >> CODE_PAGE_SHIFT) as usize).copied().unwrap_or(false);
+        let page = |o: u32| {
+            self.code_pages
+                .get((o >> CODE_PAGE_SHIFT) as usize)
+                .copied()
+                .unwrap_or(false)
+        };
         if page(off.wrapping_sub(2)) || page(off.wrapping_add(size - 1)) {
             self.invalidate_slow(off, size);
         }
@@ -228,14 +246,21 @@ impl Hart {
     #[cold]
     fn decode_at<B: Bus>(&mut self, bus: &B, pc: u32) -> Result<Slot, u32> {
         let lo = bus.fetch16(pc).ok_or(pc)?;
-        let hi = if lo & 3 == 3 { bus.fetch16(pc.wrapping_add(2)).ok_or(pc.wrapping_add(2))? } else { 0 };
+        let hi = if lo & 3 == 3 {
+            bus.fetch16(pc.wrapping_add(2)).ok_or(pc.wrapping_add(2))?
+        } else {
+            0
+        };
         let inst = Slot::from_inst(&decode(lo, hi));
         let off = pc.wrapping_sub(self.code_base);
         if off < self.code_len {
             self.icache[(off >> 1) as usize] = inst;
             // An instruction may start on the last halfword of a page and end on the next.
             self.code_pages[(off >> CODE_PAGE_SHIFT) as usize] = true;
-            if let Some(p) = self.code_pages.get_mut(((off + 2) >> CODE_PAGE_SHIFT) as usize) {
+            if let Some(p) = self
+                .code_pages
+                .get_mut(((off + 2) >> CODE_PAGE_SHIFT) as usize)
+            {
                 *p = true;
             }
         }
@@ -329,7 +354,11 @@ impl Hart {
     fn enter_trap(&mut self, mcause: u32, epc: u32, tval: u32) {
         let c = &mut self.csr;
         let mie = c.mstatus & csr::MSTATUS_MIE != 0;
-        let mpp = if self.privilege == Priv::Machine { csr::MSTATUS_MPP } else { 0 };
+        let mpp = if self.privilege == Priv::Machine {
+            csr::MSTATUS_MPP
+        } else {
+            0
+        };
         c.mstatus = (c.mstatus & !(csr::MSTATUS_MIE | csr::MSTATUS_MPIE | csr::MSTATUS_MPP))
             | if mie { csr::MSTATUS_MPIE } else { 0 }
             | mpp;
@@ -339,7 +368,11 @@ impl Hart {
         self.privilege = Priv::Machine;
         self.compressed_at_redirect = self.ev[event::COMPRESSED];
         let base = c.mtvec & !0xff;
-        self.pc = if mcause >> 31 != 0 { base + 4 * (mcause & 0x1f) } else { base };
+        self.pc = if mcause >> 31 != 0 {
+            base + 4 * (mcause & 0x1f)
+        } else {
+            base
+        };
     }
 
     /// Take interrupt `cause` at the current instruction boundary.
@@ -347,7 +380,9 @@ impl Hart {
         // The decision falls in the first cycle, at or after the line rose, that is either the
         // cycle after the interrupted instruction or one of its overlappable trailing cycles.
         let entry = if self.cycle == self.overlap_end {
-            let since_rise = self.cycle.saturating_sub(self.irq_rose[(cause & 31) as usize]) as u32;
+            let since_rise =
+                self.cycle
+                    .saturating_sub(self.irq_rose[(cause & 31) as usize]) as u32;
             t::IRQ_ENTRY - self.overlap.min(since_rise)
         } else {
             t::IRQ_ENTRY
@@ -362,7 +397,11 @@ impl Hart {
     /// Returns true when the exception repeats without progress (a stuck machine).
     fn raise(&mut self, cause: u32, pc: u32, tval: u32, cost: u32) -> bool {
         let same = self.last_trap.cause == cause && self.last_trap.pc == pc;
-        self.trap_repeats = if same && self.instret == self.progress_mark { self.trap_repeats + 1 } else { 1 };
+        self.trap_repeats = if same && self.instret == self.progress_mark {
+            self.trap_repeats + 1
+        } else {
+            1
+        };
         self.progress_mark = self.instret;
         self.last_trap = TrapInfo { cause, pc, tval };
         // Ibex's record of synchronous exceptions, ecall and ebreak included
@@ -453,7 +492,10 @@ impl Hart {
             }};
         }
         while cycle < limit {
-            let inst = match self.icache.get((pc.wrapping_sub(self.code_base) >> 1) as usize) {
+            let inst = match self
+                .icache
+                .get((pc.wrapping_sub(self.code_base) >> 1) as usize)
+            {
                 Some(i) if i.op != Op::Undecoded => *i,
                 _ => match self.decode_at(bus, pc) {
                     Ok(i) => i,
@@ -497,14 +539,13 @@ impl Hart {
                 }};
             }
             macro_rules! load {
-                ($size:expr, $ext:expr) => {{
+                ($size:expr, |$v:ident| $ext:expr) => {{
                     let a = rs1.wrapping_add(imm as u32);
                     let split = (a & 3) + $size > 4;
                     let base = if split { t::MEM_SPLIT } else { t::MEM };
                     match bus.read(a, $size, start) {
-                        Ok((v, ws)) => {
-                            let ext: fn(u32) -> u32 = $ext;
-                            self.x[rd] = ext(v);
+                        Ok(($v, ws)) => {
+                            self.x[rd] = $ext;
                             cost = base + ws * if split { 2 } else { 1 };
                             self.ev[event::LOADS] += 1;
                             if cost > t::MEM {
@@ -513,7 +554,11 @@ impl Hart {
                         }
                         Err(_) => {
                             self.ev[event::LOADS] += 1;
-                            let tval = if split { Self::split_fault_addr(bus, a, $size) } else { a };
+                            let tval = if split {
+                                Self::split_fault_addr(bus, a, $size)
+                            } else {
+                                a
+                            };
                             trap!(cause::LOAD_ACCESS_FAULT, tval, base)
                         }
                     }
@@ -543,7 +588,11 @@ impl Hart {
                         }
                         Err(_) => {
                             self.ev[event::STORES] += 1;
-                            let tval = if split { Self::split_store(bus, a, $size, rs2, start) } else { a };
+                            let tval = if split {
+                                Self::split_store(bus, a, $size, rs2, start)
+                            } else {
+                                a
+                            };
                             trap!(cause::STORE_ACCESS_FAULT, tval, base)
                         }
                     }
@@ -661,18 +710,30 @@ impl Hart {
                                 continue;
                             }
                         }
-                        Err(()) => trap!(cause::ILLEGAL_INSN, Self::raw_bits(bus, pc, inst.compressed()), t::TRAP_INSN),
+                        Err(()) => trap!(
+                            cause::ILLEGAL_INSN,
+                            Self::raw_bits(bus, pc, inst.compressed()),
+                            t::TRAP_INSN
+                        ),
                     }
                 }
                 Op::Ecall => {
-                    let c = if self.privilege == Priv::Machine { cause::ECALL_M } else { cause::ECALL_U };
+                    let c = if self.privilege == Priv::Machine {
+                        cause::ECALL_M
+                    } else {
+                        cause::ECALL_U
+                    };
                     trap!(c, 0, t::TRAP_INSN)
                 }
                 Op::Ebreak => trap!(cause::BREAKPOINT, 0, t::TRAP_INSN),
                 Op::Mret => {
                     if self.privilege != Priv::Machine {
                         instret += 1; // Ibex counts privilege-illegal instructions as retired
-                        trap!(cause::ILLEGAL_INSN, Self::raw_bits(bus, pc, inst.compressed()), t::TRAP_INSN)
+                        trap!(
+                            cause::ILLEGAL_INSN,
+                            Self::raw_bits(bus, pc, inst.compressed()),
+                            t::TRAP_INSN
+                        )
                     }
                     let c = &mut self.csr;
                     let mpp_m = c.mstatus & csr::MSTATUS_MPP == csr::MSTATUS_MPP;
@@ -700,7 +761,11 @@ impl Hart {
                 Op::Wfi => {
                     if self.privilege == Priv::User && self.csr.mstatus & csr::MSTATUS_TW != 0 {
                         instret += 1;
-                        trap!(cause::ILLEGAL_INSN, Self::raw_bits(bus, pc, inst.compressed()), t::TRAP_INSN)
+                        trap!(
+                            cause::ILLEGAL_INSN,
+                            Self::raw_bits(bus, pc, inst.compressed()),
+                            t::TRAP_INSN
+                        )
                     }
                     // wfi always goes through its sleep sequence; the machine decides when the
                     // clock runs again (at once if a line is already up) and calls `wake`.
@@ -715,10 +780,18 @@ impl Hart {
                     self.gate_from = self.cycle + fetch_behind as u64;
                     return Exit::Wfi;
                 }
-                Op::Illegal => trap!(cause::ILLEGAL_INSN, Self::raw_bits(bus, pc, inst.compressed()), t::TRAP_INSN),
+                Op::Illegal => trap!(
+                    cause::ILLEGAL_INSN,
+                    Self::raw_bits(bus, pc, inst.compressed()),
+                    t::TRAP_INSN
+                ),
                 Op::Dret => {
                     instret += 1;
-                    trap!(cause::ILLEGAL_INSN, Self::raw_bits(bus, pc, false), t::TRAP_INSN)
+                    trap!(
+                        cause::ILLEGAL_INSN,
+                        Self::raw_bits(bus, pc, false),
+                        t::TRAP_INSN
+                    )
                 }
                 Op::Undecoded => unreachable!("decode never yields Undecoded"),
             }
@@ -741,7 +814,17 @@ impl Hart {
         };
         let writes = matches!(inst.op, Op::Csrrw | Op::Csrrwi) || inst.rs1 != 0;
         let raw = self.raw_counts(start, self.instret);
-        let old = self.csr.read(addr, self.privilege, &Now { raw: &raw, mip: self.mip }).map_err(|_| ())?;
+        let old = self
+            .csr
+            .read(
+                addr,
+                self.privilege,
+                &Now {
+                    raw: &raw,
+                    mip: self.mip,
+                },
+            )
+            .map_err(|_| ())?;
         let mut cost = t::ALU;
         let mut irq_check = false;
         if writes {
@@ -751,7 +834,11 @@ impl Hart {
                 _ => old & !src,
             };
             let raw_next = self.raw_counts(start + 1, self.instret + 1);
-            irq_check = self.csr.write(addr, new, &raw, &raw_next).map_err(|_| ())?.irq;
+            irq_check = self
+                .csr
+                .write(addr, new, &raw, &raw_next)
+                .map_err(|_| ())?
+                .irq;
             if Csrs::write_flushes(addr) {
                 cost = t::CSR_WRITE_FLUSH;
             }
@@ -771,6 +858,10 @@ impl Hart {
     #[cold]
     fn trap_loop(&self) -> Exit {
         let t = self.last_trap;
-        Exit::TrapLoop { cause: t.cause, pc: t.pc, tval: t.tval }
+        Exit::TrapLoop {
+            cause: t.cause,
+            pc: t.pc,
+            tval: t.tval,
+        }
     }
 }

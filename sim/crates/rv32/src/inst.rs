@@ -88,11 +88,26 @@ pub struct Inst {
 }
 
 impl Inst {
-    pub const UNDECODED: Inst =
-        Inst { op: Op::Undecoded, rd: 0, rs1: 0, rs2: 0, len: 0, imm: 0, raw: 0 };
+    pub const UNDECODED: Inst = Inst {
+        op: Op::Undecoded,
+        rd: 0,
+        rs1: 0,
+        rs2: 0,
+        len: 0,
+        imm: 0,
+        raw: 0,
+    };
 
     pub fn illegal(raw: u32, len: u8) -> Inst {
-        Inst { op: Op::Illegal, rd: 0, rs1: 0, rs2: 0, len, imm: 0, raw }
+        Inst {
+            op: Op::Illegal,
+            rd: 0,
+            rs1: 0,
+            rs2: 0,
+            len,
+            imm: 0,
+            raw,
+        }
     }
 
     pub fn is_compressed(&self) -> bool {

@@ -24,9 +24,25 @@ fn slt_sltu() {
     check_rr("slt", enc::slt, |x, y| ((x as i32) < (y as i32)) as u32);
     check_rr("sltu", enc::sltu, |x, y| (x < y) as u32);
     // the classic edges, spelled out
-    let got = eval_rr(enc::slt, &[(0x8000_0000, 0x7fff_ffff), (0xffff_ffff, 0), (0, 0xffff_ffff), (5, 5)]);
+    let got = eval_rr(
+        enc::slt,
+        &[
+            (0x8000_0000, 0x7fff_ffff),
+            (0xffff_ffff, 0),
+            (0, 0xffff_ffff),
+            (5, 5),
+        ],
+    );
     assert_eq!(got, vec![1, 1, 0, 0]);
-    let got = eval_rr(enc::sltu, &[(0x8000_0000, 0x7fff_ffff), (0xffff_ffff, 0), (0, 0xffff_ffff), (5, 5)]);
+    let got = eval_rr(
+        enc::sltu,
+        &[
+            (0x8000_0000, 0x7fff_ffff),
+            (0xffff_ffff, 0),
+            (0, 0xffff_ffff),
+            (5, 5),
+        ],
+    );
     assert_eq!(got, vec![0, 0, 1, 0]);
 }
 
@@ -35,15 +51,31 @@ fn register_shifts_mask_amount_to_5_bits() {
     check_rr("sll", enc::sll, |x, y| x << (y & 31));
     check_rr("srl", enc::srl, |x, y| x >> (y & 31));
     check_rr("sra", enc::sra, |x, y| ((x as i32) >> (y & 31)) as u32);
-    let got = eval_rr(enc::sll, &[(1, 32), (1, 33), (1, 0xffff_ffff), (3, 0), (1, 31)]);
+    let got = eval_rr(
+        enc::sll,
+        &[(1, 32), (1, 33), (1, 0xffff_ffff), (3, 0), (1, 31)],
+    );
     assert_eq!(got, vec![1, 2, 0x8000_0000, 3, 0x8000_0000]);
-    let got = eval_rr(enc::sra, &[(0x8000_0000, 31), (0x8000_0000, 63), (0x8000_0000, 0), (0x4000_0000, 30)]);
+    let got = eval_rr(
+        enc::sra,
+        &[
+            (0x8000_0000, 31),
+            (0x8000_0000, 63),
+            (0x8000_0000, 0),
+            (0x4000_0000, 30),
+        ],
+    );
     assert_eq!(got, vec![0xffff_ffff, 0xffff_ffff, 0x8000_0000, 1]);
-    let got = eval_rr(enc::srl, &[(0x8000_0000, 31), (0x8000_0000, 0x20), (0xffff_ffff, 4)]);
+    let got = eval_rr(
+        enc::srl,
+        &[(0x8000_0000, 31), (0x8000_0000, 0x20), (0xffff_ffff, 4)],
+    );
     assert_eq!(got, vec![1, 0x8000_0000, 0x0fff_ffff]);
 }
 
-const IMMS: &[i32] = &[0, 1, -1, 2, 5, 0x7f, 0x80, 0x555, -0x556, 2047, -2048, -2047];
+const IMMS: &[i32] = &[
+    0, 1, -1, 2, 5, 0x7f, 0x80, 0x555, -0x556, 2047, -2048, -2047,
+];
 
 fn check_ri(name: &str, make: fn(u32, u32, i32) -> u32, reference: fn(u32, i32) -> u32) {
     let mut cases = Vec::new();
@@ -61,7 +93,11 @@ fn check_ri(name: &str, make: fn(u32, u32, i32) -> u32, reference: fn(u32, i32) 
         });
         let s = run(&a);
         for (k, &(x, i)) in chunk.iter().enumerate() {
-            assert_eq!(s.bus.r32(DATA + 4 * k as u32), reference(x, i), "{name} {x:#x}, {i}");
+            assert_eq!(
+                s.bus.r32(DATA + 4 * k as u32),
+                reference(x, i),
+                "{name} {x:#x}, {i}"
+            );
         }
     }
 }
@@ -88,9 +124,13 @@ fn check_ri_sh(sh: u32) {
     let a = prog(|a| {
         for (k, &x) in EDGE.iter().enumerate() {
             a.li(A0, x);
-            a.i(enc::slli(A1, A0, sh)).i(enc::srli(A2, A0, sh)).i(enc::srai(A3, A0, sh));
+            a.i(enc::slli(A1, A0, sh))
+                .i(enc::srli(A2, A0, sh))
+                .i(enc::srai(A3, A0, sh));
             a.li(T0, DATA + 16 * k as u32);
-            a.i(enc::sw(A1, T0, 0)).i(enc::sw(A2, T0, 4)).i(enc::sw(A3, T0, 8));
+            a.i(enc::sw(A1, T0, 0))
+                .i(enc::sw(A2, T0, 4))
+                .i(enc::sw(A3, T0, 8));
         }
     });
     let s = run(&a);
@@ -98,7 +138,11 @@ fn check_ri_sh(sh: u32) {
         let b = DATA + 16 * k as u32;
         assert_eq!(s.bus.r32(b), x << sh, "slli {x:#x} {sh}");
         assert_eq!(s.bus.r32(b + 4), x >> sh, "srli {x:#x} {sh}");
-        assert_eq!(s.bus.r32(b + 8), ((x as i32) >> sh) as u32, "srai {x:#x} {sh}");
+        assert_eq!(
+            s.bus.r32(b + 8),
+            ((x as i32) >> sh) as u32,
+            "srai {x:#x} {sh}"
+        );
     }
 }
 
@@ -150,10 +194,22 @@ fn lui_auipc() {
 
 #[test]
 fn li_helper_roundtrip() {
-    let vals = [0u32, 0x7ff, 0x800, 0xfff, 0xffff_f800, 0x8000_0000, 0xffff_ffff, 0x1234_5678, 0x7fff_f800];
+    let vals = [
+        0u32,
+        0x7ff,
+        0x800,
+        0xfff,
+        0xffff_f800,
+        0x8000_0000,
+        0xffff_ffff,
+        0x1234_5678,
+        0x7fff_f800,
+    ];
     let a = prog(|a| {
         for (k, &v) in vals.iter().enumerate() {
-            a.li(A0, v).li(T0, DATA + 4 * k as u32).i(enc::sw(A0, T0, 0));
+            a.li(A0, v)
+                .li(T0, DATA + 4 * k as u32)
+                .i(enc::sw(A0, T0, 0));
         }
     });
     let s = run(&a);
@@ -247,8 +303,16 @@ fn branches_forward_and_backward() {
         let s = run(&a);
         for (k, &(f3, x, y)) in chunk.iter().enumerate() {
             let want = branch_ref(f3, x, y) as u32;
-            assert_eq!(s.bus.r32(DATA + 8 * k as u32), want, "fwd branch f3={f3} {x:#x} {y:#x}");
-            assert_eq!(s.bus.r32(DATA + 8 * k as u32 + 4), want, "back branch f3={f3} {x:#x} {y:#x}");
+            assert_eq!(
+                s.bus.r32(DATA + 8 * k as u32),
+                want,
+                "fwd branch f3={f3} {x:#x} {y:#x}"
+            );
+            assert_eq!(
+                s.bus.r32(DATA + 8 * k as u32 + 4),
+                want,
+                "back branch f3={f3} {x:#x} {y:#x}"
+            );
         }
     }
 }
@@ -257,7 +321,10 @@ fn branches_forward_and_backward() {
 fn countdown_loop_with_negative_offset() {
     let a = prog(|a| {
         a.i(enc::addi(A0, 0, 10));
-        a.label("loop").i(enc::addi(A1, A1, 3)).i(enc::addi(A0, A0, -1)).bne_to(A0, 0, "loop");
+        a.label("loop")
+            .i(enc::addi(A1, A1, 3))
+            .i(enc::addi(A0, A0, -1))
+            .bne_to(A0, 0, "loop");
     });
     let s = run(&a);
     assert_eq!(s.x(A1), 30);
@@ -273,7 +340,9 @@ fn loads_sign_and_zero_extend() {
         a.i(enc::lh(A4, S0, 0)).i(enc::lhu(A5, S0, 0));
         a.i(enc::lh(A6, S0, 2)).i(enc::lhu(A7, S0, 2));
         a.i(enc::lw(S2, S0, 0));
-        a.i(enc::lw(S3, S0, -16)).i(enc::lb(S4, S0, -13)).i(enc::lh(S5, S0, -14));
+        a.i(enc::lw(S3, S0, -16))
+            .i(enc::lb(S4, S0, -13))
+            .i(enc::lh(S5, S0, -14));
         a.i(enc::lw(S6, S0, 2047 - 3));
     });
     a.at(DATA).word(0x8000_7f80);
@@ -299,8 +368,12 @@ fn loads_sign_and_zero_extend() {
 fn stores_write_low_bits_only() {
     let a = prog(|a| {
         a.li(S0, DATA).li(A0, 0xa1b2_c3d4).li(A1, 0xffff_ffff);
-        a.i(enc::sw(A1, S0, 0)).i(enc::sw(A1, S0, 4)).i(enc::sw(A1, S0, 8));
-        a.i(enc::sb(A0, S0, 1)).i(enc::sh(A0, S0, 6)).i(enc::sw(A0, S0, 8));
+        a.i(enc::sw(A1, S0, 0))
+            .i(enc::sw(A1, S0, 4))
+            .i(enc::sw(A1, S0, 8));
+        a.i(enc::sb(A0, S0, 1))
+            .i(enc::sh(A0, S0, 6))
+            .i(enc::sw(A0, S0, 8));
         a.i(enc::addi(S1, S0, 32)).i(enc::sb(A0, S1, -20)); // DATA + 12
     });
     let s = run(&a);
@@ -314,8 +387,12 @@ fn stores_write_low_bits_only() {
 fn misaligned_loads_and_stores_read_and_write_the_right_bytes() {
     let mut a = prog(|a| {
         a.li(S0, DATA);
-        a.i(enc::lw(A0, S0, 1)).i(enc::lw(A1, S0, 2)).i(enc::lw(A2, S0, 3));
-        a.i(enc::lh(A3, S0, 3)).i(enc::lhu(A4, S0, 1)).i(enc::lh(A5, S0, 1));
+        a.i(enc::lw(A0, S0, 1))
+            .i(enc::lw(A1, S0, 2))
+            .i(enc::lw(A2, S0, 3));
+        a.i(enc::lh(A3, S0, 3))
+            .i(enc::lhu(A4, S0, 1))
+            .i(enc::lh(A5, S0, 1));
         a.li(T0, 0xa1b2_c3d4);
         a.i(enc::sw(T0, S0, 17)).i(enc::sh(T0, S0, 27));
     });
@@ -337,14 +414,28 @@ fn misaligned_loads_and_stores_read_and_write_the_right_bytes() {
 fn mmio_reads_and_writes_go_to_the_bus() {
     let a = prog(|a| {
         a.li(S0, MMIO_BASE).li(A0, 0xdead_beef);
-        a.i(enc::sw(A0, S0, 8)).i(enc::sb(A0, S0, 5)).i(enc::sh(A0, S0, 2));
-        a.i(enc::lw(A1, S0, 0x10)).i(enc::lb(A2, S0, 0)).i(enc::lhu(A3, S0, 0));
+        a.i(enc::sw(A0, S0, 8))
+            .i(enc::sb(A0, S0, 5))
+            .i(enc::sh(A0, S0, 2));
+        a.i(enc::lw(A1, S0, 0x10))
+            .i(enc::lb(A2, S0, 0))
+            .i(enc::lhu(A3, S0, 0));
     });
     let mut s = Sim::new(&a);
     s.bus.mmio_value = 0x8765_4381;
     s.run();
-    assert_eq!(s.bus.mmio_writes, vec![(MMIO_BASE + 8, 4, 0xdead_beef), (MMIO_BASE + 5, 1, 0xef), (MMIO_BASE + 2, 2, 0xbeef)]);
-    assert_eq!(s.bus.mmio_reads, vec![(MMIO_BASE + 0x10, 4), (MMIO_BASE, 1), (MMIO_BASE, 2)]);
+    assert_eq!(
+        s.bus.mmio_writes,
+        vec![
+            (MMIO_BASE + 8, 4, 0xdead_beef),
+            (MMIO_BASE + 5, 1, 0xef),
+            (MMIO_BASE + 2, 2, 0xbeef)
+        ]
+    );
+    assert_eq!(
+        s.bus.mmio_reads,
+        vec![(MMIO_BASE + 0x10, 4), (MMIO_BASE, 1), (MMIO_BASE, 2)]
+    );
     assert_eq!(s.x(A1), 0x8765_4381);
     assert_eq!(s.x(A2), 0xffff_ff81);
     assert_eq!(s.x(A3), 0x4381);

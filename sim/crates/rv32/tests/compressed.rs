@@ -115,7 +115,11 @@ fn every_16_bit_encoding_decodes_like_its_expansion() {
         match table.get(&h) {
             Some(&w) => {
                 let want = decode32(w);
-                assert_ne!(want.op, Op::Illegal, "expansion {w:#010x} of {h:#06x} is illegal");
+                assert_ne!(
+                    want.op,
+                    Op::Illegal,
+                    "expansion {w:#010x} of {h:#06x} is illegal"
+                );
                 let same = got.op == want.op
                     && got.rd == want.rd
                     && got.rs1 == want.rs1
@@ -124,7 +128,9 @@ fn every_16_bit_encoding_decodes_like_its_expansion() {
                     && got.len == 2
                     && got.raw == h as u32;
                 if !same {
-                    bad.push(format!("{h:#06x}: got {got:?}, want {want:?} (from {w:#010x})"));
+                    bad.push(format!(
+                        "{h:#06x}: got {got:?}, want {want:?} (from {w:#010x})"
+                    ));
                 }
             }
             None => {
@@ -134,7 +140,12 @@ fn every_16_bit_encoding_decodes_like_its_expansion() {
             }
         }
     }
-    assert!(bad.is_empty(), "{} mismatches, first: {:#?}", bad.len(), &bad[..bad.len().min(20)]);
+    assert!(
+        bad.is_empty(),
+        "{} mismatches, first: {:#?}",
+        bad.len(),
+        &bad[..bad.len().min(20)]
+    );
 }
 
 #[test]
@@ -185,7 +196,18 @@ fn listed_reserved_encodings_are_illegal() {
 fn hints_are_legal() {
     // c.nop with imm, c.addi with imm 0, c.li x0, c.lui x0, c.mv x0, c.add x0, c.slli x0 / 0,
     // c.srli/c.srai shamt 0
-    for h in [cenc::addi(0, 5), cenc::addi(A0, 0), cenc::li(0, 3), cenc::lui(0, 1), cenc::mv(0, A0), cenc::add(0, A0), cenc::slli(0, 3), cenc::slli(A0, 0), cenc::srli(A0, 0), cenc::srai(A0, 0)] {
+    for h in [
+        cenc::addi(0, 5),
+        cenc::addi(A0, 0),
+        cenc::li(0, 3),
+        cenc::lui(0, 1),
+        cenc::mv(0, A0),
+        cenc::add(0, A0),
+        cenc::slli(0, 3),
+        cenc::slli(A0, 0),
+        cenc::srli(A0, 0),
+        cenc::srai(A0, 0),
+    ] {
         assert_ne!(decode16(h).op, Op::Illegal, "{h:#06x}");
     }
 }
@@ -205,22 +227,53 @@ fn execute_every_compressed_instruction() {
         a.c(cenc::nop());
         a.c(cenc::li(S2, -32)).c(cenc::li(S3, 31));
         a.c(cenc::addi(S3, -5)); // 26
-        a.c(cenc::lui(S4, -1)).c(cenc::lui(S5, 1)).c(cenc::lui(S6, 31));
-        a.c(cenc::addi16sp(-64)).i(enc::addi(S7, SP, 0)).c(cenc::addi16sp(496)).i(enc::addi(S8, SP, 0));
+        a.c(cenc::lui(S4, -1))
+            .c(cenc::lui(S5, 1))
+            .c(cenc::lui(S6, 31));
+        a.c(cenc::addi16sp(-64))
+            .i(enc::addi(S7, SP, 0))
+            .c(cenc::addi16sp(496))
+            .i(enc::addi(S8, SP, 0));
         a.c(cenc::addi16sp(-432)); // back to the start
         a.li(S0, 0x8000_00f0).li(S1, 0x0f0f_0f0f);
-        a.i(enc::addi(A4, S0, 0)).c(cenc::srli(A4, 4)).i(enc::addi(T3, A4, 0));
-        a.i(enc::addi(A4, S0, 0)).c(cenc::srai(A4, 4)).i(enc::addi(T4, A4, 0));
-        a.i(enc::addi(A4, S0, 0)).c(cenc::srai(A4, 31)).i(enc::addi(T5, A4, 0));
-        a.i(enc::addi(A4, S0, 0)).c(cenc::andi(A4, -2)).i(enc::addi(T6, A4, 0));
+        a.i(enc::addi(A4, S0, 0))
+            .c(cenc::srli(A4, 4))
+            .i(enc::addi(T3, A4, 0));
+        a.i(enc::addi(A4, S0, 0))
+            .c(cenc::srai(A4, 4))
+            .i(enc::addi(T4, A4, 0));
+        a.i(enc::addi(A4, S0, 0))
+            .c(cenc::srai(A4, 31))
+            .i(enc::addi(T5, A4, 0));
+        a.i(enc::addi(A4, S0, 0))
+            .c(cenc::andi(A4, -2))
+            .i(enc::addi(T6, A4, 0));
         a.li(S11, DATA + 0x200);
-        for (k, f) in [cenc::sub as fn(u32, u32) -> u16, cenc::xor, cenc::or, cenc::and].iter().enumerate() {
-            a.i(enc::addi(A4, S0, 0)).c(f(A4, S1)).i(enc::sw(A4, S11, 4 * k as i32));
+        for (k, f) in [
+            cenc::sub as fn(u32, u32) -> u16,
+            cenc::xor,
+            cenc::or,
+            cenc::and,
+        ]
+        .iter()
+        .enumerate()
+        {
+            a.i(enc::addi(A4, S0, 0))
+                .c(f(A4, S1))
+                .i(enc::sw(A4, S11, 4 * k as i32));
         }
-        a.i(enc::addi(A4, S1, 0)).c(cenc::slli(A4, 4)).i(enc::sw(A4, S11, 16));
-        a.i(enc::addi(A4, S1, 0)).c(cenc::slli(A4, 31)).i(enc::sw(A4, S11, 20));
-        a.c(cenc::swsp(A1, 252)).c(cenc::lwsp(T0, 252)).i(enc::sw(T0, S11, 24));
-        a.c(cenc::swsp(S1, 0)).c(cenc::lwsp(T1, 0)).i(enc::sw(T1, S11, 28));
+        a.i(enc::addi(A4, S1, 0))
+            .c(cenc::slli(A4, 4))
+            .i(enc::sw(A4, S11, 16));
+        a.i(enc::addi(A4, S1, 0))
+            .c(cenc::slli(A4, 31))
+            .i(enc::sw(A4, S11, 20));
+        a.c(cenc::swsp(A1, 252))
+            .c(cenc::lwsp(T0, 252))
+            .i(enc::sw(T0, S11, 24));
+        a.c(cenc::swsp(S1, 0))
+            .c(cenc::lwsp(T1, 0))
+            .i(enc::sw(T1, S11, 28));
         a.c(cenc::mv(T2, A1)).i(enc::sw(T2, S11, 32));
         a.li(T2, 5).c(cenc::add(T2, S1)).i(enc::sw(T2, S11, 36));
     });
@@ -280,12 +333,18 @@ fn compressed_control_flow() {
         a.label("f5");
         // c.beqz / c.bnez, taken and not taken, forward and backward
         a.li(S0, 3).li(S1, 0);
-        a.label("loop").i(enc::addi(A0, A0, 1)).c(cenc::addi(S0, -1)).c_bnez_to(S0, "loop"); // 3 iterations
+        a.label("loop")
+            .i(enc::addi(A0, A0, 1))
+            .c(cenc::addi(S0, -1))
+            .c_bnez_to(S0, "loop"); // 3 iterations
         a.c_bnez_to(S1, "never"); // not taken
         a.c_beqz_to(S1, "f6"); // taken
         a.label("never").i(enc::addi(S8, 0, 99));
         a.label("f6");
-        a.li(S1, 1).c_beqz_to(S1, "never2").i(enc::addi(A1, 0, 5)).c_j_to("f7");
+        a.li(S1, 1)
+            .c_beqz_to(S1, "never2")
+            .i(enc::addi(A1, 0, 5))
+            .c_j_to("f7");
         a.label("never2").i(enc::addi(S9, 0, 99));
         a.label("f7");
         // c.jalr with rs1 == ra: target uses the old ra, link is written afterwards

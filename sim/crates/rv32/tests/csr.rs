@@ -8,7 +8,11 @@ use common::*;
 /// A handler at mtvec that records mcause in t1 and skips the faulting (32-bit) instruction.
 fn skip_handler(a: &mut Asm) {
     a.at(TRAP_BASE).label("trap");
-    a.i(enc::csrr(T1, MCAUSE)).i(enc::csrr(T2, MEPC)).i(enc::addi(T2, T2, 4)).i(enc::csrw(MEPC, T2)).i(enc::mret());
+    a.i(enc::csrr(T1, MCAUSE))
+        .i(enc::csrr(T2, MEPC))
+        .i(enc::addi(T2, T2, 4))
+        .i(enc::csrw(MEPC, T2))
+        .i(enc::mret());
     a.at(RESET_PC);
 }
 
@@ -22,7 +26,10 @@ fn probe(addrs: &[u32], make: impl Fn(u32) -> u32, setup: impl Fn(&mut Asm)) -> 
         setup(&mut a);
         a.li(S0, DATA);
         for &c in chunk {
-            a.i(enc::addi(T1, 0, 0)).i(make(c)).i(enc::sb(T1, S0, 0)).i(enc::addi(S0, S0, 1));
+            a.i(enc::addi(T1, 0, 0))
+                .i(make(c))
+                .i(enc::sb(T1, S0, 0))
+                .i(enc::addi(S0, S0, 1));
         }
         a.end();
         let s = run(&a);
@@ -84,7 +91,10 @@ fn named_unimplemented_csrs_are_illegal() {
 
 #[test]
 fn read_only_csrs_read_but_refuse_writes() {
-    let ro = [MVENDORID, MARCHID, MIMPID, MHARTID, 0xf15, CYCLE, INSTRET, 0xc03, 0xc0c, 0xc1f, 0xc80, 0xc82, 0xc9f];
+    let ro = [
+        MVENDORID, MARCHID, MIMPID, MHARTID, 0xf15, CYCLE, INSTRET, 0xc03, 0xc0c, 0xc1f, 0xc80,
+        0xc82, 0xc9f,
+    ];
     let reads = probe(&ro, |c| enc::csrr(A0, c), |_| {});
     assert!(reads.iter().all(|&x| x == 0), "{reads:?}");
     // csrrs/csrrc with rs1 = x0 and csrrsi/csrrci with uimm = 0 do not write
@@ -106,7 +116,26 @@ fn read_only_csrs_read_but_refuse_writes() {
 
 #[test]
 fn reset_values() {
-    let csrs = [MISA, MARCHID, MVENDORID, MIMPID, MHARTID, MTVEC, MSTATUS, MIE, MIP, MEPC, MCAUSE, MTVAL, MSCRATCH, MSTATUSH, MCOUNTINHIBIT, 0x30a, 0x31a, 0xf15];
+    let csrs = [
+        MISA,
+        MARCHID,
+        MVENDORID,
+        MIMPID,
+        MHARTID,
+        MTVEC,
+        MSTATUS,
+        MIE,
+        MIP,
+        MEPC,
+        MCAUSE,
+        MTVAL,
+        MSCRATCH,
+        MSTATUSH,
+        MCOUNTINHIBIT,
+        0x30a,
+        0x31a,
+        0xf15,
+    ];
     let a = prog(|a| {
         a.li(S0, DATA);
         for (k, &c) in csrs.iter().enumerate() {
@@ -114,7 +143,26 @@ fn reset_values() {
         }
     });
     let s = run(&a);
-    let want = [0x4010_1104, 22, 0, 0, 0, 0x0010_0001, 0x80, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+    let want = [
+        0x4010_1104,
+        22,
+        0,
+        0,
+        0,
+        0x0010_0001,
+        0x80,
+        0,
+        0,
+        0,
+        0,
+        0,
+        0,
+        0,
+        0,
+        0,
+        0,
+        0,
+    ];
     for (k, &c) in csrs.iter().enumerate() {
         assert_eq!(s.bus.r32(DATA + 4 * k as u32), want[k], "CSR {c:#05x}");
     }
@@ -127,45 +175,106 @@ fn write_read(csr: u32, vals: &[u32]) -> Vec<u32> {
     let a = prog(|a| {
         a.li(S0, DATA);
         for (k, &v) in vals.iter().enumerate() {
-            a.li(A0, v).i(enc::csrrw(A2, csr, A0)).i(enc::csrr(A1, csr)).i(enc::sw(A1, S0, 4 * k as i32));
+            a.li(A0, v)
+                .i(enc::csrrw(A2, csr, A0))
+                .i(enc::csrr(A1, csr))
+                .i(enc::sw(A1, S0, 4 * k as i32));
         }
     });
     let s = run(&a);
-    (0..vals.len()).map(|k| s.bus.r32(DATA + 4 * k as u32)).collect()
+    (0..vals.len())
+        .map(|k| s.bus.r32(DATA + 4 * k as u32))
+        .collect()
 }
 
 #[test]
 fn mtvec_keeps_vectored_mode_and_256_byte_alignment() {
     // the last write restores a usable vector base
-    let got = write_read(MTVEC, &[0x0001_2345, 0xffff_ffff, 0, 0x0010_0000, 0x0010_00fe, 0x0010_0000]);
-    assert_eq!(got, vec![0x0001_2301, 0xffff_ff01, 1, 0x0010_0001, 0x0010_0001, 0x0010_0001]);
+    let got = write_read(
+        MTVEC,
+        &[
+            0x0001_2345,
+            0xffff_ffff,
+            0,
+            0x0010_0000,
+            0x0010_00fe,
+            0x0010_0000,
+        ],
+    );
+    assert_eq!(
+        got,
+        vec![
+            0x0001_2301,
+            0xffff_ff01,
+            1,
+            0x0010_0001,
+            0x0010_0001,
+            0x0010_0001
+        ]
+    );
 }
 
 #[test]
 fn mepc_clears_bit_0_mscratch_mtval_keep_everything() {
-    assert_eq!(write_read(MEPC, &[0x0123_4567, 0xffff_ffff, 2]), vec![0x0123_4566, 0xffff_fffe, 2]);
-    assert_eq!(write_read(MSCRATCH, &[0xffff_ffff, 0x1234_5679]), vec![0xffff_ffff, 0x1234_5679]);
-    assert_eq!(write_read(MTVAL, &[0xffff_ffff, 0x8000_0001]), vec![0xffff_ffff, 0x8000_0001]);
+    assert_eq!(
+        write_read(MEPC, &[0x0123_4567, 0xffff_ffff, 2]),
+        vec![0x0123_4566, 0xffff_fffe, 2]
+    );
+    assert_eq!(
+        write_read(MSCRATCH, &[0xffff_ffff, 0x1234_5679]),
+        vec![0xffff_ffff, 0x1234_5679]
+    );
+    assert_eq!(
+        write_read(MTVAL, &[0xffff_ffff, 0x8000_0001]),
+        vec![0xffff_ffff, 0x8000_0001]
+    );
 }
 
 #[test]
 fn mstatus_write_mask_and_mpp_legalization() {
-    let got = write_read(MSTATUS, &[0xffff_fff7, 0x1000, 0x0800, 0x1800, 0x0002_0080, 0x0020_0000, 0]);
+    let got = write_read(
+        MSTATUS,
+        &[
+            0xffff_fff7,
+            0x1000,
+            0x0800,
+            0x1800,
+            0x0002_0080,
+            0x0020_0000,
+            0,
+        ],
+    );
     // MIE (bit 3) is kept 0 here so that no interrupt can fire; the full mask is checked below
-    assert_eq!(got, vec![0x0022_1880, 0, 0, 0x1800, 0x0002_0080, 0x0020_0000, 0]);
+    assert_eq!(
+        got,
+        vec![0x0022_1880, 0, 0, 0x1800, 0x0002_0080, 0x0020_0000, 0]
+    );
     let got = write_read(MSTATUS, &[0xffff_ffff]);
     assert_eq!(got, vec![0x0022_1888]);
 }
 
 #[test]
 fn mie_keeps_only_implemented_interrupt_bits() {
-    assert_eq!(write_read(MIE, &[0xffff_ffff, 0x0000_0888, 0x8000_0000, 0x7777]), vec![0x7fff_0888, 0x888, 0, 0x0888 & 0x7777]);
+    assert_eq!(
+        write_read(MIE, &[0xffff_ffff, 0x0000_0888, 0x8000_0000, 0x7777]),
+        vec![0x7fff_0888, 0x888, 0, 0x0888 & 0x7777]
+    );
 }
 
 #[test]
 fn mcause_keeps_interrupt_flag_and_5_bit_cause() {
     assert_eq!(
-        write_read(MCAUSE, &[0x8000_000b, 0xffff_ffff, 0x7fff_ffff, 0x0000_0002, 0xc000_0010, 0x8000_ffff]),
+        write_read(
+            MCAUSE,
+            &[
+                0x8000_000b,
+                0xffff_ffff,
+                0x7fff_ffff,
+                0x0000_0002,
+                0xc000_0010,
+                0x8000_ffff
+            ]
+        ),
         vec![0x8000_000b, 0xffff_ffff, 0x1f, 2, 0xffff_fff0, 0x8000_001f]
     );
 }
@@ -198,10 +307,15 @@ fn csr_instruction_variants() {
         a.i(enc::csrr(S3, MSCRATCH));
         a.li(A1, 0x00f0).i(enc::csrrc(S4, MSCRATCH, A1));
         a.i(enc::csrr(S5, MSCRATCH));
-        a.i(enc::csrrwi(S6, MSCRATCH, 31)).i(enc::csrr(S7, MSCRATCH));
-        a.i(enc::csrrsi(0, MSCRATCH, 0x20 - 1)).i(enc::csrrci(S8, MSCRATCH, 3)).i(enc::csrr(S9, MSCRATCH));
+        a.i(enc::csrrwi(S6, MSCRATCH, 31))
+            .i(enc::csrr(S7, MSCRATCH));
+        a.i(enc::csrrsi(0, MSCRATCH, 0x20 - 1))
+            .i(enc::csrrci(S8, MSCRATCH, 3))
+            .i(enc::csrr(S9, MSCRATCH));
         // rd == rs1: the old value goes to rd, the write uses the old rs1
-        a.li(T0, 0x55).i(enc::csrrw(T0, MSCRATCH, T0)).i(enc::csrr(T1, MSCRATCH));
+        a.li(T0, 0x55)
+            .i(enc::csrrw(T0, MSCRATCH, T0))
+            .i(enc::csrr(T1, MSCRATCH));
     });
     let s = run(&a);
     assert_eq!(s.x(S2), 0xf0f0);
@@ -238,7 +352,11 @@ fn mcycle_and_minstret_count() {
     assert_eq!(s.x(A6), s.x(A2) + 4, "cycle shadows mcycle");
     assert_eq!(s.x(A7), s.x(A3) + 4, "instret shadows minstret");
     // minstret starts at 0; mcycle is small (the first instruction enters decode at cycle 4)
-    assert!(s.x(A0) <= 5, "mcycle read by the first instruction: {}", s.x(A0));
+    assert!(
+        s.x(A0) <= 5,
+        "mcycle read by the first instruction: {}",
+        s.x(A0)
+    );
     assert_eq!(s.x(A1), 1, "minstret read by the second instruction");
     assert_eq!(s.hart.counter(0), s.hart.cycle);
     assert_eq!(s.hart.counter(2), s.hart.instret);
@@ -247,13 +365,19 @@ fn mcycle_and_minstret_count() {
 #[test]
 fn mcountinhibit_freezes_and_unfreezes() {
     let a = prog(|a| {
-        a.li(T0, 0xffff_ffff).i(enc::csrrw(S2, MCOUNTINHIBIT, T0)).i(enc::csrr(S3, MCOUNTINHIBIT));
-        a.i(enc::csrr(A0, MCYCLE)).i(enc::csrr(A1, MINSTRET)).i(enc::csrr(S4, 0xb05));
+        a.li(T0, 0xffff_ffff)
+            .i(enc::csrrw(S2, MCOUNTINHIBIT, T0))
+            .i(enc::csrr(S3, MCOUNTINHIBIT));
+        a.i(enc::csrr(A0, MCYCLE))
+            .i(enc::csrr(A1, MINSTRET))
+            .i(enc::csrr(S4, 0xb05));
         for _ in 0..10 {
             a.nop();
         }
         a.li(S0, DATA).i(enc::lw(T1, S0, 0));
-        a.i(enc::csrr(A2, MCYCLE)).i(enc::csrr(A3, MINSTRET)).i(enc::csrr(S5, 0xb05));
+        a.i(enc::csrr(A2, MCYCLE))
+            .i(enc::csrr(A3, MINSTRET))
+            .i(enc::csrr(S5, 0xb05));
         a.i(enc::csrrwi(0, MCOUNTINHIBIT, 0));
         a.i(enc::csrr(A4, MCYCLE)).i(enc::csrr(A5, MINSTRET));
         a.nop().nop();
@@ -261,14 +385,23 @@ fn mcountinhibit_freezes_and_unfreezes() {
     });
     let s = run(&a);
     assert_eq!(s.x(S2), 0, "mcountinhibit resets to 0");
-    assert_eq!(s.x(S3), 0x1ffd, "bits 0 and 2..12 exist, bit 1 is hardwired 0");
+    assert_eq!(
+        s.x(S3),
+        0x1ffd,
+        "bits 0 and 2..12 exist, bit 1 is hardwired 0"
+    );
     assert_eq!(s.x(A2), s.x(A0), "mcycle frozen");
     assert_eq!(s.x(A3), s.x(A1), "minstret frozen");
     assert_eq!(s.x(S5), s.x(S4), "loads counter frozen");
     // between the two reads: csrr a3 (inhibited), the csrrwi itself (its retirement is not
     // counted: the write takes effect after it), csrr a4 (counted)
     assert_eq!(s.x(A5), s.x(A3) + 1, "minstret resumes after the write");
-    assert!(s.x(A4) - s.x(A2) <= 3, "mcycle resumes: {} -> {}", s.x(A2), s.x(A4));
+    assert!(
+        s.x(A4) - s.x(A2) <= 3,
+        "mcycle resumes: {} -> {}",
+        s.x(A2),
+        s.x(A4)
+    );
     assert_eq!(s.x(A6) - s.x(A4), 4);
     assert_eq!(s.x(A7) - s.x(A5), 4);
 }
@@ -283,10 +416,17 @@ fn mcycle_and_minstret_are_64_bit_and_writable() {
         for _ in 0..20 {
             a.nop();
         }
-        a.i(enc::csrr(A0, MCYCLE)).i(enc::csrr(A1, MCYCLEH)).i(enc::csrr(A2, MINSTRET)).i(enc::csrr(A3, MINSTRETH));
+        a.i(enc::csrr(A0, MCYCLE))
+            .i(enc::csrr(A1, MCYCLEH))
+            .i(enc::csrr(A2, MINSTRET))
+            .i(enc::csrr(A3, MINSTRETH));
     });
     let s = run(&a);
-    assert!((0xffff_fff0..=0xffff_fff8).contains(&s.x(S2)), "mcycle after write: {:#x}", s.x(S2));
+    assert!(
+        (0xffff_fff0..=0xffff_fff8).contains(&s.x(S2)),
+        "mcycle after write: {:#x}",
+        s.x(S2)
+    );
     assert_eq!(s.x(S3), 0x1234);
     assert_eq!(s.x(A1), 0x1235, "carry into mcycleh");
     assert_eq!(s.x(A3), 0x1235, "carry into minstreth");
@@ -298,10 +438,17 @@ fn mcycle_and_minstret_are_64_bit_and_writable() {
 #[test]
 fn minstret_write_takes_effect_for_the_next_instruction() {
     let a = prog(|a| {
-        a.li(T0, 100).i(enc::csrw(MINSTRET, T0)).i(enc::csrr(A0, MINSTRET)).i(enc::csrr(A1, MINSTRET));
+        a.li(T0, 100)
+            .i(enc::csrw(MINSTRET, T0))
+            .i(enc::csrr(A0, MINSTRET))
+            .i(enc::csrr(A1, MINSTRET));
     });
     let s = run(&a);
-    assert_eq!(s.x(A0), 100, "the csrw's own retirement does not count on top of the written value");
+    assert_eq!(
+        s.x(A0),
+        100,
+        "the csrw's own retirement does not count on top of the written value"
+    );
     assert_eq!(s.x(A1), 101);
 }
 
@@ -313,7 +460,9 @@ fn mhpmevent_selectors_are_one_hot_for_counters_3_to_12() {
         for (k, &c) in ev.iter().enumerate() {
             a.i(enc::csrr(A0, c)).i(enc::sw(A0, S0, 4 * k as i32));
         }
-        a.li(T0, 0xffff_ffff).i(enc::csrw(0x323, T0)).i(enc::csrr(A1, 0x323)); // write ignored
+        a.li(T0, 0xffff_ffff)
+            .i(enc::csrw(0x323, T0))
+            .i(enc::csrr(A1, 0x323)); // write ignored
     });
     let s = run(&a);
     for (k, &c) in ev.iter().enumerate() {
@@ -326,7 +475,10 @@ fn mhpmevent_selectors_are_one_hot_for_counters_3_to_12() {
 
 #[test]
 fn mhpmcounters_past_12_read_zero_and_ignore_writes() {
-    let ctrs: Vec<u32> = (0xb0d..=0xb1f).chain(0xb8d..=0xb9f).chain(0xc0d..=0xc1f).collect();
+    let ctrs: Vec<u32> = (0xb0d..=0xb1f)
+        .chain(0xb8d..=0xb9f)
+        .chain(0xc0d..=0xc1f)
+        .collect();
     let a = prog(|a| {
         a.li(S0, DATA).li(T0, 0xffff_ffff);
         for (k, &c) in ctrs.iter().enumerate() {
@@ -346,8 +498,13 @@ fn mhpmcounters_past_12_read_zero_and_ignore_writes() {
 fn hpm_counters_are_40_bits_wide() {
     let a = prog(|a| {
         a.li(T0, 0xffff_ffff);
-        a.i(enc::csrw(0xb83, T0)).i(enc::csrr(A0, 0xb83)).i(enc::csrr(A1, 0xc83));
-        a.i(enc::csrw(0xb8c, T0)).i(enc::csrw(0xb0c, T0)).i(enc::csrr(A2, 0xb0c)).i(enc::csrr(A3, 0xb8c));
+        a.i(enc::csrw(0xb83, T0))
+            .i(enc::csrr(A0, 0xb83))
+            .i(enc::csrr(A1, 0xc83));
+        a.i(enc::csrw(0xb8c, T0))
+            .i(enc::csrw(0xb0c, T0))
+            .i(enc::csrr(A2, 0xb0c))
+            .i(enc::csrr(A3, 0xb8c));
     });
     let s = run(&a);
     assert_eq!(s.x(A0), 0xff);
@@ -365,16 +522,31 @@ fn hpm_counters_count_loads_stores_jumps_branches_compressed() {
             a.i(enc::csrr(0, c));
         }
         a.label("m0");
-        a.i(enc::csrr(S2, 0xb05)).i(enc::csrr(S3, 0xb06)).i(enc::csrr(S4, 0xb07));
-        a.i(enc::csrr(S5, 0xb08)).i(enc::csrr(S6, 0xb09)).i(enc::csrr(S7, 0xb0a));
+        a.i(enc::csrr(S2, 0xb05))
+            .i(enc::csrr(S3, 0xb06))
+            .i(enc::csrr(S4, 0xb07));
+        a.i(enc::csrr(S5, 0xb08))
+            .i(enc::csrr(S6, 0xb09))
+            .i(enc::csrr(S7, 0xb0a));
         // 4 loads, 3 stores, 5 compressed, 2 jumps, 3 branches of which 1 taken
-        a.i(enc::lw(T0, S0, 0)).i(enc::lb(T0, S0, 1)).i(enc::lhu(T0, S0, 2)).c(cenc::lw(A0, S0, 4));
-        a.i(enc::sw(T0, S0, 8)).i(enc::sb(T0, S0, 9)).c(cenc::sw(A0, S0, 12));
+        a.i(enc::lw(T0, S0, 0))
+            .i(enc::lb(T0, S0, 1))
+            .i(enc::lhu(T0, S0, 2))
+            .c(cenc::lw(A0, S0, 4));
+        a.i(enc::sw(T0, S0, 8))
+            .i(enc::sb(T0, S0, 9))
+            .c(cenc::sw(A0, S0, 12));
         a.c(cenc::nop()).c(cenc::addi(A1, 1)).c(cenc::nop());
         a.i(enc::jal(0, 4)).i(enc::jal(0, 4));
-        a.i(enc::beq(0, 0, 4)).i(enc::bne(0, 0, 4)).i(enc::blt(0, 0, 4));
-        a.i(enc::csrr(A2, 0xb05)).i(enc::csrr(A3, 0xb06)).i(enc::csrr(A4, 0xb07));
-        a.i(enc::csrr(A5, 0xb08)).i(enc::csrr(A6, 0xb09)).i(enc::csrr(A7, 0xb0a));
+        a.i(enc::beq(0, 0, 4))
+            .i(enc::bne(0, 0, 4))
+            .i(enc::blt(0, 0, 4));
+        a.i(enc::csrr(A2, 0xb05))
+            .i(enc::csrr(A3, 0xb06))
+            .i(enc::csrr(A4, 0xb07));
+        a.i(enc::csrr(A5, 0xb08))
+            .i(enc::csrr(A6, 0xb09))
+            .i(enc::csrr(A7, 0xb0a));
     });
     let s = run(&a);
     assert_eq!(s.x(A2) - s.x(S2), 4, "mhpmcounter5 (loads)");

@@ -24,7 +24,19 @@ fn immediates_and_registers_round_trip() {
         let u20 = r.next() % (1 << 20);
         let chk = |w: u32, op: Op, rd_: u32, rs1_: u32, rs2_: u32, imm: i32| {
             let i = decode32(w);
-            assert_eq!((i.op, i.rd as u32, i.rs1 as u32, i.rs2 as u32, i.imm, i.len, i.raw), (op, rd_, rs1_, rs2_, imm, 4, w), "{w:#010x}");
+            assert_eq!(
+                (
+                    i.op,
+                    i.rd as u32,
+                    i.rs1 as u32,
+                    i.rs2 as u32,
+                    i.imm,
+                    i.len,
+                    i.raw
+                ),
+                (op, rd_, rs1_, rs2_, imm, 4, w),
+                "{w:#010x}"
+            );
         };
         chk(enc::addi(rd, rs1, i12), Op::Addi, rd, rs1, 0, i12);
         chk(enc::lw(rd, rs1, i12), Op::Lw, rd, rs1, 0, i12);
@@ -42,7 +54,14 @@ fn immediates_and_registers_round_trip() {
         chk(enc::srai(rd, rs1, rs2), Op::Srai, rd, rs1, 0, rs2 as i32);
         let csr = r.next() % 4096;
         chk(enc::csrrw(rd, csr, rs1), Op::Csrrw, rd, rs1, 0, csr as i32);
-        chk(enc::csrrci(rd, csr, rs1), Op::Csrrci, rd, rs1, 0, csr as i32);
+        chk(
+            enc::csrrci(rd, csr, rs1),
+            Op::Csrrci,
+            rd,
+            rs1,
+            0,
+            csr as i32,
+        );
     }
 }
 
@@ -50,21 +69,63 @@ fn immediates_and_registers_round_trip() {
 fn every_op_is_reachable() {
     use Op::*;
     let table: &[(u32, Op)] = &[
-        (enc::lui(1, 1), Lui), (enc::auipc(1, 1), Auipc), (enc::jal(1, 8), Jal), (enc::jalr(1, 2, 0), Jalr),
-        (enc::beq(1, 2, 8), Beq), (enc::bne(1, 2, 8), Bne), (enc::blt(1, 2, 8), Blt), (enc::bge(1, 2, 8), Bge),
-        (enc::bltu(1, 2, 8), Bltu), (enc::bgeu(1, 2, 8), Bgeu), (enc::lb(1, 2, 0), Lb), (enc::lh(1, 2, 0), Lh),
-        (enc::lw(1, 2, 0), Lw), (enc::lbu(1, 2, 0), Lbu), (enc::lhu(1, 2, 0), Lhu), (enc::sb(1, 2, 0), Sb),
-        (enc::sh(1, 2, 0), Sh), (enc::sw(1, 2, 0), Sw), (enc::addi(1, 2, 3), Addi), (enc::slti(1, 2, 3), Slti),
-        (enc::sltiu(1, 2, 3), Sltiu), (enc::xori(1, 2, 3), Xori), (enc::ori(1, 2, 3), Ori), (enc::andi(1, 2, 3), Andi),
-        (enc::slli(1, 2, 3), Slli), (enc::srli(1, 2, 3), Srli), (enc::srai(1, 2, 3), Srai), (enc::add(1, 2, 3), Add),
-        (enc::sub(1, 2, 3), Sub), (enc::sll(1, 2, 3), Sll), (enc::slt(1, 2, 3), Slt), (enc::sltu(1, 2, 3), Sltu),
-        (enc::xor(1, 2, 3), Xor), (enc::srl(1, 2, 3), Srl), (enc::sra(1, 2, 3), Sra), (enc::or(1, 2, 3), Or),
-        (enc::and(1, 2, 3), And), (enc::mul(1, 2, 3), Mul), (enc::mulh(1, 2, 3), Mulh), (enc::mulhsu(1, 2, 3), Mulhsu),
-        (enc::mulhu(1, 2, 3), Mulhu), (enc::div(1, 2, 3), Div), (enc::divu(1, 2, 3), Divu), (enc::rem(1, 2, 3), Rem),
-        (enc::remu(1, 2, 3), Remu), (enc::fence(), Fence), (enc::fence_i(), FenceI), (enc::ecall(), Ecall),
-        (enc::ebreak(), Ebreak), (enc::mret(), Mret), (enc::wfi(), Wfi), (enc::csrrw(1, 0x340, 2), Csrrw),
-        (enc::csrrs(1, 0x340, 2), Csrrs), (enc::csrrc(1, 0x340, 2), Csrrc), (enc::csrrwi(1, 0x340, 2), Csrrwi),
-        (enc::csrrsi(1, 0x340, 2), Csrrsi), (enc::csrrci(1, 0x340, 2), Csrrci),
+        (enc::lui(1, 1), Lui),
+        (enc::auipc(1, 1), Auipc),
+        (enc::jal(1, 8), Jal),
+        (enc::jalr(1, 2, 0), Jalr),
+        (enc::beq(1, 2, 8), Beq),
+        (enc::bne(1, 2, 8), Bne),
+        (enc::blt(1, 2, 8), Blt),
+        (enc::bge(1, 2, 8), Bge),
+        (enc::bltu(1, 2, 8), Bltu),
+        (enc::bgeu(1, 2, 8), Bgeu),
+        (enc::lb(1, 2, 0), Lb),
+        (enc::lh(1, 2, 0), Lh),
+        (enc::lw(1, 2, 0), Lw),
+        (enc::lbu(1, 2, 0), Lbu),
+        (enc::lhu(1, 2, 0), Lhu),
+        (enc::sb(1, 2, 0), Sb),
+        (enc::sh(1, 2, 0), Sh),
+        (enc::sw(1, 2, 0), Sw),
+        (enc::addi(1, 2, 3), Addi),
+        (enc::slti(1, 2, 3), Slti),
+        (enc::sltiu(1, 2, 3), Sltiu),
+        (enc::xori(1, 2, 3), Xori),
+        (enc::ori(1, 2, 3), Ori),
+        (enc::andi(1, 2, 3), Andi),
+        (enc::slli(1, 2, 3), Slli),
+        (enc::srli(1, 2, 3), Srli),
+        (enc::srai(1, 2, 3), Srai),
+        (enc::add(1, 2, 3), Add),
+        (enc::sub(1, 2, 3), Sub),
+        (enc::sll(1, 2, 3), Sll),
+        (enc::slt(1, 2, 3), Slt),
+        (enc::sltu(1, 2, 3), Sltu),
+        (enc::xor(1, 2, 3), Xor),
+        (enc::srl(1, 2, 3), Srl),
+        (enc::sra(1, 2, 3), Sra),
+        (enc::or(1, 2, 3), Or),
+        (enc::and(1, 2, 3), And),
+        (enc::mul(1, 2, 3), Mul),
+        (enc::mulh(1, 2, 3), Mulh),
+        (enc::mulhsu(1, 2, 3), Mulhsu),
+        (enc::mulhu(1, 2, 3), Mulhu),
+        (enc::div(1, 2, 3), Div),
+        (enc::divu(1, 2, 3), Divu),
+        (enc::rem(1, 2, 3), Rem),
+        (enc::remu(1, 2, 3), Remu),
+        (enc::fence(), Fence),
+        (enc::fence_i(), FenceI),
+        (enc::ecall(), Ecall),
+        (enc::ebreak(), Ebreak),
+        (enc::mret(), Mret),
+        (enc::wfi(), Wfi),
+        (enc::csrrw(1, 0x340, 2), Csrrw),
+        (enc::csrrs(1, 0x340, 2), Csrrs),
+        (enc::csrrc(1, 0x340, 2), Csrrc),
+        (enc::csrrwi(1, 0x340, 2), Csrrwi),
+        (enc::csrrsi(1, 0x340, 2), Csrrsi),
+        (enc::csrrci(1, 0x340, 2), Csrrci),
     ];
     for &(w, op) in table {
         assert_eq!(decode32(w).op, op, "{w:#010x}");
@@ -74,7 +135,9 @@ fn every_op_is_reachable() {
 #[test]
 fn unknown_major_opcodes_are_illegal() {
     // RV32IM + Zicsr: LOAD, MISC-MEM, OP-IMM, AUIPC, STORE, OP, LUI, BRANCH, JALR, JAL, SYSTEM
-    let known = [0x03u32, 0x0f, 0x13, 0x17, 0x23, 0x33, 0x37, 0x63, 0x67, 0x6f, 0x73];
+    let known = [
+        0x03u32, 0x0f, 0x13, 0x17, 0x23, 0x33, 0x37, 0x63, 0x67, 0x6f, 0x73,
+    ];
     let mut r = Rng(5);
     for opc in 0..32u32 {
         let op = opc << 2 | 3;
@@ -119,12 +182,20 @@ fn shift_immediates_reject_reserved_upper_bits() {
 fn reserved_funct3_of_loads_stores_branches_jalr_fence() {
     for f3 in 0..8u32 {
         let base = 6 << 15 | f3 << 12 | 5 << 7;
-        assert_eq!(legal(base | 0x03), [0, 1, 2, 4, 5].contains(&f3), "load f3={f3}");
+        assert_eq!(
+            legal(base | 0x03),
+            [0, 1, 2, 4, 5].contains(&f3),
+            "load f3={f3}"
+        );
         assert_eq!(legal(base | 0x23), f3 <= 2, "store f3={f3}");
         assert_eq!(legal(base | 0x63), f3 != 2 && f3 != 3, "branch f3={f3}");
         assert_eq!(legal(base | 0x67), f3 == 0, "jalr f3={f3}");
         assert_eq!(legal(f3 << 12 | 0x0f), f3 <= 1, "misc-mem f3={f3}");
-        assert_eq!(legal(0x340 << 20 | base | 0x73), f3 != 0 && f3 != 4, "system f3={f3}");
+        assert_eq!(
+            legal(0x340 << 20 | base | 0x73),
+            f3 != 0 && f3 != 4,
+            "system f3={f3}"
+        );
     }
 }
 
@@ -139,7 +210,18 @@ fn system_instructions_need_zero_rd_and_rs1() {
     }
     // dret (only legal in debug mode, never entered), sret, uret, sfence.vma, wfi's neighbours,
     // and random funct12 values
-    for f12 in [0x7b2u32, 0x102, 0x002, 0x104, 0x106, 0x303, 0x301, 0x120, 0x105 | 0x800, 0xfff] {
+    for f12 in [
+        0x7b2u32,
+        0x102,
+        0x002,
+        0x104,
+        0x106,
+        0x303,
+        0x301,
+        0x120,
+        0x105 | 0x800,
+        0xfff,
+    ] {
         assert!(!legal(f12 << 20 | 0x73), "funct12 {f12:#x}");
     }
     assert_eq!(enc::dret(), 0x7b2 << 20 | 0x73);
@@ -163,7 +245,11 @@ fn exec_illegal_retiring(w: u32, retires: bool) {
     assert_eq!(s.mcause(), 2, "{w:#010x}");
     assert_eq!(s.mepc(), s.addr("bad"), "{w:#010x}");
     assert_eq!(s.mtval(), w, "{w:#010x}");
-    assert_eq!(s.hart.instret, cyc + 1 + retires as u64, "the illegal instruction retires: {retires}");
+    assert_eq!(
+        s.hart.instret,
+        cyc + 1 + retires as u64,
+        "the illegal instruction retires: {retires}"
+    );
 }
 
 #[test]

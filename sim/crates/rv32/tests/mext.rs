@@ -8,7 +8,18 @@ const M1: u32 = u32::MAX; // -1
 
 fn corner_pairs() -> Vec<(u32, u32)> {
     let mut v = operand_pairs(4242, 200);
-    v.extend([(M1, M1), (MIN, M1), (MIN, MIN), (M1, 2), (MIN, 1), (0x7fff_ffff, 0x7fff_ffff), (MIN, 0), (0, 0), (M1, 0), (1, 0)]);
+    v.extend([
+        (M1, M1),
+        (MIN, M1),
+        (MIN, MIN),
+        (M1, 2),
+        (MIN, 1),
+        (0x7fff_ffff, 0x7fff_ffff),
+        (MIN, 0),
+        (0, 0),
+        (M1, 0),
+        (1, 0),
+    ]);
     v
 }
 
@@ -50,8 +61,12 @@ fn rem_ref(x: u32, y: u32) -> u32 {
 fn mul_family() {
     check("mul", enc::mul, |x, y| (s(x) * s(y)) as u32);
     check("mulh", enc::mulh, |x, y| ((s(x) * s(y)) >> 32) as u32);
-    check("mulhsu", enc::mulhsu, |x, y| ((s(x) as i128 * u(y) as i128) >> 32) as u32);
-    check("mulhu", enc::mulhu, |x, y| ((x as u64 * y as u64) >> 32) as u32);
+    check("mulhsu", enc::mulhsu, |x, y| {
+        ((s(x) as i128 * u(y) as i128) >> 32) as u32
+    });
+    check("mulhu", enc::mulhu, |x, y| {
+        ((x as u64 * y as u64) >> 32) as u32
+    });
 }
 
 #[test]
@@ -62,21 +77,37 @@ fn mul_corners_spelled_out() {
     // mulhsu: rs1 signed, rs2 unsigned: -1 * 0xffffffff = -0xffffffff -> high word 0xffffffff;
     // -2^31 * (2^32 - 1) = -2^63 + 2^31 -> high word -2^31
     assert_eq!(eval_rr(enc::mulhsu, &pairs), vec![M1, MIN, 0xc000_0000, M1]);
-    assert_eq!(eval_rr(enc::mulhu, &pairs), vec![0xffff_fffe, 0x7fff_ffff, 0x4000_0000, 1]);
+    assert_eq!(
+        eval_rr(enc::mulhu, &pairs),
+        vec![0xffff_fffe, 0x7fff_ffff, 0x4000_0000, 1]
+    );
 }
 
 #[test]
 fn div_family() {
     check("div", enc::div, div_ref);
-    check("divu", enc::divu, |x, y| if y == 0 { u32::MAX } else { x / y });
+    check(
+        "divu",
+        enc::divu,
+        |x, y| if y == 0 { u32::MAX } else { x / y },
+    );
     check("rem", enc::rem, rem_ref);
     check("remu", enc::remu, |x, y| if y == 0 { x } else { x % y });
 }
 
 #[test]
 fn div_corners_spelled_out() {
-    let pairs = [(7, 0), (MIN, M1), (M1, 0), (0xffff_fff9, 2), (7, 0xffff_fffe)];
-    assert_eq!(eval_rr(enc::div, &pairs), vec![M1, MIN, M1, 0xffff_fffd, 0xffff_fffd]);
+    let pairs = [
+        (7, 0),
+        (MIN, M1),
+        (M1, 0),
+        (0xffff_fff9, 2),
+        (7, 0xffff_fffe),
+    ];
+    assert_eq!(
+        eval_rr(enc::div, &pairs),
+        vec![M1, MIN, M1, 0xffff_fffd, 0xffff_fffd]
+    );
     assert_eq!(eval_rr(enc::divu, &pairs), vec![M1, 0, M1, 0x7fff_fffc, 0]);
     assert_eq!(eval_rr(enc::rem, &pairs), vec![7, 0, M1, M1, 1]);
     assert_eq!(eval_rr(enc::remu, &pairs), vec![7, MIN, M1, 1, 7]);

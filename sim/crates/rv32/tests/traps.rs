@@ -99,7 +99,9 @@ fn access_fault_on_a_disabled_mmio_region() {
 #[test]
 fn instruction_fetch_from_unmapped_memory() {
     let a = prog(|a| {
-        a.li(T0, UNMAPPED + 0x10).label("jump").i(enc::jalr(RA, T0, 0));
+        a.li(T0, UNMAPPED + 0x10)
+            .label("jump")
+            .i(enc::jalr(RA, T0, 0));
     });
     let s = trap_of(&a);
     assert_eq!(s.mcause(), 1);
@@ -139,18 +141,24 @@ fn exceptions_go_to_mtvec_base_with_a_moved_vector() {
 fn mret_restores_mie_and_privilege_then_sets_mpp_u_mpie_1() {
     // MPIE = 1, MPP = M: mret -> MIE = 1, still M, MPP = U, MPIE = 1
     let a = prog(|a| {
-        a.li(T0, MSTATUS_MPIE | MSTATUS_MPP | MSTATUS_MPRV).i(enc::csrw(MSTATUS, T0));
+        a.li(T0, MSTATUS_MPIE | MSTATUS_MPP | MSTATUS_MPRV)
+            .i(enc::csrw(MSTATUS, T0));
         a.la(T1, "after").i(enc::csrw(MEPC, T1)).i(enc::mret());
         a.i(enc::addi(S2, 0, 99));
         a.label("after").i(enc::csrr(A0, MSTATUS));
     });
     let s = run(&a);
     assert_eq!(s.x(S2), 0);
-    assert_eq!(s.x(A0), MSTATUS_MIE | MSTATUS_MPIE | MSTATUS_MPRV, "MPP = U after mret; MPRV kept (MPP was M)");
+    assert_eq!(
+        s.x(A0),
+        MSTATUS_MIE | MSTATUS_MPIE | MSTATUS_MPRV,
+        "MPP = U after mret; MPRV kept (MPP was M)"
+    );
     assert_eq!(s.hart.privilege, Priv::Machine);
     // MPIE = 0: mret -> MIE = 0, MPIE = 1
     let a = prog(|a| {
-        a.li(T0, MSTATUS_MPP | MSTATUS_MIE).i(enc::csrw(MSTATUS, T0));
+        a.li(T0, MSTATUS_MPP | MSTATUS_MIE)
+            .i(enc::csrw(MSTATUS, T0));
         a.la(T1, "after").i(enc::csrw(MEPC, T1)).i(enc::mret());
         a.label("after").i(enc::csrr(A0, MSTATUS));
     });
@@ -185,9 +193,12 @@ fn mret_to_user_mode_clears_mprv() {
 }
 
 fn user_trap(insn: u32) -> Sim {
-    let a = user_prog(|_| {}, |a| {
-        a.nop().label("u").i(insn);
-    });
+    let a = user_prog(
+        |_| {},
+        |a| {
+            a.nop().label("u").i(insn);
+        },
+    );
     let s = trap_of(&a);
     assert_eq!(s.mepc(), s.addr("u"));
     assert_eq!(s.hart.privilege, Priv::Machine);
@@ -203,7 +214,16 @@ fn ecall_in_u_mode() {
 
 #[test]
 fn csr_access_in_u_mode_is_illegal() {
-    for w in [enc::csrr(A0, MSCRATCH), enc::csrr(A0, MSTATUS), enc::csrw(MSCRATCH, A0), enc::csrr(A0, CYCLE), enc::csrr(A0, INSTRET), enc::csrr(A0, MCYCLE), enc::csrr(A0, MVENDORID), enc::csrr(A0, 0x001)] {
+    for w in [
+        enc::csrr(A0, MSCRATCH),
+        enc::csrr(A0, MSTATUS),
+        enc::csrw(MSCRATCH, A0),
+        enc::csrr(A0, CYCLE),
+        enc::csrr(A0, INSTRET),
+        enc::csrr(A0, MCYCLE),
+        enc::csrr(A0, MVENDORID),
+        enc::csrr(A0, 0x001),
+    ] {
         let s = user_trap(w);
         assert_eq!(s.mcause(), 2, "{w:#010x}");
         assert_eq!(s.mtval(), w);
@@ -235,9 +255,12 @@ fn wfi_in_u_mode_with_tw_is_illegal() {
 
 #[test]
 fn wfi_in_u_mode_without_tw_sleeps() {
-    let a = user_prog(|_| {}, |a| {
-        a.label("u").i(enc::wfi());
-    });
+    let a = user_prog(
+        |_| {},
+        |a| {
+            a.label("u").i(enc::wfi());
+        },
+    );
     let mut s = Sim::new(&a);
     let u = s.addr("u");
     s.run_to(u);
@@ -282,7 +305,11 @@ fn irq(lines: u32, mie: bool, user: bool) -> Sim {
 fn taken(s: &Sim, cause: u32) {
     assert_eq!(s.mcause(), 0x8000_0000 | cause, "mcause");
     assert_eq!(s.hart.pc, TRAP_BASE + 4 * cause, "vector");
-    assert_eq!(s.mepc(), s.addr("boundary"), "mepc = the interrupted instruction");
+    assert_eq!(
+        s.mepc(),
+        s.addr("boundary"),
+        "mepc = the interrupted instruction"
+    );
     assert_eq!(s.mtval(), 0);
     assert_eq!(s.hart.csr.mstatus & MSTATUS_MIE, 0, "MIE cleared");
 }
@@ -330,7 +357,9 @@ fn interrupts_taken_in_u_mode_whatever_mie() {
 #[test]
 fn interrupts_masked_by_mie_register() {
     let a = prog(|a| {
-        a.li(T0, 1 << 7).i(enc::csrw(MIE, T0)).i(enc::csrrsi(0, MSTATUS, 8));
+        a.li(T0, 1 << 7)
+            .i(enc::csrw(MIE, T0))
+            .i(enc::csrrsi(0, MSTATUS, 8));
         a.nop().label("boundary").nop().nop();
     });
     let mut s = Sim::new(&a);
@@ -362,11 +391,19 @@ fn enabling_mstatus_mie_with_a_pending_line_takes_it_after_the_csr_write() {
 #[test]
 fn interrupt_handler_returns_with_mret() {
     let mut a = prog(|a| {
-        a.li(T0, 1 << 7).i(enc::csrw(MIE, T0)).i(enc::csrrsi(0, MSTATUS, 8));
-        a.nop().label("boundary").i(enc::addi(A0, A0, 1)).i(enc::addi(A0, A0, 1));
+        a.li(T0, 1 << 7)
+            .i(enc::csrw(MIE, T0))
+            .i(enc::csrrsi(0, MSTATUS, 8));
+        a.nop()
+            .label("boundary")
+            .i(enc::addi(A0, A0, 1))
+            .i(enc::addi(A0, A0, 1));
     });
     a.at(TRAP_BASE + 28).j_to("h");
-    a.at(TRAP_BASE + 0x200).label("h").i(enc::addi(A1, 0, 5)).i(enc::mret());
+    a.at(TRAP_BASE + 0x200)
+        .label("h")
+        .i(enc::addi(A1, 0, 5))
+        .i(enc::mret());
     let mut s = Sim::new(&a);
     s.run_to_label("boundary");
     s.hart.mip = 1 << 7;
@@ -390,8 +427,19 @@ fn trap_loop_is_detected() {
     a.at(RESET_PC).label("bad").word(0xffff_ffff);
     let mut s = Sim::new(&a);
     let e = s.run_free(10_000_000);
-    assert_eq!(e, Exit::TrapLoop { cause: 2, pc: RESET_PC, tval: 0xffff_ffff });
-    assert!((998..=1001).contains(&s.hart.instret), "{} mrets", s.hart.instret);
+    assert_eq!(
+        e,
+        Exit::TrapLoop {
+            cause: 2,
+            pc: RESET_PC,
+            tval: 0xffff_ffff
+        }
+    );
+    assert!(
+        (998..=1001).contains(&s.hart.instret),
+        "{} mrets",
+        s.hart.instret
+    );
 }
 
 #[test]
@@ -402,15 +450,29 @@ fn trap_loop_of_a_fetch_fault_is_detected() {
     });
     let mut s = Sim::new(&a);
     let e = s.run_free(10_000_000);
-    assert_eq!(e, Exit::TrapLoop { cause: 1, pc: UNMAPPED, tval: UNMAPPED });
+    assert_eq!(
+        e,
+        Exit::TrapLoop {
+            cause: 1,
+            pc: UNMAPPED,
+            tval: UNMAPPED
+        }
+    );
 }
 
 #[test]
 fn ecall_in_a_loop_with_progress_is_not_a_trap_loop() {
     let mut a = Asm::new();
     a.at(TRAP_BASE);
-    a.i(enc::csrr(T0, MEPC)).i(enc::addi(T0, T0, 4)).i(enc::csrw(MEPC, T0)).i(enc::mret());
-    a.at(RESET_PC).label("loop").i(enc::ecall()).i(enc::addi(A0, A0, 1)).j_to("loop");
+    a.i(enc::csrr(T0, MEPC))
+        .i(enc::addi(T0, T0, 4))
+        .i(enc::csrw(MEPC, T0))
+        .i(enc::mret());
+    a.at(RESET_PC)
+        .label("loop")
+        .i(enc::ecall())
+        .i(enc::addi(A0, A0, 1))
+        .j_to("loop");
     let mut s = Sim::new(&a);
     let e = s.run_free(200_000);
     assert_eq!(e, Exit::Limit);
@@ -425,7 +487,14 @@ fn ecall_repeated_by_its_handler_without_progress_is_a_trap_loop() {
     a.at(RESET_PC).i(enc::ecall());
     let mut s = Sim::new(&a);
     let e = s.run_free(10_000_000);
-    assert_eq!(e, Exit::TrapLoop { cause: 11, pc: RESET_PC, tval: 0 });
+    assert_eq!(
+        e,
+        Exit::TrapLoop {
+            cause: 11,
+            pc: RESET_PC,
+            tval: 0
+        }
+    );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -437,8 +506,16 @@ const CPUCTRLSTS: u32 = 0x7c0;
 fn illegal_instruction_sets_sync_exc_seen_and_mret_clears_it() {
     let mut a = Asm::new();
     a.at(TRAP_BASE);
-    a.i(enc::csrr(A0, CPUCTRLSTS)).i(enc::csrr(T0, MEPC)).i(enc::addi(T0, T0, 4)).i(enc::csrw(MEPC, T0)).i(enc::mret());
-    a.at(RESET_PC).i(enc::csrr(S2, CPUCTRLSTS)).word(0xffff_ffff).i(enc::csrr(A1, CPUCTRLSTS)).end();
+    a.i(enc::csrr(A0, CPUCTRLSTS))
+        .i(enc::csrr(T0, MEPC))
+        .i(enc::addi(T0, T0, 4))
+        .i(enc::csrw(MEPC, T0))
+        .i(enc::mret());
+    a.at(RESET_PC)
+        .i(enc::csrr(S2, CPUCTRLSTS))
+        .word(0xffff_ffff)
+        .i(enc::csrr(A1, CPUCTRLSTS))
+        .end();
     let s = run(&a);
     assert_eq!(s.x(S2), 0);
     assert_eq!(s.x(A0) & 0xc0, 0x40);
@@ -448,8 +525,13 @@ fn illegal_instruction_sets_sync_exc_seen_and_mret_clears_it() {
 #[test]
 fn a_second_exception_in_the_handler_sets_double_fault_seen() {
     let mut a = Asm::new();
-    a.at(TRAP_BASE).i(enc::addi(S2, S2, 1)).i(enc::addi(T0, 0, 2)).bne_to(S2, T0, "first");
-    a.i(enc::csrr(A0, CPUCTRLSTS)).label("end").i(enc::jal(0, 0));
+    a.at(TRAP_BASE)
+        .i(enc::addi(S2, S2, 1))
+        .i(enc::addi(T0, 0, 2))
+        .bne_to(S2, T0, "first");
+    a.i(enc::csrr(A0, CPUCTRLSTS))
+        .label("end")
+        .i(enc::jal(0, 0));
     a.label("first").word(0xffff_ffff); // fault again inside the handler
     a.at(RESET_PC).word(0xffff_ffff);
     let s = run(&a);
@@ -461,7 +543,10 @@ fn a_second_exception_in_the_handler_sets_double_fault_seen() {
 fn ecall_and_ebreak_set_sync_exc_seen_like_the_rtl() {
     for insn in [enc::ecall(), enc::ebreak()] {
         let mut a = Asm::new();
-        a.at(TRAP_BASE).i(enc::csrr(A0, CPUCTRLSTS)).label("end").i(enc::jal(0, 0));
+        a.at(TRAP_BASE)
+            .i(enc::csrr(A0, CPUCTRLSTS))
+            .label("end")
+            .i(enc::jal(0, 0));
         a.at(RESET_PC).i(insn);
         let s = run(&a);
         assert_eq!(s.x(A0) & 0xc0, 0x40, "{insn:#010x}");

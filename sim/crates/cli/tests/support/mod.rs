@@ -7,12 +7,17 @@ use std::process::{Command, Output, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 pub fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../..").canonicalize().expect("repository root")
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../..")
+        .canonicalize()
+        .expect("repository root")
 }
 
 /// `build/firmware/NAME.elf`; panics with a hint when it has not been built.
 pub fn firmware(name: &str) -> PathBuf {
-    let p = repo_root().join("build/firmware").join(format!("{name}.elf"));
+    let p = repo_root()
+        .join("build/firmware")
+        .join(format!("{name}.elf"));
     assert!(
         p.is_file(),
         "{} is missing: run `make firmware` first (`make test` does it)",
@@ -71,35 +76,93 @@ pub fn ubik<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Run {
 /// Asserts the contract for a failure: the exit code, exactly one line on stderr (naming
 /// each of `mentions`), nothing that looks like a panic.
 pub fn assert_one_line_failure(r: &Run, code: i32, mentions: &[&str], what: &str) {
-    assert_eq!(r.code, code, "{what}: exit code {} (expected {code}); stderr: {:?}", r.code, r.stderr);
-    assert!(!r.stderr.contains("panicked"), "{what}: panic text on stderr: {:?}", r.stderr);
-    assert!(!r.stderr.contains("RUST_BACKTRACE"), "{what}: backtrace hint on stderr: {:?}", r.stderr);
-    assert!(!r.stderr.contains("internal error"), "{what}: internal error reported: {:?}", r.stderr);
+    assert_eq!(
+        r.code, code,
+        "{what}: exit code {} (expected {code}); stderr: {:?}",
+        r.code, r.stderr
+    );
+    assert!(
+        !r.stderr.contains("panicked"),
+        "{what}: panic text on stderr: {:?}",
+        r.stderr
+    );
+    assert!(
+        !r.stderr.contains("RUST_BACKTRACE"),
+        "{what}: backtrace hint on stderr: {:?}",
+        r.stderr
+    );
+    assert!(
+        !r.stderr.contains("internal error"),
+        "{what}: internal error reported: {:?}",
+        r.stderr
+    );
     let lines: Vec<&str> = r.stderr.lines().collect();
-    assert_eq!(lines.len(), 1, "{what}: expected exactly one line on stderr, got {}: {:?}", lines.len(), r.stderr);
-    assert!(r.stderr.ends_with('\n'), "{what}: the stderr line does not end in a newline: {:?}", r.stderr);
-    assert!(!lines[0].trim().is_empty(), "{what}: the stderr line is empty");
+    assert_eq!(
+        lines.len(),
+        1,
+        "{what}: expected exactly one line on stderr, got {}: {:?}",
+        lines.len(),
+        r.stderr
+    );
+    assert!(
+        r.stderr.ends_with('\n'),
+        "{what}: the stderr line does not end in a newline: {:?}",
+        r.stderr
+    );
+    assert!(
+        !lines[0].trim().is_empty(),
+        "{what}: the stderr line is empty"
+    );
     for m in mentions {
-        assert!(r.stderr.contains(m), "{what}: stderr does not mention {m:?}: {:?}", r.stderr);
+        assert!(
+            r.stderr.contains(m),
+            "{what}: stderr does not mention {m:?}: {:?}",
+            r.stderr
+        );
     }
 }
 
 pub fn read_json(p: &Path) -> serde_json::Value {
-    let text = std::fs::read_to_string(p).unwrap_or_else(|e| panic!("cannot read {}: {e}", p.display()));
-    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{} is not JSON: {e}\n{text}", p.display()))
+    let text =
+        std::fs::read_to_string(p).unwrap_or_else(|e| panic!("cannot read {}: {e}", p.display()));
+    serde_json::from_str(&text)
+        .unwrap_or_else(|e| panic!("{} is not JSON: {e}\n{text}", p.display()))
 }
 
-pub const CATEGORIES: [&str; 8] =
-    ["user", "kernel_sched", "kernel_time", "kernel_ipc", "kernel_other", "lisr", "hisr", "idle"];
+pub const CATEGORIES: [&str; 8] = [
+    "user",
+    "kernel_sched",
+    "kernel_time",
+    "kernel_ipc",
+    "kernel_other",
+    "lisr",
+    "hisr",
+    "idle",
+];
 
 /// Asserts that a `--stats` object has every key of the contract's table, with the right types.
 pub fn assert_stats_keys(v: &serde_json::Value, what: &str) {
-    let o = v.as_object().unwrap_or_else(|| panic!("{what}: --stats is not a JSON object: {v}"));
+    let o = v
+        .as_object()
+        .unwrap_or_else(|| panic!("{what}: --stats is not a JSON object: {v}"));
     for k in ["cycles", "mcycle", "instret"] {
-        assert!(o.get(k).map_or(false, |x| x.is_u64()), "{what}: key {k:?} missing or not an unsigned integer: {v}");
+        assert!(
+            o.get(k).map_or(false, |x| x.is_u64()),
+            "{what}: key {k:?} missing or not an unsigned integer: {v}"
+        );
     }
-    for k in ["sim_time_s", "energy_j", "avg_power_w", "avg_current_a", "host_seconds", "mips"] {
-        assert!(o.get(k).map_or(false, |x| x.is_number()), "{what}: key {k:?} missing or not a number: {v}");
+    for k in [
+        "sim_time_s",
+        "energy_j",
+        "avg_power_w",
+        "avg_current_a",
+        "host_seconds",
+        "mips",
+    ] {
+        assert!(
+            o.get(k).map_or(false, |x| x.is_number()),
+            "{what}: key {k:?} missing or not a number: {v}"
+        );
     }
     let cats = o
         .get("by_category")
@@ -110,17 +173,33 @@ pub fn assert_stats_keys(v: &serde_json::Value, what: &str) {
             .get(name)
             .and_then(|c| c.as_object())
             .unwrap_or_else(|| panic!("{what}: by_category.{name} missing: {v}"));
-        assert!(c.get("cycles").map_or(false, |x| x.is_u64()), "{what}: by_category.{name}.cycles: {v}");
-        assert!(c.get("instret").map_or(false, |x| x.is_u64()), "{what}: by_category.{name}.instret: {v}");
-        assert!(c.get("energy_j").map_or(false, |x| x.is_number()), "{what}: by_category.{name}.energy_j: {v}");
+        assert!(
+            c.get("cycles").map_or(false, |x| x.is_u64()),
+            "{what}: by_category.{name}.cycles: {v}"
+        );
+        assert!(
+            c.get("instret").map_or(false, |x| x.is_u64()),
+            "{what}: by_category.{name}.instret: {v}"
+        );
+        assert!(
+            c.get("energy_j").map_or(false, |x| x.is_number()),
+            "{what}: by_category.{name}.energy_j: {v}"
+        );
     }
-    assert_eq!(cats.len(), 8, "{what}: by_category has other names than the contract's 8: {v}");
+    assert_eq!(
+        cats.len(),
+        8,
+        "{what}: by_category has other names than the contract's 8: {v}"
+    );
     let opp = o
         .get("opp_time_s")
         .and_then(|c| c.as_object())
         .unwrap_or_else(|| panic!("{what}: opp_time_s missing or not an object: {v}"));
     for (k, t) in opp {
-        assert!(k.parse::<usize>().is_ok(), "{what}: opp_time_s key {k:?} is not an index");
+        assert!(
+            k.parse::<usize>().is_ok(),
+            "{what}: opp_time_s key {k:?} is not an index"
+        );
         assert!(t.is_number(), "{what}: opp_time_s.{k} is not a number");
     }
 }
@@ -135,11 +214,15 @@ pub fn deterministic_part(v: &serde_json::Value) -> serde_json::Value {
 }
 
 pub fn u(v: &serde_json::Value, key: &str) -> u64 {
-    v[key].as_u64().unwrap_or_else(|| panic!("stats key {key:?} is not an unsigned integer: {v}"))
+    v[key]
+        .as_u64()
+        .unwrap_or_else(|| panic!("stats key {key:?} is not an unsigned integer: {v}"))
 }
 
 pub fn f(v: &serde_json::Value, key: &str) -> f64 {
-    v[key].as_f64().unwrap_or_else(|| panic!("stats key {key:?} is not a number: {v}"))
+    v[key]
+        .as_f64()
+        .unwrap_or_else(|| panic!("stats key {key:?} is not a number: {v}"))
 }
 
 /// One row of the `--io` CSV.
@@ -154,20 +237,40 @@ pub struct IoRow {
 
 /// Reads an `--io` CSV: checks the header and the row format, returns the rows.
 pub fn read_io(p: &Path) -> Vec<IoRow> {
-    let text = std::fs::read_to_string(p).unwrap_or_else(|e| panic!("cannot read {}: {e}", p.display()));
+    let text =
+        std::fs::read_to_string(p).unwrap_or_else(|e| panic!("cannot read {}: {e}", p.display()));
     let mut lines = text.lines();
-    assert_eq!(lines.next(), Some("cycle,time_s,kind,port,value"), "--io header in {}", p.display());
+    assert_eq!(
+        lines.next(),
+        Some("cycle,time_s,kind,port,value"),
+        "--io header in {}",
+        p.display()
+    );
     lines
         .enumerate()
         .map(|(i, l)| {
             let f: Vec<&str> = l.split(',').collect();
-            assert_eq!(f.len(), 5, "--io row {} has {} fields: {l:?}", i + 2, f.len());
+            assert_eq!(
+                f.len(),
+                5,
+                "--io row {} has {} fields: {l:?}",
+                i + 2,
+                f.len()
+            );
             IoRow {
-                cycle: f[0].parse().unwrap_or_else(|_| panic!("--io row {}: cycle {:?}", i + 2, f[0])),
-                time_s: f[1].parse().unwrap_or_else(|_| panic!("--io row {}: time_s {:?}", i + 2, f[1])),
+                cycle: f[0]
+                    .parse()
+                    .unwrap_or_else(|_| panic!("--io row {}: cycle {:?}", i + 2, f[0])),
+                time_s: f[1]
+                    .parse()
+                    .unwrap_or_else(|_| panic!("--io row {}: time_s {:?}", i + 2, f[1])),
                 kind: f[2].to_string(),
-                port: f[3].parse().unwrap_or_else(|_| panic!("--io row {}: port {:?}", i + 2, f[3])),
-                value: f[4].parse().unwrap_or_else(|_| panic!("--io row {}: value {:?}", i + 2, f[4])),
+                port: f[3]
+                    .parse()
+                    .unwrap_or_else(|_| panic!("--io row {}: port {:?}", i + 2, f[3])),
+                value: f[4]
+                    .parse()
+                    .unwrap_or_else(|_| panic!("--io row {}: value {:?}", i + 2, f[4])),
             }
         })
         .collect()
@@ -176,8 +279,18 @@ pub fn read_io(p: &Path) -> Vec<IoRow> {
 /// Rows are in time order and each kind/port is one the contract allows.
 pub fn assert_io_well_formed(rows: &[IoRow], what: &str) {
     for w in rows.windows(2) {
-        assert!(w[0].cycle <= w[1].cycle, "{what}: --io rows out of order: {:?} then {:?}", w[0], w[1]);
-        assert!(w[0].time_s <= w[1].time_s, "{what}: --io times out of order: {:?} then {:?}", w[0], w[1]);
+        assert!(
+            w[0].cycle <= w[1].cycle,
+            "{what}: --io rows out of order: {:?} then {:?}",
+            w[0],
+            w[1]
+        );
+        assert!(
+            w[0].time_s <= w[1].time_s,
+            "{what}: --io times out of order: {:?} then {:?}",
+            w[0],
+            w[1]
+        );
     }
     for r in rows {
         match r.kind.as_str() {

@@ -26,30 +26,49 @@ impl IoPorts {
             let p = s.port() as usize;
             inputs[p] = Some(s);
         }
-        IoPorts { out: [0; PORTS as usize], inputs, pins: 0 }
+        IoPorts {
+            out: [0; PORTS as usize],
+            inputs,
+            pins: 0,
+        }
     }
 
     /// A read of IN[n] with no stream configured returns 0.
     pub fn read(&mut self, reg: u32) -> Option<u32> {
         Some(match reg {
             r if r < OUT + 4 * PORTS => self.out[(r / 4) as usize],
-            r if (IN..IN + 4 * PORTS).contains(&r) => match &mut self.inputs[((r - IN) / 4) as usize] {
-                Some(s) => s.next_sample(),
-                None => 0,
-            },
+            r if (IN..IN + 4 * PORTS).contains(&r) => {
+                match &mut self.inputs[((r - IN) / 4) as usize] {
+                    Some(s) => s.next_sample(),
+                    None => 0,
+                }
+            }
             GPIO_SET | GPIO_CLEAR => 0,
             GPIO_LEVEL => self.pins,
             _ => return None,
         })
     }
 
-    pub fn write(&mut self, reg: u32, value: u32, mask: u32, stamp: (u64, u128), rec: &mut Vec<IoEvent>) -> Option<()> {
+    pub fn write(
+        &mut self,
+        reg: u32,
+        value: u32,
+        mask: u32,
+        stamp: (u64, u128),
+        rec: &mut Vec<IoEvent>,
+    ) -> Option<()> {
         let (cycle, time_fs) = stamp;
         let new_pins = match reg {
             r if r < OUT + 4 * PORTS => {
                 let n = (r / 4) as usize;
                 self.out[n] = merge(self.out[n], value, mask);
-                rec.push(IoEvent { cycle, time_fs, kind: IoKind::Out, port: n as u32, value: self.out[n] });
+                rec.push(IoEvent {
+                    cycle,
+                    time_fs,
+                    kind: IoKind::Out,
+                    port: n as u32,
+                    value: self.out[n],
+                });
                 return Some(());
             }
             r if (IN..IN + 4 * PORTS).contains(&r) => return Some(()), // inputs ignore writes
@@ -61,7 +80,13 @@ impl IoPorts {
         let mut changed = self.pins ^ new_pins;
         while changed != 0 {
             let pin = changed.trailing_zeros();
-            rec.push(IoEvent { cycle, time_fs, kind: IoKind::Gpio, port: pin, value: new_pins >> pin & 1 });
+            rec.push(IoEvent {
+                cycle,
+                time_fs,
+                kind: IoKind::Gpio,
+                port: pin,
+                value: new_pins >> pin & 1,
+            });
             changed &= changed - 1;
         }
         self.pins = new_pins;

@@ -20,7 +20,12 @@ pub struct Power {
 
 impl Power {
     pub fn new(opps: Vec<Opp>, initial: usize, settle_ns: u64) -> Power {
-        Power { opps, current: initial, settle_ns, switching: None }
+        Power {
+            opps,
+            current: initial,
+            settle_ns,
+            switching: None,
+        }
     }
 
     pub fn read(&self, reg: u32) -> Option<u32> {
@@ -42,7 +47,8 @@ impl Power {
             OPP_SELECT => {
                 let idx = value as usize;
                 if idx < self.opps.len() && idx != self.current {
-                    let settle = (self.settle_ns as u128 * hz as u128).div_ceil(1_000_000_000) as u64;
+                    let settle =
+                        (self.settle_ns as u128 * hz as u128).div_ceil(1_000_000_000) as u64;
                     let done = match self.switching {
                         Some((_, done)) => done,
                         None => now + settle,

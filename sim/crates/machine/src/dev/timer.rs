@@ -29,7 +29,14 @@ pub struct Timer {
 
 impl Timer {
     pub fn new(timebase: Timebase) -> Timer {
-        Timer { timebase, offset: 0, mtimecmp: 0, raised_at: None, armed_at: 0, cached_match: None }
+        Timer {
+            timebase,
+            offset: 0,
+            mtimecmp: 0,
+            raised_at: None,
+            armed_at: 0,
+            cached_match: None,
+        }
     }
 
     /// Timebase ticks since reset at the start of cycle `c`.
@@ -101,7 +108,14 @@ impl Timer {
 
     /// A store in its first cycle `now`: the register takes the new value at the end of
     /// that cycle (RTL), so a compare written at `now` can raise the line at `now + 2`.
-    pub fn write(&mut self, clock: &Clock, now: u64, reg: u32, value: u32, mask: u32) -> Option<()> {
+    pub fn write(
+        &mut self,
+        clock: &Clock,
+        now: u64,
+        reg: u32,
+        value: u32,
+        mask: u32,
+    ) -> Option<()> {
         let now = now + 1;
         self.armed_at = now;
         self.cached_match = None;

@@ -90,7 +90,11 @@ impl Bus for TestBus {
         }
         if self.in_mmio(addr, size) {
             self.mmio_reads.push((addr, size));
-            let mask = if size == 4 { u32::MAX } else { (1u32 << (8 * size)) - 1 };
+            let mask = if size == 4 {
+                u32::MAX
+            } else {
+                (1u32 << (8 * size)) - 1
+            };
             return Ok((self.mmio_value & mask, self.mmio_wait));
         }
         Err(BusFault)
@@ -104,7 +108,11 @@ impl Bus for TestBus {
             return Ok(0);
         }
         if self.in_mmio(addr, size) {
-            let mask = if size == 4 { u32::MAX } else { (1u32 << (8 * size)) - 1 };
+            let mask = if size == 4 {
+                u32::MAX
+            } else {
+                (1u32 << (8 * size)) - 1
+            };
             self.mmio_writes.push((addr, size, value & mask));
             return Ok(self.mmio_wait);
         }
@@ -190,7 +198,10 @@ pub mod enc {
         f7 << 25 | rs2 << 20 | rs1 << 15 | f3 << 12 | rd << 7 | op
     }
     pub fn itype(imm: i32, rs1: u32, f3: u32, rd: u32, op: u32) -> u32 {
-        assert!((-2048..2048).contains(&imm), "I-immediate {imm} out of range");
+        assert!(
+            (-2048..2048).contains(&imm),
+            "I-immediate {imm} out of range"
+        );
         assert!(rd < 32 && rs1 < 32);
         ((imm as u32) & 0xfff) << 20 | rs1 << 15 | f3 << 12 | rd << 7 | op
     }
@@ -200,7 +211,10 @@ pub mod enc {
         ((i >> 5) & 0x7f) << 25 | rs2 << 20 | rs1 << 15 | f3 << 12 | (i & 0x1f) << 7 | op
     }
     fn btype(off: i32, rs2: u32, rs1: u32, f3: u32) -> u32 {
-        assert!((-4096..4096).contains(&off) && off % 2 == 0, "branch offset {off}");
+        assert!(
+            (-4096..4096).contains(&off) && off % 2 == 0,
+            "branch offset {off}"
+        );
         let i = off as u32;
         ((i >> 12) & 1) << 31
             | ((i >> 5) & 0x3f) << 25
@@ -226,7 +240,12 @@ pub mod enc {
     pub fn jal(rd: u32, off: i32) -> u32 {
         assert!((-(1 << 20)..(1 << 20)).contains(&off) && off % 2 == 0);
         let i = off as u32;
-        ((i >> 20) & 1) << 31 | ((i >> 1) & 0x3ff) << 21 | ((i >> 11) & 1) << 20 | ((i >> 12) & 0xff) << 12 | rd << 7 | 0x6f
+        ((i >> 20) & 1) << 31
+            | ((i >> 1) & 0x3ff) << 21
+            | ((i >> 11) & 1) << 20
+            | ((i >> 12) & 0xff) << 12
+            | rd << 7
+            | 0x6f
     }
     pub fn jalr(rd: u32, rs1: u32, imm: i32) -> u32 {
         itype(imm, rs1, 0, rd, 0x67)
@@ -460,15 +479,29 @@ pub mod cenc {
 
     pub fn addi4spn(rdp: u32, nzuimm: u32) -> u16 {
         assert!(nzuimm < 1024 && nzuimm % 4 == 0);
-        h(b(nzuimm, 5, 4) << 11 | b(nzuimm, 9, 6) << 7 | b(nzuimm, 2, 2) << 6 | b(nzuimm, 3, 3) << 5 | p(rdp) << 2)
+        h(b(nzuimm, 5, 4) << 11
+            | b(nzuimm, 9, 6) << 7
+            | b(nzuimm, 2, 2) << 6
+            | b(nzuimm, 3, 3) << 5
+            | p(rdp) << 2)
     }
     pub fn lw(rdp: u32, rs1p: u32, uimm: u32) -> u16 {
         assert!(uimm < 128 && uimm % 4 == 0);
-        h(2 << 13 | b(uimm, 5, 3) << 10 | p(rs1p) << 7 | b(uimm, 2, 2) << 6 | b(uimm, 6, 6) << 5 | p(rdp) << 2)
+        h(2 << 13
+            | b(uimm, 5, 3) << 10
+            | p(rs1p) << 7
+            | b(uimm, 2, 2) << 6
+            | b(uimm, 6, 6) << 5
+            | p(rdp) << 2)
     }
     pub fn sw(rs2p: u32, rs1p: u32, uimm: u32) -> u16 {
         assert!(uimm < 128 && uimm % 4 == 0);
-        h(6 << 13 | b(uimm, 5, 3) << 10 | p(rs1p) << 7 | b(uimm, 2, 2) << 6 | b(uimm, 6, 6) << 5 | p(rs2p) << 2)
+        h(6 << 13
+            | b(uimm, 5, 3) << 10
+            | p(rs1p) << 7
+            | b(uimm, 2, 2) << 6
+            | b(uimm, 6, 6) << 5
+            | p(rs2p) << 2)
     }
     pub fn nop() -> u16 {
         0x0001
@@ -478,7 +511,10 @@ pub mod cenc {
         ci(0, hi, rd, lo, 1)
     }
     fn cj(f3: u32, off: i32) -> u16 {
-        assert!((-2048..2048).contains(&off) && off % 2 == 0, "c.j offset {off}");
+        assert!(
+            (-2048..2048).contains(&off) && off % 2 == 0,
+            "c.j offset {off}"
+        );
         let o = off as u32;
         // [12|11|10:9|8|7|6|5:3|2] = off[11|4|9:8|10|6|7|3:1|5]
         h(f3 << 13
@@ -506,7 +542,14 @@ pub mod cenc {
         assert!((-512..512).contains(&imm) && imm % 16 == 0);
         let u = imm as u32;
         // [12] = imm[9], [6:2] = imm[4|6|8:7|5]
-        h(3 << 13 | b(u, 9, 9) << 12 | 2 << 7 | b(u, 4, 4) << 6 | b(u, 6, 6) << 5 | b(u, 8, 7) << 3 | b(u, 5, 5) << 2 | 1)
+        h(3 << 13
+            | b(u, 9, 9) << 12
+            | 2 << 7
+            | b(u, 4, 4) << 6
+            | b(u, 6, 6) << 5
+            | b(u, 8, 7) << 3
+            | b(u, 5, 5) << 2
+            | 1)
     }
     /// `c.lui rd, imm6` — rd = sext(imm6) << 12.
     pub fn lui(rd: u32, imm6: i32) -> u16 {
@@ -544,7 +587,10 @@ pub mod cenc {
         ca(3, rdp, rs2p)
     }
     fn cb(f3: u32, rs1p: u32, off: i32) -> u16 {
-        assert!((-256..256).contains(&off) && off % 2 == 0, "c.b offset {off}");
+        assert!(
+            (-256..256).contains(&off) && off % 2 == 0,
+            "c.b offset {off}"
+        );
         let o = off as u32;
         // [12|11:10] = off[8|4:3], [6:5|4:3|2] = off[7:6|2:1|5]
         h(f3 << 13
@@ -599,12 +645,25 @@ pub mod cenc {
 #[derive(Clone, Copy)]
 enum Fix {
     /// 32-bit branch with this funct3 and registers.
-    B { f3: u32, rs1: u32, rs2: u32 },
-    Jal { rd: u32 },
-    CJ { link: bool },
-    CB { bnez: bool, rs1p: u32 },
+    B {
+        f3: u32,
+        rs1: u32,
+        rs2: u32,
+    },
+    Jal {
+        rd: u32,
+    },
+    CJ {
+        link: bool,
+    },
+    CB {
+        bnez: bool,
+        rs1p: u32,
+    },
     /// lui+addi of the label's address.
-    La { rd: u32 },
+    La {
+        rd: u32,
+    },
 }
 
 pub struct Asm {
@@ -623,7 +682,12 @@ impl Default for Asm {
 impl Asm {
     /// An empty RAM image, cursor at the reset PC.
     pub fn new() -> Asm {
-        Asm { image: vec![0; RAM_LEN as usize], pc: RESET_PC, labels: HashMap::new(), fixups: Vec::new() }
+        Asm {
+            image: vec![0; RAM_LEN as usize],
+            pc: RESET_PC,
+            labels: HashMap::new(),
+            fixups: Vec::new(),
+        }
     }
     /// Move the cursor.
     pub fn at(&mut self, addr: u32) -> &mut Self {
@@ -634,11 +698,17 @@ impl Asm {
         self.pc
     }
     pub fn label(&mut self, name: &str) -> &mut Self {
-        assert!(self.labels.insert(name.to_string(), self.pc).is_none(), "label {name} twice");
+        assert!(
+            self.labels.insert(name.to_string(), self.pc).is_none(),
+            "label {name} twice"
+        );
         self
     }
     pub fn addr(&self, name: &str) -> u32 {
-        *self.labels.get(name).unwrap_or_else(|| panic!("no label {name}"))
+        *self
+            .labels
+            .get(name)
+            .unwrap_or_else(|| panic!("no label {name}"))
     }
     fn put(&mut self, bytes: &[u8]) {
         let o = (self.pc - RAM_BASE) as usize;
@@ -734,7 +804,9 @@ impl Asm {
             let off = target.wrapping_sub(*at) as i32;
             let o = (*at - RAM_BASE) as usize;
             match *f {
-                Fix::B { f3, rs1, rs2 } => img[o..o + 4].copy_from_slice(&enc::branch(f3, rs1, rs2, off).to_le_bytes()),
+                Fix::B { f3, rs1, rs2 } => {
+                    img[o..o + 4].copy_from_slice(&enc::branch(f3, rs1, rs2, off).to_le_bytes())
+                }
                 Fix::La { rd } => {
                     let [a, b] = enc::li(rd, target);
                     img[o..o + 4].copy_from_slice(&a.to_le_bytes());
@@ -746,7 +818,11 @@ impl Asm {
                     img[o..o + 2].copy_from_slice(&h.to_le_bytes())
                 }
                 Fix::CB { bnez, rs1p } => {
-                    let h = if bnez { cenc::bnez(rs1p, off) } else { cenc::beqz(rs1p, off) };
+                    let h = if bnez {
+                        cenc::bnez(rs1p, off)
+                    } else {
+                        cenc::beqz(rs1p, off)
+                    };
                     img[o..o + 2].copy_from_slice(&h.to_le_bytes())
                 }
             }
@@ -771,10 +847,17 @@ impl Sim {
     pub fn new(a: &Asm) -> Sim {
         let mut bus = TestBus::new();
         bus.ram = a.finish();
-        Sim { hart: Hart::new(RAM_BASE, RAM_LEN, RAM_BASE), bus, labels: a.labels.clone() }
+        Sim {
+            hart: Hart::new(RAM_BASE, RAM_LEN, RAM_BASE),
+            bus,
+            labels: a.labels.clone(),
+        }
     }
     pub fn addr(&self, name: &str) -> u32 {
-        *self.labels.get(name).unwrap_or_else(|| panic!("no label {name}"))
+        *self
+            .labels
+            .get(name)
+            .unwrap_or_else(|| panic!("no label {name}"))
     }
     /// One `run` call with a 1-cycle budget: takes a pending interrupt if any (entering the
     /// handler), then executes exactly one instruction (or raises its exception).
@@ -871,8 +954,30 @@ impl Rng {
 
 /// Interesting 32-bit operand values.
 pub const EDGE: &[u32] = &[
-    0, 1, 2, 3, 5, 7, 31, 32, 0x7f, 0x80, 0xff, 0x7fff, 0x8000, 0xffff, 0x1_0000, 0x7fff_ffff, 0x8000_0000,
-    0x8000_0001, 0xffff_fffe, 0xffff_ffff, 0x1234_5678, 0xdead_beef, 0xaaaa_aaaa, 0x5555_5555,
+    0,
+    1,
+    2,
+    3,
+    5,
+    7,
+    31,
+    32,
+    0x7f,
+    0x80,
+    0xff,
+    0x7fff,
+    0x8000,
+    0xffff,
+    0x1_0000,
+    0x7fff_ffff,
+    0x8000_0000,
+    0x8000_0001,
+    0xffff_fffe,
+    0xffff_ffff,
+    0x1234_5678,
+    0xdead_beef,
+    0xaaaa_aaaa,
+    0x5555_5555,
 ];
 
 /// Evaluate a register-register instruction on many operand pairs: for each pair the program
