@@ -77,6 +77,13 @@ impl Slot {
     }
 }
 
+#[derive(Clone, Copy, Debug)]
+struct FetchMark {
+    cycle: u64,
+    instret: u64,
+    compressed: u64,
+}
+
 /// Why `Hart::run` returned.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Exit {
@@ -135,9 +142,10 @@ pub struct Hart {
     pub sleep_start: u64,
     /// The first cycle whose clock is gated while asleep (see `sleep_until`).
     pub gate_from: u64,
-    /// `ev[COMPRESSED]` at the last redirect (jump, taken branch, mret, trap): tells whether
-    /// the fetch unit has run ahead of decode since (see the wfi timing in docs/timing.md).
-    compressed_at_redirect: u64,
+    /// The last time the fetch unit restarted (jump, taken branch, mret, fence.i, trap, wake):
+    /// the cycle and the instruction and compressed-instruction counts. From these, `wfi`
+    /// tells whether the prefetch buffer has filled since (see docs/timing.md).
+    fetch_mark: FetchMark,
     icache: Vec<Slot>,
     /// Pages (2^CODE_PAGE_SHIFT bytes) holding decoded instructions: stores elsewhere need
     /// no invalidation.
@@ -175,7 +183,11 @@ impl Hart {
             irq_rose: [0; 32],
             sleep_start: 0,
             gate_from: 0,
-            compressed_at_redirect: 0,
+            fetch_mark: FetchMark {
+                cycle: t::RESET_TO_FIRST as u64,
+                instret: 0,
+                compressed: 0,
+            },
             icache: vec![Slot::UNDECODED; (code_len / 2) as usize + 1],
             code_pages: vec![false; (code_len >> CODE_PAGE_SHIFT) as usize + 1],
             code_base,
@@ -366,7 +378,6 @@ impl Hart {
         c.mcause = mcause;
         c.mtval = tval;
         self.privilege = Priv::Machine;
-        self.compressed_at_redirect = self.ev[event::COMPRESSED];
         let base = c.mtvec & !0xff;
         self.pc = if mcause >> 31 != 0 {
             base + 4 * (mcause & 0x1f)
@@ -389,8 +400,20 @@ impl Hart {
         };
         self.enter_trap(0x8000_0000 | cause, self.pc, 0);
         self.cycle += entry as u64;
-        // IRQ_TAKEN and the vector fetch (the deciding cycle is not a fetch wait).
-        self.ev[event::FETCH_WAIT] += 2;
+        // IRQ_TAKEN and the vector fetch count as fetch waits, the deciding cycle does not:
+        // when it falls on an empty-decode cycle the interrupted instruction counted, that
+        // cycle is taken back (RTL: halt_if masks id_in_ready in the deciding cycle).
+        self.ev[event::FETCH_WAIT] += if entry < t::IRQ_ENTRY { 1 } else { 2 };
+        self.mark_fetch_restart();
+    }
+
+    /// The fetch unit restarts now (after a trap entry or a wake).
+    fn mark_fetch_restart(&mut self) {
+        self.fetch_mark = FetchMark {
+            cycle: self.cycle,
+            instret: self.instret,
+            compressed: self.ev[event::COMPRESSED],
+        };
     }
 
     /// Raise an exception for the instruction at `pc` that has used `cost` cycles.
@@ -413,6 +436,7 @@ impl Hart {
         self.enter_trap(cause, pc, tval);
         self.cycle += (cost + t::EXCEPTION_ENTRY) as u64;
         self.ev[event::FETCH_WAIT] += 1;
+        self.mark_fetch_restart();
         self.trap_repeats >= TRAP_LOOP_LIMIT
     }
 
@@ -445,6 +469,7 @@ impl Hart {
                 self.ev[event::FETCH_WAIT] += 1;
             }
         }
+        self.mark_fetch_restart();
     }
 
     /// Execute instructions until `cycle >= limit`, a device asks for a sync, `wfi` sleeps,
@@ -523,7 +548,11 @@ impl Hart {
                     next = $target;
                     let pen = self.target_penalty(bus, next);
                     cost = $base + pen;
-                    self.compressed_at_redirect = compressed + inst.compressed() as u64;
+                    self.fetch_mark = FetchMark {
+                        cycle: start + cost as u64,
+                        instret: instret + 1,
+                        compressed: compressed + inst.compressed() as u64,
+                    };
                     self.ev[event::FETCH_WAIT] += ($bubble + pen) as u64;
                     self.overlap_end = start + cost as u64;
                     self.overlap = $bubble + $flush + if $overlap_pen { pen } else { 0 };
@@ -553,7 +582,9 @@ impl Hart {
                             }
                         }
                         Err(_) => {
+                            // A faulting access still counts, a split one with both waits.
                             self.ev[event::LOADS] += 1;
+                            self.ev[event::LSU_WAIT] += split as u64;
                             let tval = if split {
                                 Self::split_fault_addr(bus, a, $size)
                             } else {
@@ -588,6 +619,7 @@ impl Hart {
                         }
                         Err(_) => {
                             self.ev[event::STORES] += 1;
+                            self.ev[event::LSU_WAIT] += split as u64;
                             let tval = if split {
                                 Self::split_store(bus, a, $size, rs2, start)
                             } else {
@@ -748,7 +780,6 @@ impl Hart {
                     self.privilege = if mpp_m { Priv::Machine } else { Priv::User };
                     let target = c.mepc;
                     redirect!(target, t::MRET, 1, 0, true);
-                    self.compressed_at_redirect = compressed;
                     sync_out!();
                     self.retire(next, start + cost as u64, inst.compressed());
                     self.progress_mark = self.instret;
@@ -773,10 +804,13 @@ impl Hart {
                     self.retire(next, start + t::WFI_TO_SLEEP as u64, inst.compressed());
                     self.sleeping = true;
                     self.sleep_start = self.cycle;
-                    // RTL (measured): the clock stops one cycle later when no compressed
-                    // instruction ran since the last redirect, i.e. while a fetch is still
-                    // outstanding.
-                    let fetch_behind = self.ev[event::COMPRESSED] == self.compressed_at_redirect;
+                    // RTL (measured): the clock stops a cycle later while the prefetch buffer
+                    // still has a fetch outstanding, which is the case only when every
+                    // instruction since the fetch unit restarted was a 32-bit one taking one
+                    // cycle (a compressed instruction or a stall lets the buffer fill).
+                    let m = self.fetch_mark;
+                    let fetch_behind = m.compressed == compressed
+                        && start.wrapping_sub(m.cycle) == instret.wrapping_sub(m.instret);
                     self.gate_from = self.cycle + fetch_behind as u64;
                     return Exit::Wfi;
                 }
