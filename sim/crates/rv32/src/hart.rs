@@ -400,10 +400,12 @@ impl Hart {
         };
         self.enter_trap(0x8000_0000 | cause, self.pc, 0);
         self.cycle += entry as u64;
-        // IRQ_TAKEN and the vector fetch count as fetch waits, the deciding cycle does not:
-        // when it falls on an empty-decode cycle the interrupted instruction counted, that
-        // cycle is taken back (RTL: halt_if masks id_in_ready in the deciding cycle).
-        self.ev[event::FETCH_WAIT] += if entry < t::IRQ_ENTRY { 1 } else { 2 };
+        // IRQ_TAKEN and the vector fetch count as fetch waits, the deciding cycle does not
+        // (RTL: halt_if masks id_in_ready in it). When the decision falls on one of the
+        // interrupted instruction's trailing empty-decode cycles, which it counted as fetch
+        // waits, that one is taken back and the ones after it become IRQ_TAKEN and fetch:
+        // entry - 1 more in all.
+        self.ev[event::FETCH_WAIT] += (entry - 1) as u64;
         self.mark_fetch_restart();
     }
 
