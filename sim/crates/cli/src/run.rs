@@ -90,8 +90,14 @@ pub fn run(args: RunArgs) -> Result<u8, Failure> {
         let _ = ctrlc::set_handler(move || stop.store(true, Ordering::Relaxed));
     }
 
+    // On a terminal the console shows each line as the firmware prints it; into a pipe or a
+    // file it is block-buffered.
     let stdout = std::io::stdout();
-    let console = Box::new(std::io::BufWriter::with_capacity(1 << 16, stdout));
+    let console: Box<dyn std::io::Write> = if std::io::IsTerminal::is_terminal(&stdout) {
+        Box::new(std::io::LineWriter::new(stdout))
+    } else {
+        Box::new(std::io::BufWriter::with_capacity(1 << 16, stdout))
+    };
     let mut m = Machine::new(&cfg, &image, args.seed, console);
     if let Some(p) = &args.itrace {
         let f = std::fs::File::create(p).map_err(|e| {
