@@ -1,0 +1,54 @@
+/* Ubik on RV32: new task stacks and the tick timer (TIMER of the reference MCU). */
+#include "kernel.h"
+#include "bsp/mmio.h"
+
+/* mtime's rate: the machine file's [timer] timebase (10 MHz by default). */
+#ifndef BSP_MTIME_HZ
+#define BSP_MTIME_HZ 10000000u
+#endif
+
+extern void uk__arch_task_start(void);
+
+/* A switch frame at the top of the stack: ra = uk__arch_task_start, s0 = the TCB. */
+UK_OTHER void uk__arch_task_init(uk_task_t *t)
+{
+    uintptr_t top = ((uintptr_t)t->stack_base + t->stack_bytes) & ~(uintptr_t)15;
+    uint32_t *frame = (uint32_t *)(top - 64);
+    for (int i = 0; i < 16; i++)
+        frame[i] = 0;
+    frame[0] = (uint32_t)(uintptr_t)uk__arch_task_start;
+    frame[1] = (uint32_t)(uintptr_t)t;
+    t->sp = frame;
+}
+
+static uint64_t next_tick;
+static uint32_t tick_period;
+
+static UK_TIME void set_compare(uint64_t at)
+{
+    MMIO32(TIMER_MTIMECMPH) = 0xFFFFFFFFu; /* no spurious match while the halves change */
+    MMIO32(TIMER_MTIMECMP) = (uint32_t)at;
+    MMIO32(TIMER_MTIMECMPH) = (uint32_t)(at >> 32);
+}
+
+UK_TIME void uk__arch_timer_start(uint32_t hz)
+{
+    tick_period = BSP_MTIME_HZ / hz;
+    uint32_t hi, lo;
+    do {
+        hi = MMIO32(TIMER_MTIMEH);
+        lo = MMIO32(TIMER_MTIME);
+    } while (hi != MMIO32(TIMER_MTIMEH));
+    next_tick = ((uint64_t)hi << 32 | lo) + tick_period;
+    set_compare(next_tick);
+    __asm__ volatile("csrs mie, %0" : : "r"(1u << 7));
+}
+
+/* Next tick, one period after the last one (not after now): ticks do not drift. */
+UK_TIME void uk__arch_timer_ack(void)
+{
+    next_tick += tick_period;
+    MMIO32(TIMER_MTIMECMP) = (uint32_t)next_tick;
+    if ((uint32_t)(next_tick >> 32) != MMIO32(TIMER_MTIMECMPH))
+        MMIO32(TIMER_MTIMECMPH) = (uint32_t)(next_tick >> 32);
+}

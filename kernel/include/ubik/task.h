@@ -1,0 +1,59 @@
+/* Ubik: tasks. A task is created suspended, activated, and deletable from any state. */
+#ifndef UBIK_TASK_H
+#define UBIK_TASK_H
+
+#include "ubik/types.h"
+
+typedef enum {
+    UK_TASK_SUSPENDED = 0, /* created, or suspended: not eligible to run */
+    UK_TASK_READY,         /* eligible to run, not running */
+    UK_TASK_RUNNING,       /* the current task */
+    UK_TASK_DELAYED,       /* sleeping until a tick */
+    UK_TASK_PENDING,       /* waiting on an object, no timeout */
+    UK_TASK_PENDING_DELAYED, /* waiting on an object with a timeout */
+    UK_TASK_DELETED,       /* deleted (or never created) */
+} uk_task_state_t;
+
+/* The task control block. Caller-allocated; fields are the kernel's (read them through the
+ * calls below). The offsets of `name`, `prio` and `state` are exported in uk_debug_info for
+ * the testbed's kernel awareness; `sp` must stay first (the context switch relies on it). */
+typedef struct uk_task {
+    void *sp;                 /* saved stack pointer while not running */
+    const char *name;
+    uint8_t state;            /* uk_task_state_t */
+    uk_prio_t prio;           /* current (possibly inherited) priority */
+    uk_prio_t base_prio;      /* priority set by the application */
+    uint8_t flags;
+    uk_list_t ready_node;     /* in the scheduler's ready structure */
+    uk_list_t wait_node;      /* in an object's wait queue, ordered by priority */
+    uk_list_t delay_node;     /* in the delta list of timeouts */
+    uk_tick_t delta;          /* ticks after the previous entry of the delta list */
+    uk_tick_t slice;          /* time slice, ticks (round-robin schedulers) */
+    uk_tick_t slice_left;
+    void *waiting_on;         /* the wait queue (list head) of the object waited on */
+    int wait_result;          /* UK_OK, UK_ETIMEOUT or UK_EDELETED when the wait ends */
+    uint32_t wait_arg;        /* a per-service value handed over when the wait ends */
+    struct uk_mutex *mutexes; /* mutexes held (for priority inheritance) */
+    void (*entry)(void *);
+    void *arg;
+    uint32_t *stack_base;     /* lowest word of the stack: the overflow canary */
+    size_t stack_bytes;
+    uint32_t magic;           /* UK_TASK_MAGIC while the task exists */
+} uk_task_t;
+
+int uk_task_create(uk_task_t *t, const char *name, void (*entry)(void *), void *arg,
+                   uint8_t prio, void *stack, size_t stack_bytes);
+int uk_task_activate(uk_task_t *t);
+int uk_task_suspend(uk_task_t *t);
+int uk_task_resume(uk_task_t *t);
+int uk_task_delete(uk_task_t *t);
+int uk_task_yield(void);
+int uk_task_sleep(uk_tick_t ticks);
+int uk_task_sleep_until(uk_tick_t *last_wake, uk_tick_t period);
+uk_task_t *uk_task_self(void);
+int uk_task_set_prio(uk_task_t *t, uint8_t prio);
+int uk_task_set_slice(uk_task_t *t, uk_tick_t ticks);
+uk_task_state_t uk_task_state(const uk_task_t *t);
+uint8_t uk_task_prio(const uk_task_t *t);
+
+#endif

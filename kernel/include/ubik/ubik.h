@@ -1,0 +1,27 @@
+/* Ubik: the umbrella header. */
+#ifndef UBIK_H
+#define UBIK_H
+
+#include "ubik/types.h"
+#include "ubik/task.h"
+#include "ubik/sem.h"
+#include "ubik/mutex.h"
+#include "ubik/irq.h"
+#include "ubik/time.h"
+
+void uk_init(void);  /* before anything else; creates what system.toml declares */
+void uk_start(void); /* starts scheduling; never returns */
+
+/* Descriptor for the testbed's kernel awareness (spec/contract.md). */
+typedef struct {
+    uint32_t magic;            /* UK_DEBUG_MAGIC */
+    uint32_t version;
+    void *const *current_task; /* address of the current-task pointer */
+    void *const *current_hisr; /* address of the current-HISR pointer (it holds NULL when none runs) */
+    uint16_t off_name, off_prio, off_state, tcb_size;
+} uk_debug_info_t;
+
+#define UK_DEBUG_MAGIC 0x4b425531u /* "1UBK" */
+extern const uk_debug_info_t uk_debug_info;
+
+#endif

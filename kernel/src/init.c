@@ -1,0 +1,52 @@
+/* Start-up: uk_init, uk_start, the idle task and the debug descriptor. */
+#include "kernel.h"
+
+uk_task_t uk__idle_task;
+static uint32_t idle_stack[64] __attribute__((aligned(16)));
+/* uk_start abandons main's stack: its switch saves the context here, never to be resumed. */
+static uk_task_t boot_context;
+
+const uk_debug_info_t uk_debug_info = {
+    .magic = UK_DEBUG_MAGIC,
+    .version = 1,
+    .current_task = (void *const *)&uk__current,
+    .current_hisr = (void *const *)&uk__current_hisr,
+    .off_name = __builtin_offsetof(uk_task_t, name),
+    .off_prio = __builtin_offsetof(uk_task_t, prio),
+    .off_state = __builtin_offsetof(uk_task_t, state),
+    .tcb_size = sizeof(uk_task_t),
+};
+
+/* The idle task: sleeps in wfi until an interrupt makes something ready. */
+static UK_OTHER void idle(void *arg)
+{
+    (void)arg;
+    for (;;)
+        __asm__ volatile("wfi");
+}
+
+/* Weak hook: the code `ubik gen` generates defines it to create the system's objects. */
+__attribute__((weak)) void uk__gen_init(void) {}
+
+UK_OTHER void uk_init(void)
+{
+    (void)uk_irq_disable();
+    uk__sched_init();
+    uk_task_create(&uk__idle_task, "idle", idle, 0, UK_IDLE_PRIO, idle_stack, sizeof idle_stack);
+    uk_task_activate(&uk__idle_task);
+    uk__gen_init();
+}
+
+UK_OTHER void uk_start(void)
+{
+    (void)uk_irq_disable();
+    uk__current = &boot_context;
+    uk__started = true;
+    uk__arch_timer_start(UK_TICK_HZ);
+    uk_task_t *first = uk__sched_pick();
+    first->state = UK_TASK_RUNNING;
+    uk__current = first;
+    uk__arch_switch(&boot_context.sp, &first->sp);
+    for (;;) {
+    }
+}

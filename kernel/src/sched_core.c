@@ -1,0 +1,89 @@
+/* The scheduler core: ready/blocked transitions, the switch decision, stack checks. The
+ * policy (which ready task runs) is the compiled-in kernel/sched/<name>.c. */
+#include "kernel.h"
+#include "bsp/bsp.h"
+
+uk_task_t *volatile uk__current;
+void *volatile uk__current_hisr;
+volatile uint32_t uk__isr_depth;
+volatile bool uk__resched_pending;
+bool uk__started;
+
+UK_SCHED void uk__make_ready(uk_task_t *t)
+{
+    t->state = UK_TASK_READY;
+    uk__sched_insert(t);
+}
+
+UK_SCHED void uk__unready(uk_task_t *t, uint8_t state)
+{
+    if (t->state == UK_TASK_READY || t->state == UK_TASK_RUNNING)
+        uk__sched_remove(t);
+    t->state = state;
+}
+
+UK_OTHER void uk__fatal(const char *what, const char *name)
+{
+    (void)uk_irq_disable();
+    bsp_printf("ubik: fatal: %s%s%s\n", what, name ? " in task " : "", name ? name : "");
+    bsp_exit(UK_EXIT_FATAL);
+}
+
+/* A task's stack is intact if its lowest word still holds the canary and its saved stack
+ * pointer lies inside it. */
+static UK_SCHED void check_stack(const uk_task_t *t)
+{
+    uintptr_t sp = (uintptr_t)t->sp, lo = (uintptr_t)t->stack_base;
+    if (t->stack_base[0] != UK_STACK_CANARY || sp <= lo || sp > lo + t->stack_bytes)
+        uk__fatal("stack overflow", t->name);
+}
+
+/* Run the policy's choice if it is not the current task. IRQs are disabled. From a LISR the
+ * switch is deferred to the interrupt's exit. */
+UK_SCHED void uk__reschedule(void)
+{
+    if (!uk__started)
+        return;
+    if (uk__isr_depth) {
+        uk__resched_pending = true;
+        return;
+    }
+    uk_task_t *prev = uk__current, *next = uk__sched_pick();
+    if (next == prev)
+        return;
+    if (prev->state == UK_TASK_RUNNING)
+        prev->state = UK_TASK_READY;
+    next->state = UK_TASK_RUNNING;
+    uk__current = next;
+    uk__arch_switch(&prev->sp, &next->sp);
+    /* Back in prev, switched to again: its stack must have survived. */
+    if (prev->magic == UK_TASK_MAGIC)
+        check_stack(prev);
+}
+
+/* Called by the arch layer when the outermost LISR returns (IRQs disabled). */
+UK_SCHED void uk__irq_exit(void)
+{
+    if (uk__resched_pending) {
+        uk__resched_pending = false;
+        uk__reschedule();
+    }
+}
+
+/* Change t's effective priority, keeping the ready structure and its wait queue ordered. */
+UK_SCHED void uk__set_prio(uk_task_t *t, uk_prio_t prio)
+{
+    if (t->prio == prio)
+        return;
+    if (t->state == UK_TASK_READY || t->state == UK_TASK_RUNNING) {
+        uk__sched_remove(t);
+        t->prio = prio;
+        uk__sched_insert(t);
+    } else if (t->state == UK_TASK_PENDING || t->state == UK_TASK_PENDING_DELAYED) {
+        uk__list_remove(&t->wait_node);
+        t->prio = prio;
+        uk__waitq_insert((uk_list_t *)t->waiting_on, t);
+    } else {
+        t->prio = prio;
+    }
+}

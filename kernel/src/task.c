@@ -1,0 +1,208 @@
+/* Tasks: creation, activation, suspension, deletion from any state, priorities, yield. */
+#include "kernel.h"
+
+static UK_OTHER bool valid_task(const uk_task_t *t)
+{
+    return t && t->magic == UK_TASK_MAGIC;
+}
+
+UK_OTHER int uk_task_create(uk_task_t *t, const char *name, void (*entry)(void *), void *arg,
+                            uint8_t prio, void *stack, size_t stack_bytes)
+{
+    if (!t || !entry || !stack || stack_bytes < 128 || ((uintptr_t)stack & 3))
+        return UK_EINVAL;
+    if (uk__sched_valid_prio(prio) != UK_OK)
+        return UK_EINVAL;
+    if (uk__isr_depth || uk__current_hisr)
+        return UK_EPERM;
+    unsigned key = uk_irq_disable();
+    if (t->magic == UK_TASK_MAGIC && t->state != UK_TASK_DELETED) {
+        uk_irq_restore(key);
+        return UK_ESTATE; /* this TCB is a live task */
+    }
+    *t = (uk_task_t){0};
+    t->name = name ? name : "?";
+    t->prio = t->base_prio = prio;
+    t->state = UK_TASK_SUSPENDED;
+    t->entry = entry;
+    t->arg = arg;
+    t->slice = t->slice_left = UK_TIMESLICE_TICKS;
+    t->stack_base = (uint32_t *)stack;
+    t->stack_bytes = stack_bytes & ~(size_t)15;
+    t->stack_base[0] = UK_STACK_CANARY;
+    uk__list_init(&t->ready_node);
+    uk__list_init(&t->wait_node);
+    uk__list_init(&t->delay_node);
+    uk__arch_task_init(t);
+    t->magic = UK_TASK_MAGIC;
+    uk_irq_restore(key);
+    return UK_OK;
+}
+
+/* The first code of every task: run its entry with interrupts enabled; a task whose entry
+ * returns is deleted. */
+UK_OTHER void uk__task_run(uk_task_t *t)
+{
+    uk_irq_restore(8);
+    t->entry(t->arg);
+    uk_task_delete(t);
+}
+
+UK_OTHER int uk_task_activate(uk_task_t *t)
+{
+    if (!valid_task(t))
+        return UK_EINVAL;
+    unsigned key = uk_irq_disable();
+    int r = UK_ESTATE;
+    if (t->state == UK_TASK_SUSPENDED && !(t->flags & 1)) {
+        t->flags |= 1; /* activated once: resume, not activate, undoes a suspend */
+        uk__make_ready(t);
+        uk__reschedule();
+        r = UK_OK;
+    }
+    uk_irq_restore(key);
+    return r;
+}
+
+UK_OTHER int uk_task_suspend(uk_task_t *t)
+{
+    if (!t)
+        t = uk__current;
+    if (!valid_task(t) || t == &uk__idle_task)
+        return UK_EINVAL;
+    if (t == uk__current && (uk__isr_depth || uk__current_hisr))
+        return UK_EPERM;
+    unsigned key = uk_irq_disable();
+    int r = UK_OK;
+    switch (t->state) {
+    case UK_TASK_READY:
+    case UK_TASK_RUNNING:
+        uk__unready(t, UK_TASK_SUSPENDED);
+        uk__reschedule();
+        break;
+    case UK_TASK_DELAYED:
+        uk__delay_remove(t);
+        t->state = UK_TASK_SUSPENDED;
+        break;
+    case UK_TASK_PENDING:
+    case UK_TASK_PENDING_DELAYED:
+        /* The wait ends as a timeout would; the task stays suspended until resumed. */
+        uk__list_remove(&t->wait_node);
+        t->waiting_on = 0;
+        if (t->state == UK_TASK_PENDING_DELAYED)
+            uk__delay_remove(t);
+        t->wait_result = UK_ETIMEOUT;
+        t->state = UK_TASK_SUSPENDED;
+        break;
+    default:
+        r = UK_ESTATE;
+    }
+    uk_irq_restore(key);
+    return r;
+}
+
+UK_OTHER int uk_task_resume(uk_task_t *t)
+{
+    if (!valid_task(t))
+        return UK_EINVAL;
+    unsigned key = uk_irq_disable();
+    int r = UK_ESTATE;
+    if (t->state == UK_TASK_SUSPENDED && (t->flags & 1)) {
+        uk__make_ready(t);
+        uk__reschedule();
+        r = UK_OK;
+    }
+    uk_irq_restore(key);
+    return r;
+}
+
+UK_OTHER int uk_task_delete(uk_task_t *t)
+{
+    if (!t)
+        t = uk__current;
+    if (!valid_task(t) || t == &uk__idle_task)
+        return UK_EINVAL;
+    if (t == uk__current && (uk__isr_depth || uk__current_hisr))
+        return UK_EPERM;
+    unsigned key = uk_irq_disable();
+    switch (t->state) {
+    case UK_TASK_READY:
+    case UK_TASK_RUNNING:
+        uk__sched_remove(t);
+        break;
+    case UK_TASK_DELAYED:
+        uk__delay_remove(t);
+        break;
+    case UK_TASK_PENDING:
+    case UK_TASK_PENDING_DELAYED:
+        uk__list_remove(&t->wait_node);
+        if (t->state == UK_TASK_PENDING_DELAYED)
+            uk__delay_remove(t);
+        break;
+    default:
+        break;
+    }
+    t->state = UK_TASK_DELETED;
+    t->magic = 0;
+    if (t == uk__current)
+        uk__reschedule(); /* never returns */
+    uk_irq_restore(key);
+    return UK_OK;
+}
+
+UK_SCHED int uk_task_yield(void)
+{
+    if (uk__isr_depth || uk__current_hisr)
+        return UK_EPERM;
+    unsigned key = uk_irq_disable();
+    uk__sched_yield(uk__current);
+    uk__reschedule();
+    uk_irq_restore(key);
+    return UK_OK;
+}
+
+UK_OTHER uk_task_t *uk_task_self(void)
+{
+    return uk__current;
+}
+
+UK_OTHER int uk_task_set_prio(uk_task_t *t, uint8_t prio)
+{
+    if (!t)
+        t = uk__current;
+    if (!valid_task(t) || uk__sched_valid_prio(prio) != UK_OK)
+        return UK_EINVAL;
+    unsigned key = uk_irq_disable();
+    /* An inherited priority above the new base stays until the mutexes are released. */
+    bool inherited = t->prio < t->base_prio;
+    t->base_prio = prio;
+    if (!inherited || prio < t->prio)
+        uk__set_prio(t, prio);
+    uk__reschedule();
+    uk_irq_restore(key);
+    return UK_OK;
+}
+
+UK_OTHER int uk_task_set_slice(uk_task_t *t, uk_tick_t ticks)
+{
+    if (!t)
+        t = uk__current;
+    if (!valid_task(t) || ticks == 0 || ticks == UK_FOREVER)
+        return UK_EINVAL;
+    unsigned key = uk_irq_disable();
+    t->slice = ticks;
+    if (t->slice_left > ticks)
+        t->slice_left = ticks;
+    uk_irq_restore(key);
+    return UK_OK;
+}
+
+UK_OTHER uk_task_state_t uk_task_state(const uk_task_t *t)
+{
+    return valid_task(t) ? (uk_task_state_t)t->state : UK_TASK_DELETED;
+}
+
+UK_OTHER uint8_t uk_task_prio(const uk_task_t *t)
+{
+    return valid_task(t) ? t->prio : 0;
+}

@@ -1,0 +1,110 @@
+/* Time: the tick, the delta list of delays and timeouts, sleeping, the system clock.
+ *
+ * Delta list invariant: entries are in expiry order and each entry's `delta` counts the
+ * ticks after the previous entry's expiry (the head's counts from now), so a tick only
+ * decrements the head and expires the zeros at the front. */
+#include "kernel.h"
+
+volatile uk_tick_t uk__ticks;
+static uk_list_t delta_list = {&delta_list, &delta_list};
+
+UK_TIME void uk__delay_insert(uk_task_t *t, uk_tick_t ticks)
+{
+    uk_list_t *at = delta_list.next;
+    while (at != &delta_list) {
+        uk_task_t *e = UK_CONTAINER_OF(at, uk_task_t, delay_node);
+        if (ticks < e->delta) {
+            e->delta -= ticks;
+            break;
+        }
+        ticks -= e->delta;
+        at = at->next;
+    }
+    t->delta = ticks;
+    uk__list_insert_before(at, &t->delay_node);
+}
+
+UK_TIME void uk__delay_remove(uk_task_t *t)
+{
+    uk_list_t *n = t->delay_node.next;
+    if (n != &delta_list)
+        UK_CONTAINER_OF(n, uk_task_t, delay_node)->delta += t->delta;
+    uk__list_remove(&t->delay_node);
+}
+
+/* One tick (from the timer LISR): expire delays and timeouts, account the time slice. */
+UK_TIME void uk__tick(void)
+{
+    uk__ticks++;
+    if (!uk__list_empty(&delta_list)) {
+        uk_task_t *e = UK_CONTAINER_OF(delta_list.next, uk_task_t, delay_node);
+        if (e->delta)
+            e->delta--;
+        while (!uk__list_empty(&delta_list)) {
+            e = UK_CONTAINER_OF(delta_list.next, uk_task_t, delay_node);
+            if (e->delta)
+                break;
+            uk__list_remove(&e->delay_node);
+            if (e->state == UK_TASK_PENDING_DELAYED) {
+                uk__list_remove(&e->wait_node); /* timed out */
+                e->waiting_on = 0;
+                e->wait_result = UK_ETIMEOUT;
+            }
+            uk__make_ready(e);
+        }
+    }
+    uk__sched_tick(uk__current);
+    uk__reschedule(); /* deferred to the LISR's exit */
+}
+
+UK_TIME uk_tick_t uk_time(void)
+{
+    return uk__ticks;
+}
+
+UK_TIME uint32_t uk_tick_hz(void)
+{
+    return UK_TICK_HZ;
+}
+
+UK_TIME int uk_task_sleep(uk_tick_t ticks)
+{
+    if (uk__isr_depth || uk__current_hisr)
+        return UK_EPERM;
+    if (ticks == UK_FOREVER)
+        return UK_EINVAL;
+    unsigned key = uk_irq_disable();
+    if (ticks == 0) {
+        uk__sched_yield(uk__current);
+        uk__reschedule();
+    } else {
+        uk__unready(uk__current, UK_TASK_DELAYED);
+        uk__delay_insert(uk__current, ticks);
+        uk__reschedule();
+    }
+    uk_irq_restore(key);
+    return UK_OK;
+}
+
+/* Sleep until *last_wake + period and advance *last_wake by period: periods do not drift
+ * however long the task ran. A deadline already passed returns at once with UK_ETIMEOUT. */
+UK_TIME int uk_task_sleep_until(uk_tick_t *last_wake, uk_tick_t period)
+{
+    if (uk__isr_depth || uk__current_hisr)
+        return UK_EPERM;
+    if (!last_wake || period == 0 || period == UK_FOREVER)
+        return UK_EINVAL;
+    unsigned key = uk_irq_disable();
+    *last_wake += period;
+    uk_tick_t wait = *last_wake - uk__ticks;
+    int r = UK_OK;
+    if (wait == 0 || wait > period) {
+        r = UK_ETIMEOUT; /* the deadline is now or already passed */
+    } else {
+        uk__unready(uk__current, UK_TASK_DELAYED);
+        uk__delay_insert(uk__current, wait);
+        uk__reschedule();
+    }
+    uk_irq_restore(key);
+    return r;
+}

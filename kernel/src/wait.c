@@ -1,0 +1,48 @@
+/* Waiting on kernel objects: wait queues ordered by priority (FIFO among equals), and the
+ * end of a wait by wake-up, timeout or deletion. */
+#include "kernel.h"
+
+/* Invariant: a queue's tasks have non-decreasing prio values from head to tail (highest
+ * priority first); among equal priorities, in order of arrival. */
+UK_IPC void uk__waitq_insert(uk_list_t *q, uk_task_t *t)
+{
+    uk_list_t *at = q->next;
+    while (at != q && UK_CONTAINER_OF(at, uk_task_t, wait_node)->prio <= t->prio)
+        at = at->next;
+    uk__list_insert_before(at, &t->wait_node);
+    t->waiting_on = q;
+}
+
+UK_IPC uk_task_t *uk__waitq_first(uk_list_t *q)
+{
+    return uk__list_empty(q) ? 0 : UK_CONTAINER_OF(q->next, uk_task_t, wait_node);
+}
+
+UK_IPC int uk__wait(uk_list_t *q, void *obj, uk_tick_t timeout)
+{
+    (void)obj;
+    uk_task_t *t = uk__current;
+    uk__unready(t, timeout == UK_FOREVER ? UK_TASK_PENDING : UK_TASK_PENDING_DELAYED);
+    uk__waitq_insert(q, t);
+    if (timeout != UK_FOREVER)
+        uk__delay_insert(t, timeout);
+    t->wait_result = UK_ETIMEOUT;
+    uk__reschedule();
+    return t->wait_result;
+}
+
+UK_IPC void uk__wake(uk_task_t *t, int result)
+{
+    uk__list_remove(&t->wait_node);
+    t->waiting_on = 0;
+    if (t->state == UK_TASK_PENDING_DELAYED)
+        uk__delay_remove(t);
+    t->wait_result = result;
+    uk__make_ready(t);
+}
+
+UK_IPC void uk__wake_all(uk_list_t *q, int result)
+{
+    while (!uk__list_empty(q))
+        uk__wake(UK_CONTAINER_OF(q->next, uk_task_t, wait_node), result);
+}
