@@ -1,5 +1,6 @@
 //! `ubik`: the command line of the Ubik testbed (contract: `spec/contract.md`).
 
+mod build;
 mod report;
 mod run;
 
@@ -12,6 +13,8 @@ pub mod code {
     pub const USAGE: u8 = 64;
     pub const DATA: u8 = 65;
     pub const NO_INPUT: u8 = 66;
+    /// A tool Ubik needs is missing (`ubik build`: the RISC-V cross compiler).
+    pub const UNAVAILABLE: u8 = 69;
     pub const INTERNAL: u8 = 70;
     pub const MACHINE_FAULT: u8 = 71;
     pub const MAX_CYCLES: u8 = 72;
@@ -34,6 +37,8 @@ struct Cli {
 enum Command {
     /// Run a firmware ELF on the reference machine.
     Run(run::RunArgs),
+    /// Build an application (APPDIR: system.toml + C sources) with the kernel and BSP into one ELF.
+    Build(build::BuildArgs),
     /// Show the machine description.
     Machine {
         /// Print the built-in default machine file (the reference for its keys).
@@ -49,6 +54,8 @@ enum Command {
 pub struct Failure {
     pub code: u8,
     pub message: String,
+    /// Print `message` as is, without the `ubik: ` prefix.
+    pub bare: bool,
 }
 
 impl Failure {
@@ -56,6 +63,15 @@ impl Failure {
         Failure {
             code,
             message: message.into(),
+            bare: false,
+        }
+    }
+
+    /// A failure whose message is printed as is (it names its command itself).
+    pub fn bare(code: u8, message: impl Into<String>) -> Failure {
+        Failure {
+            bare: true,
+            ..Failure::new(code, message)
         }
     }
 }
@@ -107,6 +123,7 @@ fn real_main() -> u8 {
     };
     let result = match cli.command {
         Command::Run(args) => run::run(args),
+        Command::Build(args) => build::build(args),
         Command::Machine {
             print_default,
             check,
@@ -115,7 +132,11 @@ fn real_main() -> u8 {
     match result {
         Ok(c) => c,
         Err(f) => {
-            eprintln!("ubik: {}", f.message);
+            if f.bare {
+                eprintln!("{}", f.message);
+            } else {
+                eprintln!("ubik: {}", f.message);
+            }
             f.code
         }
     }

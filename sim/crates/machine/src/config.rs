@@ -360,6 +360,43 @@ impl fmt::Display for ConfigError {
 
 impl std::error::Error for ConfigError {}
 
+/// The one-line error for a TOML file of Ubik other than a machine file (`system.toml`):
+/// syntax, unknown key and wrong type errors read exactly as they do for machine files.
+pub fn toml_error(name_for_errors: &str, text: &str, e: &toml::de::Error) -> ConfigError {
+    let ctx = Ctx {
+        name: name_for_errors,
+        text,
+        base_dir: Path::new(""),
+    };
+    ctx.toml_err(e)
+}
+
+/// A bad-value error (exit 65) at byte `span.start` of `text`, for other TOML files of Ubik.
+pub fn invalid_at(
+    name_for_errors: &str,
+    text: &str,
+    span: &Range<usize>,
+    message: impl Into<String>,
+    expected: impl Into<String>,
+) -> ConfigError {
+    let ctx = Ctx {
+        name: name_for_errors,
+        text,
+        base_dir: Path::new(""),
+    };
+    ctx.err(span, message, expected)
+}
+
+/// A cannot-read error (exit 66) for `path`, described as `what`, optionally named at `at`.
+pub fn io_error(path: &Path, at: Option<Location>, what: &str, e: &std::io::Error) -> ConfigError {
+    ConfigError::Io {
+        path: path.to_path_buf(),
+        at,
+        what: what.to_string(),
+        reason: io_reason(e),
+    }
+}
+
 fn one_line(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
@@ -374,7 +411,7 @@ fn io_reason(e: &std::io::Error) -> String {
 }
 
 /// 1-based line and character column of byte `offset` in `text`.
-fn line_col(text: &str, offset: usize) -> (usize, usize) {
+pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
     let mut offset = offset.min(text.len());
     while !text.is_char_boundary(offset) {
         offset -= 1;

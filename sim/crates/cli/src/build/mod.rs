@@ -1,0 +1,400 @@
+//! `ubik build APPDIR [-o APP.elf]`: system.toml -> generated C -> one ELF with the kernel,
+//! the BSP and the application (contract: `spec/contract.md`, user guide: `docs/system.md`).
+//!
+//! 1. Read `APPDIR/system.toml` (`sysdesc`); errors are one line `FILE:LINE:COLUMN: ...`, 65
+//!    (66 when it cannot be read).
+//! 2. Find the repository ([`root`]) and write `BUILD/uk_config.h` and `BUILD/uk_gen.c` (only
+//!    when their content changes).
+//! 3. Compile, in parallel and only what is out of date ([`compile`]): the kernel
+//!    (`kernel/src/*.c`, `kernel/sched/<scheduler>.c`, `kernel/arch/rv32/*.S|*.c`), the BSP
+//!    (`bsp/crt0.S`, `bsp/src/*.c`), `BUILD/uk_gen.c` and the application's sources, into
+//!    `BUILD/obj/`; then link them with `bsp/link.ld` and libgcc.
+//!
+//! BUILD is `--build-dir`, else `DIR/STEM.build/` beside `-o DIR/STEM.elf`, else `APPDIR/build/`
+//! (which also holds the default ELF, `app.elf`).
+
+pub mod compile;
+pub mod root;
+
+use crate::{code, Failure};
+use clap::Args;
+use compile::{compile_all, link, LinkOutcome, Unit};
+use std::ffi::OsString;
+use std::path::{Component, Path, PathBuf};
+use sysdesc::gen;
+use sysdesc::SystemDesc;
+
+#[derive(Args)]
+pub struct BuildArgs {
+    /// The application directory: system.toml and the application's C (and .S) sources.
+    pub appdir: PathBuf,
+    /// The ELF to write [default: APPDIR/build/app.elf].
+    #[arg(short = 'o', long = "output", value_name = "APP.elf")]
+    pub output: Option<PathBuf>,
+    /// Where generated files and objects go [default: beside -o as STEM.build/, else
+    /// APPDIR/build/].
+    #[arg(long, value_name = "DIR")]
+    pub build_dir: Option<PathBuf>,
+    /// Compile jobs at a time [default: the number of cores].
+    #[arg(short = 'j', long, value_name = "N")]
+    pub jobs: Option<usize>,
+    /// Print each compiler and linker command as it runs (on stderr).
+    #[arg(short = 'v', long)]
+    pub verbose: bool,
+}
+
+/// The cross compiler's name prefix; `UBIK_CROSS` overrides it (as `CROSS` does in bsp.mk).
+const DEFAULT_CROSS: &str = "riscv64-unknown-elf-";
+
+/// Code generation and warning flags of `bsp/bsp.mk` (`FW_CFLAGS`, without the include paths).
+const C_FLAGS: &[&str] = &[
+    "-march=rv32imc_zicsr",
+    "-mabi=ilp32",
+    "-O2",
+    "-g",
+    "-std=c11",
+    "-ffreestanding",
+    "-nostdlib",
+    "-ffunction-sections",
+    "-fdata-sections",
+    "-fno-common",
+    "-Wall",
+    "-Wextra",
+    "-Werror=implicit-function-declaration",
+];
+/// `FW_ASFLAGS` of `bsp/bsp.mk`, without the include paths.
+const AS_FLAGS: &[&str] = &["-march=rv32imc_zicsr", "-mabi=ilp32", "-g"];
+/// `FW_LDFLAGS` of `bsp/bsp.mk` up to the linker script. Debian's GCC has no rv32imc_zicsr
+/// multilib: linking with plain rv32imc picks libgcc from rv32im/ilp32.
+const LD_FLAGS: &[&str] = &[
+    "-march=rv32imc",
+    "-mabi=ilp32",
+    "-nostartfiles",
+    "-nostdlib",
+];
+
+fn absolute(p: &Path) -> PathBuf {
+    std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf())
+}
+
+fn io_failure(what: &str, path: &Path, e: &std::io::Error) -> Failure {
+    Failure::new(
+        code::IO_ERROR,
+        format!(
+            "cannot write {what} {}: {e}; expected a writable directory",
+            path.display()
+        ),
+    )
+}
+
+/// Finds `name` in the directories of PATH (or takes it as a path if it has a slash).
+fn find_on_path(name: &str) -> Option<PathBuf> {
+    if name.contains('/') {
+        let p = PathBuf::from(name);
+        return p.is_file().then_some(p);
+    }
+    std::env::split_paths(&std::env::var_os("PATH")?)
+        .map(|d| d.join(name))
+        .find(|p| {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::metadata(p)
+                .map(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+                .unwrap_or(false)
+        })
+}
+
+/// The files of `dir` whose names end in one of `exts`, sorted (none if `dir` is missing).
+fn list(dir: &Path, exts: &[&str]) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|rd| {
+            rd.filter_map(|e| e.ok())
+                .map(|e| e.path())
+                .filter(|p| {
+                    p.is_file()
+                        && p.file_name()
+                            .and_then(|n| n.to_str())
+                            .is_some_and(|n| exts.iter().any(|x| n.ends_with(x)))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    v.sort();
+    v
+}
+
+/// `BUILD/obj/<group>/<rel>.o` for a source at `rel` inside its group's directory: `..`
+/// becomes `__`, so that no object lands outside `BUILD/obj`.
+fn obj_path(obj_dir: &Path, group: &str, rel: &Path) -> PathBuf {
+    let mut p = obj_dir.join(group);
+    for c in rel.components() {
+        match c {
+            Component::Normal(s) => p.push(s),
+            Component::ParentDir => p.push("__"),
+            _ => {}
+        }
+    }
+    let mut s = p.into_os_string();
+    s.push(".o");
+    PathBuf::from(s)
+}
+
+fn is_asm(p: &Path) -> bool {
+    p.extension().is_some_and(|e| e == "S")
+}
+
+/// Builds the ELF; Ok(0) on success.
+pub fn build(args: BuildArgs) -> Result<u8, Failure> {
+    // ---- The application directory and its description.
+    let appdir_shown = args.appdir.display().to_string();
+    match std::fs::metadata(&args.appdir) {
+        Ok(m) if m.is_dir() => {}
+        Ok(_) => {
+            return Err(Failure::new(
+                code::NO_INPUT,
+                format!("{appdir_shown}: not a directory; expected an application directory holding system.toml and C sources"),
+            ))
+        }
+        Err(e) => {
+            return Err(Failure::new(
+                code::NO_INPUT,
+                format!(
+                    "{appdir_shown}: cannot read the application directory: {}; expected a directory holding system.toml and C sources",
+                    io_reason(&e)
+                ),
+            ))
+        }
+    }
+    let appdir = args
+        .appdir
+        .canonicalize()
+        .unwrap_or_else(|_| absolute(&args.appdir));
+    let desc = SystemDesc::from_file(&args.appdir.join("system.toml"))
+        .map_err(|e| Failure::new(e.exit_code() as u8, e.to_string()))?;
+
+    // ---- Where things come from and go.
+    let root = root::find_root(&appdir)?;
+    let elf = absolute(
+        &args
+            .output
+            .clone()
+            .unwrap_or_else(|| appdir.join("build").join("app.elf")),
+    );
+    let build_dir = match (&args.build_dir, &args.output) {
+        (Some(d), _) => absolute(d),
+        (None, Some(_)) => {
+            let stem = elf
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_else(|| "app".into());
+            elf.with_file_name(format!("{stem}.build"))
+        }
+        (None, None) => appdir.join("build"),
+    };
+    let obj_dir = build_dir.join("obj");
+
+    // ---- The application's sources.
+    let app_sources: Vec<PathBuf> = match &desc.build.sources {
+        Some(list) => {
+            let mut v = Vec::new();
+            for s in list {
+                let p = appdir.join(&s.path);
+                if let Err(e) = std::fs::File::open(&p) {
+                    return Err(Failure::new(
+                        code::NO_INPUT,
+                        format!(
+                            "{}: cannot read source `{}`: {}; expected a file relative to {appdir_shown}",
+                            s.at,
+                            s.path,
+                            io_reason(&e)
+                        ),
+                    ));
+                }
+                v.push(p);
+            }
+            v
+        }
+        None => list(&appdir, &[".c", ".S"]),
+    };
+    if app_sources.is_empty() {
+        return Err(Failure::new(
+            code::NO_INPUT,
+            format!("{appdir_shown}: no application sources; expected *.c or *.S files (one with main) or [build] sources in system.toml"),
+        ));
+    }
+
+    // ---- Generated C.
+    std::fs::create_dir_all(&obj_dir)
+        .map_err(|e| io_failure("the build directory", &obj_dir, &e))?;
+    gen::generate(&desc, &build_dir)
+        .map_err(|e| io_failure("generated files into", &build_dir, &e))?;
+
+    // ---- Kernel and BSP sources.
+    let kernel = root.join("kernel");
+    let sched = desc.kernel.scheduler.name();
+    let sched_src = kernel.join("sched").join(format!("{sched}.c"));
+    if !sched_src.is_file() {
+        return Err(Failure::new(
+            code::NO_INPUT,
+            format!(
+                "{}: cannot read the source of scheduler \"{sched}\" ([kernel] scheduler in {appdir_shown}/system.toml); expected the kernel to have kernel/sched/{sched}.c",
+                sched_src.display()
+            ),
+        ));
+    }
+    let bsp = root.join("bsp");
+    let crt0 = bsp.join("crt0.S");
+    let link_ld = bsp.join("link.ld");
+
+    // ---- The compiler.
+    let cross = std::env::var("UBIK_CROSS").unwrap_or_else(|_| DEFAULT_CROSS.to_string());
+    let cc_name = format!("{cross}gcc");
+    let cc = find_on_path(&cc_name).ok_or_else(|| {
+        Failure::new(
+            code::UNAVAILABLE,
+            format!("{cc_name}: the RISC-V cross compiler is not on PATH; expected it installed: run scripts/setup.sh (Debian package gcc-riscv64-unknown-elf)"),
+        )
+    })?;
+
+    // ---- Flags.
+    let includes: Vec<OsString> = [
+        kernel.join("include"),
+        kernel.join("src"),
+        bsp.join("include"),
+        build_dir.clone(),
+        appdir.clone(),
+    ]
+    .iter()
+    .map(|d| {
+        let mut s = OsString::from("-I");
+        s.push(d);
+        s
+    })
+    .collect();
+    let user: Vec<OsString> = desc.build.cflags.iter().map(OsString::from).collect();
+    // Kernel, generated and application sources see the configuration macros without
+    // including anything (as Zephyr's autoconf.h): `#ifdef UK_CONFIG_SCHED_RR` just works. The
+    // BSP does not depend on the configuration, so a system.toml change leaves it compiled.
+    let config_header = build_dir.join(gen::CONFIG_HEADER);
+    let flags_for = |src: &Path, group: &str, extra: &[&str]| -> Vec<OsString> {
+        let base = if is_asm(src) { AS_FLAGS } else { C_FLAGS };
+        let mut f: Vec<OsString> = base.iter().map(OsString::from).collect();
+        f.extend(extra.iter().map(OsString::from));
+        f.extend(includes.iter().cloned());
+        if group != "bsp" {
+            f.push("-imacros".into());
+            f.push(config_header.clone().into_os_string());
+        }
+        f.extend(user.iter().cloned());
+        f
+    };
+
+    // ---- Compile units, in link order: crt0 first (the vector table), the BSP last.
+    let mut units: Vec<Unit> = Vec::new();
+    let mut add = |src: PathBuf, group: &str, rel: &Path, extra: &[&str]| {
+        let obj = obj_path(&obj_dir, group, rel);
+        units.push(Unit::new(&cc, &flags_for(&src, group, extra), src, obj));
+    };
+    add(crt0.clone(), "bsp", Path::new("crt0.S"), &[]);
+    let mut kernel_srcs = list(&kernel.join("src"), &[".c"]);
+    kernel_srcs.push(sched_src);
+    kernel_srcs.extend(list(&kernel.join("arch").join("rv32"), &[".S", ".c"]));
+    for s in kernel_srcs {
+        let rel = s.strip_prefix(&kernel).unwrap_or(&s).to_path_buf();
+        add(s, "kernel", &rel, &[]);
+    }
+    add(
+        build_dir.join(gen::GEN_SOURCE),
+        "gen",
+        Path::new(gen::GEN_SOURCE),
+        &[],
+    );
+    for s in app_sources {
+        let rel = s.strip_prefix(&appdir).unwrap_or(&s).to_path_buf();
+        add(s, "app", &rel, &[]);
+    }
+    for s in list(&bsp.join("src"), &[".c"]) {
+        // As bsp.mk: GCC would turn the loops of memcpy/memset back into calls to themselves.
+        let extra: &[&str] = if s.file_name().is_some_and(|n| n == "string.c") {
+            &["-fno-tree-loop-distribute-patterns"]
+        } else {
+            &[]
+        };
+        let rel = s.strip_prefix(&bsp).unwrap_or(&s).to_path_buf();
+        add(s, "bsp", &rel, extra);
+    }
+
+    // ---- Compile.
+    let jobs = args.jobs.unwrap_or_else(|| {
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+    });
+    let report = compile_all(&units, jobs, args.verbose, &appdir);
+    if let Some(e) = report.spawn_error {
+        return Err(Failure::new(
+            code::UNAVAILABLE,
+            format!("{e}; expected a working RISC-V cross compiler: run scripts/setup.sh"),
+        ));
+    }
+    if report.errors > 0 {
+        let n = report.errors;
+        return Err(Failure::bare(
+            code::DATA,
+            format!(
+                "ubik build: compilation failed ({n} error{})",
+                if n == 1 { "" } else { "s" }
+            ),
+        ));
+    }
+
+    // ---- Link.
+    if let Some(dir) = elf.parent() {
+        std::fs::create_dir_all(dir).map_err(|e| io_failure("the ELF into", dir, &e))?;
+    }
+    let mut argv: Vec<OsString> = vec![cc.clone().into_os_string()];
+    argv.extend(LD_FLAGS.iter().map(OsString::from));
+    argv.push("-T".into());
+    argv.push(link_ld.clone().into_os_string());
+    argv.push("-Wl,--gc-sections".into());
+    argv.push("-Wl,--no-warn-rwx-segments".into());
+    let mut map = OsString::from("-Wl,-Map=");
+    map.push(elf.with_extension("map"));
+    argv.push(map);
+    argv.push("-o".into());
+    argv.push(elf.clone().into_os_string());
+    let mut inputs: Vec<PathBuf> = units.iter().map(|u| u.obj.clone()).collect();
+    argv.extend(inputs.iter().map(|p| p.clone().into_os_string()));
+    argv.push("-lgcc".into());
+    inputs.push(link_ld);
+    let cmd_file = build_dir.join("link.cmd");
+    match link(
+        &argv,
+        &elf,
+        &cmd_file,
+        &inputs,
+        report.compiled > 0,
+        args.verbose,
+        &appdir,
+    ) {
+        LinkOutcome::UpToDate | LinkOutcome::Linked => Ok(0),
+        LinkOutcome::Failed(n) => Err(Failure::bare(
+            code::DATA,
+            format!(
+                "ubik build: link failed ({n} error{})",
+                if n == 1 { "" } else { "s" }
+            ),
+        )),
+        LinkOutcome::Spawn(e) => Err(Failure::new(
+            code::UNAVAILABLE,
+            format!("{e}; expected a working RISC-V cross compiler: run scripts/setup.sh"),
+        )),
+    }
+}
+
+fn io_reason(e: &std::io::Error) -> String {
+    let s = e.to_string();
+    match s.find(" (os error") {
+        Some(i) => s[..i].to_string(),
+        None => s,
+    }
+}

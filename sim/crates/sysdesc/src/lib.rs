@@ -1,0 +1,469 @@
+//! The Ubik system description, `system.toml`: the model, its validation and the C it turns
+//! into (`gen`).
+//!
+//! Today a description has two tables, both optional:
+//!
+//! ```toml
+//! [kernel]
+//! scheduler = "prio"          # "rr" | "prio" | "prio_rr" | "bitmap"
+//! tick_hz = 1000              # 1..=100000
+//! timeslice_ticks = 10        # >= 1
+//! features = ["sem", "mutex", "hisr", "stack_check"]   # default: all of FEATURES
+//!
+//! [build]
+//! cflags = ["-DDEBUG=1"]      # appended to every compile command
+//! sources = ["main.c"]        # default: every *.c and *.S of the application directory
+//! ```
+//!
+//! Unknown keys and tables are errors. Every error is one line,
+//! `FILE:LINE:COLUMN: what is wrong; expected what` (the same [`ConfigError`] as machine
+//! files: exit 65 for bad content, 66 for a file that cannot be read). The services issue
+//! extends `RawSystem` with tasks and objects; `ubik gen` and `ubik build` share this model.
+
+pub mod gen;
+
+use std::ops::Range;
+use std::path::Path;
+
+use machine::config::{invalid_at, io_error, line_col, toml_error};
+pub use machine::config::{ConfigError, Location};
+use serde::Deserialize;
+use toml::Spanned;
+
+/// A scheduler policy; exactly one is compiled in (`kernel/sched/<name>.c`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scheduler {
+    /// Cyclic time slice (round robin).
+    Rr,
+    /// Priority preemptive, 256 priorities.
+    Prio,
+    /// Priority preemptive with round robin among equal priorities.
+    PrioRr,
+    /// Bitmap, at most 64 tasks (priorities 0..=63).
+    Bitmap,
+}
+
+impl Scheduler {
+    pub const ALL: [Scheduler; 4] = [
+        Scheduler::Rr,
+        Scheduler::Prio,
+        Scheduler::PrioRr,
+        Scheduler::Bitmap,
+    ];
+
+    /// The name in `system.toml`, in `UK_CONFIG_SCHED_NAME` and of the source file.
+    pub fn name(self) -> &'static str {
+        match self {
+            Scheduler::Rr => "rr",
+            Scheduler::Prio => "prio",
+            Scheduler::PrioRr => "prio_rr",
+            Scheduler::Bitmap => "bitmap",
+        }
+    }
+
+    /// The macro `uk_config.h` defines to 1 for this scheduler (and only for this one).
+    pub fn macro_name(self) -> String {
+        format!("UK_CONFIG_SCHED_{}", self.name().to_ascii_uppercase())
+    }
+
+    pub fn from_name(s: &str) -> Option<Scheduler> {
+        Scheduler::ALL.into_iter().find(|x| x.name() == s)
+    }
+}
+
+/// The kernel features `[kernel] features` may name. Each enabled one is a macro
+/// `UK_FEATURE_<NAME>` defined to 1 in `uk_config.h`; a disabled one is not defined.
+pub const FEATURES: [&str; 4] = ["sem", "mutex", "hisr", "stack_check"];
+
+/// The `[kernel]` table, resolved.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KernelConfig {
+    pub scheduler: Scheduler,
+    pub tick_hz: u32,
+    pub timeslice_ticks: u32,
+    /// Enabled features, in the order of [`FEATURES`].
+    pub features: Vec<&'static str>,
+}
+
+impl Default for KernelConfig {
+    fn default() -> KernelConfig {
+        KernelConfig {
+            scheduler: Scheduler::Prio,
+            tick_hz: 1000,
+            timeslice_ticks: 10,
+            features: FEATURES.to_vec(),
+        }
+    }
+}
+
+/// One entry of `[build] sources`: a path relative to the application directory, and where
+/// `system.toml` names it (for "cannot read" messages).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SourceEntry {
+    pub path: String,
+    pub at: Location,
+}
+
+/// The `[build]` table, resolved.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BuildConfig {
+    /// Extra compiler flags, appended to every compile command (kernel, BSP and application).
+    pub cflags: Vec<String>,
+    /// The application's sources; `None`: every `*.c` and `*.S` of the application directory.
+    pub sources: Option<Vec<SourceEntry>>,
+}
+
+/// A resolved system description.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SystemDesc {
+    pub kernel: KernelConfig,
+    pub build: BuildConfig,
+}
+
+/// Largest `tick_hz`.
+pub const MAX_TICK_HZ: i64 = 100_000;
+/// Largest `timeslice_ticks` (ticks are compared by 32-bit difference).
+pub const MAX_TIMESLICE_TICKS: i64 = 0x7fff_ffff;
+
+impl SystemDesc {
+    /// Reads and resolves a `system.toml`; its path as given names it in messages.
+    pub fn from_file(path: &Path) -> Result<SystemDesc, ConfigError> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| io_error(path, None, "the system description", &e))?;
+        Self::from_str(&text, &path.display().to_string())
+    }
+
+    /// Resolves the text of a `system.toml`; `name_for_errors` names it in messages.
+    #[allow(clippy::should_implement_trait)]
+    pub fn from_str(text: &str, name_for_errors: &str) -> Result<SystemDesc, ConfigError> {
+        let ctx = Ctx {
+            name: name_for_errors,
+            text,
+        };
+        let raw: RawSystem =
+            toml::from_str(text).map_err(|e| toml_error(name_for_errors, text, &e))?;
+        ctx.resolve(raw)
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Raw (as written): every key optional, spans kept for messages.
+
+/// `system.toml` as written. Unknown keys and tables are errors.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawSystem {
+    kernel: Option<RawKernel>,
+    build: Option<RawBuild>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawKernel {
+    scheduler: Option<Spanned<String>>,
+    tick_hz: Option<Spanned<i64>>,
+    timeslice_ticks: Option<Spanned<i64>>,
+    features: Option<Spanned<Vec<Spanned<String>>>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawBuild {
+    cflags: Option<Spanned<Vec<Spanned<String>>>>,
+    sources: Option<Spanned<Vec<Spanned<String>>>>,
+}
+
+struct Ctx<'a> {
+    name: &'a str,
+    text: &'a str,
+}
+
+type R<T> = Result<T, ConfigError>;
+
+fn quoted_list(items: impl IntoIterator<Item = &'static str>) -> String {
+    items
+        .into_iter()
+        .map(|s| format!("\"{s}\""))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+impl Ctx<'_> {
+    fn err(
+        &self,
+        span: &Range<usize>,
+        what: impl Into<String>,
+        expected: impl Into<String>,
+    ) -> ConfigError {
+        invalid_at(self.name, self.text, span, what, expected)
+    }
+
+    fn loc(&self, offset: usize) -> Location {
+        let (line, column) = line_col(self.text, offset);
+        Location {
+            file: self.name.to_string(),
+            line,
+            column,
+        }
+    }
+
+    fn resolve(&self, raw: RawSystem) -> R<SystemDesc> {
+        let mut d = SystemDesc::default();
+        if let Some(k) = raw.kernel {
+            self.kernel(k, &mut d.kernel)?;
+        }
+        if let Some(b) = raw.build {
+            self.build(b, &mut d.build)?;
+        }
+        Ok(d)
+    }
+
+    fn int_range(&self, v: &Spanned<i64>, key: &str, lo: i64, hi: i64) -> R<u32> {
+        let n = *v.get_ref();
+        if !(lo..=hi).contains(&n) {
+            return Err(self.err(
+                &v.span(),
+                format!("{key} = {n} is out of range"),
+                format!("an integer from {lo} to {hi}"),
+            ));
+        }
+        Ok(n as u32)
+    }
+
+    fn kernel(&self, k: RawKernel, out: &mut KernelConfig) -> R<()> {
+        if let Some(s) = &k.scheduler {
+            out.scheduler = Scheduler::from_name(s.get_ref()).ok_or_else(|| {
+                self.err(
+                    &s.span(),
+                    format!("scheduler = {:?} is not a scheduler", s.get_ref()),
+                    format!(
+                        "one of {}",
+                        quoted_list(Scheduler::ALL.into_iter().map(Scheduler::name))
+                    ),
+                )
+            })?;
+        }
+        if let Some(v) = &k.tick_hz {
+            out.tick_hz = self.int_range(v, "tick_hz", 1, MAX_TICK_HZ)?;
+        }
+        if let Some(v) = &k.timeslice_ticks {
+            out.timeslice_ticks = self.int_range(v, "timeslice_ticks", 1, MAX_TIMESLICE_TICKS)?;
+        }
+        if let Some(list) = &k.features {
+            let mut on = [false; FEATURES.len()];
+            for f in list.get_ref() {
+                let Some(i) = FEATURES.iter().position(|x| x == f.get_ref()) else {
+                    return Err(self.err(
+                        &f.span(),
+                        format!("unknown feature {:?}", f.get_ref()),
+                        format!("one of {}", quoted_list(FEATURES)),
+                    ));
+                };
+                if on[i] {
+                    return Err(self.err(
+                        &f.span(),
+                        format!("feature {:?} is listed twice", f.get_ref()),
+                        "each feature at most once",
+                    ));
+                }
+                on[i] = true;
+            }
+            out.features = FEATURES
+                .iter()
+                .zip(on)
+                .filter(|(_, on)| *on)
+                .map(|(f, _)| *f)
+                .collect();
+        }
+        Ok(())
+    }
+
+    fn build(&self, b: RawBuild, out: &mut BuildConfig) -> R<()> {
+        if let Some(list) = &b.cflags {
+            for f in list.get_ref() {
+                if f.get_ref().trim().is_empty() {
+                    return Err(self.err(
+                        &f.span(),
+                        "an empty compiler flag",
+                        "one flag per string, e.g. \"-DNAME=1\"",
+                    ));
+                }
+                out.cflags.push(f.get_ref().clone());
+            }
+        }
+        if let Some(list) = &b.sources {
+            let mut seen: Vec<&str> = Vec::new();
+            let mut v = Vec::new();
+            for s in list.get_ref() {
+                let p = s.get_ref().as_str();
+                if p.contains(['*', '?', '[']) {
+                    return Err(self.err(
+                        &s.span(),
+                        format!("source {p:?} is a pattern; patterns are not expanded"),
+                        "a file name relative to the application directory (omit `sources` for every *.c and *.S)",
+                    ));
+                }
+                if !(p.ends_with(".c") || p.ends_with(".S")) {
+                    return Err(self.err(
+                        &s.span(),
+                        format!("source {p:?} is neither C nor assembly"),
+                        "a file name ending in .c or .S",
+                    ));
+                }
+                if seen.contains(&p) {
+                    return Err(self.err(
+                        &s.span(),
+                        format!("source {p:?} is listed twice"),
+                        "each source at most once",
+                    ));
+                }
+                seen.push(p);
+                v.push(SourceEntry {
+                    path: p.to_string(),
+                    at: self.loc(s.span().start),
+                });
+            }
+            out.sources = Some(v);
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> R<SystemDesc> {
+        SystemDesc::from_str(text, "system.toml")
+    }
+
+    fn err(text: &str) -> String {
+        match parse(text) {
+            Ok(d) => panic!("expected an error for {text:?}, got {d:?}"),
+            Err(e) => {
+                let s = e.to_string();
+                assert!(!s.contains('\n'), "multi-line error: {s}");
+                assert_eq!(e.exit_code(), 65, "{s}");
+                s
+            }
+        }
+    }
+
+    #[test]
+    fn empty_file_is_all_defaults() {
+        let d = parse("").unwrap();
+        assert_eq!(d, SystemDesc::default());
+        assert_eq!(d.kernel.scheduler, Scheduler::Prio);
+        assert_eq!(d.kernel.tick_hz, 1000);
+        assert_eq!(d.kernel.timeslice_ticks, 10);
+        assert_eq!(d.kernel.features, FEATURES.to_vec());
+        assert!(d.build.sources.is_none());
+    }
+
+    #[test]
+    fn every_key() {
+        let d = parse(
+            "[kernel]\nscheduler = \"bitmap\"\ntick_hz = 100000\ntimeslice_ticks = 3\n\
+             features = [\"mutex\", \"sem\"]\n[build]\ncflags = [\"-DX=1\", \"-Os\"]\n\
+             sources = [\"main.c\", \"sub/isr.S\"]\n",
+        )
+        .unwrap();
+        assert_eq!(d.kernel.scheduler, Scheduler::Bitmap);
+        assert_eq!(d.kernel.tick_hz, 100000);
+        assert_eq!(d.kernel.timeslice_ticks, 3);
+        // Listed order does not matter: FEATURES order.
+        assert_eq!(d.kernel.features, vec!["sem", "mutex"]);
+        assert_eq!(d.build.cflags, vec!["-DX=1", "-Os"]);
+        let s = d.build.sources.unwrap();
+        assert_eq!(s[1].path, "sub/isr.S");
+        assert_eq!((s[1].at.line, s[1].at.column), (8, 22));
+    }
+
+    #[test]
+    fn no_features() {
+        let d = parse("[kernel]\nfeatures = []\n").unwrap();
+        assert!(d.kernel.features.is_empty());
+    }
+
+    #[test]
+    fn every_scheduler_name() {
+        for s in Scheduler::ALL {
+            let d = parse(&format!("[kernel]\nscheduler = \"{}\"\n", s.name())).unwrap();
+            assert_eq!(d.kernel.scheduler, s);
+        }
+        assert_eq!(Scheduler::PrioRr.macro_name(), "UK_CONFIG_SCHED_PRIO_RR");
+    }
+
+    #[test]
+    fn errors_name_line_column_and_expectation() {
+        let e = err("[kernel]\nschedular = \"rr\"\n");
+        assert!(
+            e.starts_with("system.toml:2:1: unknown key `schedular`"),
+            "{e}"
+        );
+        assert!(e.contains("expected one of the keys `scheduler`"), "{e}");
+
+        let e = err("[kernel]\nscheduler = \"fifo\"\n");
+        assert_eq!(
+            e,
+            "system.toml:2:13: scheduler = \"fifo\" is not a scheduler; expected one of \"rr\", \"prio\", \"prio_rr\", \"bitmap\""
+        );
+
+        let e = err("[kernel]\ntick_hz = 0\n");
+        assert_eq!(
+            e,
+            "system.toml:2:11: tick_hz = 0 is out of range; expected an integer from 1 to 100000"
+        );
+        let e = err("[kernel]\ntick_hz = 100001\n");
+        assert!(e.starts_with("system.toml:2:11: tick_hz = 100001"), "{e}");
+        let e = err("[kernel]\ntimeslice_ticks = 0\n");
+        assert!(
+            e.starts_with("system.toml:2:19: timeslice_ticks = 0 is out of range"),
+            "{e}"
+        );
+
+        let e = err("[kernel]\ntick_hz = \"fast\"\n");
+        assert!(
+            e.starts_with("system.toml:2:11: `tick_hz`: invalid type: string \"fast\""),
+            "{e}"
+        );
+        assert!(e.ends_with("expected an integer"), "{e}");
+
+        let e = err("[kernel]\nfeatures = [\"sem\", \"queues\"]\n");
+        assert!(
+            e.starts_with("system.toml:2:20: unknown feature \"queues\"; expected one of \"sem\""),
+            "{e}"
+        );
+        let e = err("[kernel]\nfeatures = [\"sem\", \"sem\"]\n");
+        assert!(e.contains("listed twice"), "{e}");
+
+        let e = err("[tasks]\n");
+        assert!(e.starts_with("system.toml:1:"), "{e}");
+        assert!(e.contains("unknown key `tasks`"), "{e}");
+
+        let e = err("[build]\nsources = [\"*.c\"]\n");
+        assert!(
+            e.starts_with("system.toml:2:12: source \"*.c\" is a pattern"),
+            "{e}"
+        );
+        let e = err("[build]\nsources = [\"a.h\"]\n");
+        assert!(e.contains("neither C nor assembly"), "{e}");
+        let e = err("[build]\ncflags = [\"\"]\n");
+        assert!(
+            e.starts_with("system.toml:2:11: an empty compiler flag"),
+            "{e}"
+        );
+        let e = err("[kernel\n");
+        assert!(e.starts_with("system.toml:1:"), "{e}");
+    }
+
+    #[test]
+    fn unreadable_file_is_66() {
+        let e = SystemDesc::from_file(Path::new("/nonexistent/system.toml")).unwrap_err();
+        assert_eq!(e.exit_code(), 66);
+        assert!(
+            e.to_string().contains("cannot read the system description"),
+            "{e}"
+        );
+    }
+}
