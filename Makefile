@@ -2,6 +2,7 @@
 #   make demo       build the simulator and a sample firmware, run it, print a summary
 #   make test       simulator unit tests + every firmware test on the testbed
 #                   + the RTL differential timing suite (tests/rtl/check.sh)
+#                   + host unit tests of kernel logic + on-target kernel tests
 #   make bench      testbed speed: out/bench/testbed.json
 #   make firmware   build every firmware under tests/firmware into build/firmware/
 #   make sim        build sim/target/release/ubik
@@ -46,6 +47,8 @@ test: sim firmware
 	$(CARGO_RUN) test --release --workspace
 	tests/run_firmware_tests.sh
 	tests/rtl/check.sh
+	tests/host/run.sh
+	kernel/tests/run.sh
 
 bench: sim $(FW_BUILD)/compute.elf $(FW_BUILD)/idle.elf
 	@mkdir -p $(OUT)/bench

@@ -40,7 +40,7 @@ UK_OTHER int uk_irq_unmask(uint32_t lines)
 
 UK_OTHER bool uk_in_isr(void)
 {
-    return uk__isr_depth != 0;
+    return uk__isr_depth != 0 || uk__current_hisr != 0;
 }
 
 /* Called by the trap entry for every interrupt, IRQs disabled, on the interrupted stack. */

@@ -25,28 +25,33 @@
 #define UK_SCHED __attribute__((section(".text.uk_sched")))
 #define UK_TIME __attribute__((section(".text.uk_time")))
 #define UK_IPC __attribute__((section(".text.uk_ipc")))
-#define UK_OTHER __attribute__((section(".text.uk")))
+#define UK_OTHER __attribute__((section(".text.uk_other")))
 
 #define UK_TASK_MAGIC 0x4b534154u /* "TASK" */
 #define UK_SEM_MAGIC 0x4d455355u
 #define UK_MUTEX_MAGIC 0x5854554du
+#define UK_HISR_MAGIC 0x52534948u
 #define UK_STACK_CANARY 0xC0DEFACEu
 
 /* Exit code of the fatal report (stack overflow, corrupted kernel state). */
 #define UK_EXIT_FATAL 60
 
-/* Lowest priority: the idle task's. */
+/* Properties of the compiled-in policy the core relies on: the number of priorities (the
+ * lowest, UK_PRIOS - 1, is the idle task's) and whether base priorities are unique (the
+ * policy then claims a priority for its task at create/set_prio and releases it at delete). */
 #if defined(UK_CONFIG_SCHED_BITMAP)
 #define UK_PRIOS 64
+#define UK_SCHED_UNIQUE_PRIOS 1
 #else
 #define UK_PRIOS 256
+#define UK_SCHED_UNIQUE_PRIOS 0
 #endif
 #define UK_IDLE_PRIO (UK_PRIOS - 1)
 
 /* ---- State ---------------------------------------------------------------------------- */
 
 extern uk_task_t *volatile uk__current;      /* the running task */
-extern void *volatile uk__current_hisr;      /* the running HISR, or NULL (HISRs: later) */
+extern uk_hisr_t *volatile uk__current_hisr; /* the running HISR, or NULL */
 extern volatile uint32_t uk__isr_depth;      /* > 0 while a LISR runs */
 extern volatile bool uk__resched_pending;    /* a switch is due when the LISR ends */
 extern bool uk__started;
@@ -78,6 +83,9 @@ static inline void uk__list_remove(uk_list_t *n)
 }
 
 /* ---- Scheduler policy: one file of kernel/sched/ is compiled in ---------------------- */
+/* The contract (docs/kernel.md, "Scheduler policies"): every call runs with IRQs disabled,
+ * none blocks or switches; the ready structure holds exactly the READY and RUNNING tasks,
+ * and pick() returns one of them (the idle task is always ready, so never NULL). */
 
 void uk__sched_init(void);
 void uk__sched_insert(uk_task_t *t);    /* t became ready: behind its equals */
@@ -86,6 +94,29 @@ uk_task_t *uk__sched_pick(void);        /* the task to run (stays in the structu
 void uk__sched_yield(uk_task_t *t);     /* t (ready, running) goes behind its equals */
 bool uk__sched_tick(uk_task_t *t);      /* a tick for the running t: true if it was rotated */
 int uk__sched_valid_prio(unsigned prio); /* UK_OK or UK_EINVAL */
+/* t is ready or running and its effective priority becomes `prio`: the policy stores it in
+ * t->prio and keeps its structure ordered (a priority policy puts t behind its new equals;
+ * the cyclic one leaves t where it is). */
+void uk__sched_set_prio(uk_task_t *t, uk_prio_t prio);
+
+#if UK_SCHED_UNIQUE_PRIOS
+/* Base priorities are unique: t claims `prio` (UK_OK, or UK_EINVAL if another live task has
+ * it) at create and set_prio, and releases it at delete or when set_prio moves it. */
+int uk__sched_claim_prio(uk_task_t *t, unsigned prio);
+void uk__sched_release_prio(uk_task_t *t, unsigned prio);
+#else
+static inline int uk__sched_claim_prio(uk_task_t *t, unsigned prio)
+{
+    (void)t;
+    (void)prio;
+    return UK_OK;
+}
+static inline void uk__sched_release_prio(uk_task_t *t, unsigned prio)
+{
+    (void)t;
+    (void)prio;
+}
+#endif
 
 /* ---- Core (sched_core.c) -------------------------------------------------------------- */
 
@@ -102,10 +133,28 @@ uk_task_t *uk__waitq_first(uk_list_t *q);
 /* The current task waits on `q` for at most `timeout` ticks (IRQs already disabled; never
  * called with UK_NO_WAIT). Returns the wake-up result: UK_OK, UK_ETIMEOUT or UK_EDELETED. */
 int uk__wait(uk_list_t *q, void *obj, uk_tick_t timeout);
+/* The first half of uk__wait: the current task leaves the ready structure and enters `q`
+ * (and the delta list), without switching; the caller then calls uk__reschedule() and reads
+ * uk__current->wait_result. For services that must act between the two (mutex inheritance). */
+void uk__wait_begin(uk_list_t *q, uk_tick_t timeout);
 /* End t's wait with `result`: out of the wait queue and the delta list, ready. */
 void uk__wake(uk_task_t *t, int result);
 /* Wake every waiter of `q` with `result` (object deleted). */
 void uk__wake_all(uk_list_t *q, int result);
+
+/* ---- Mutexes (mutex.c): priority inheritance hooks, IRQs disabled -------------------- */
+
+/* t's base priority or the priorities it inherits changed: recompute t's effective priority
+ * (base, or the first waiter of a held mutex if higher) and carry the change along the chain
+ * of owners while t is blocked on a mutex. Usable from a LISR (no switch). */
+void uk__prio_update(uk_task_t *t);
+/* t (t->blocked_on != NULL) has just been taken out of its mutex's wait queue without being
+ * handed the mutex (timeout, suspension, deletion): forget the mutex and take back from the
+ * owner chain what t's priority had lent it. */
+void uk__mutex_wait_ended(uk_task_t *t);
+/* t is being deleted: it leaves any mutex wait (as above) and releases every mutex it holds,
+ * each passing to its first waiter. The caller reschedules. */
+void uk__mutex_task_gone(uk_task_t *t);
 
 /* ---- Time (time.c) -------------------------------------------------------------------- */
 
@@ -120,6 +169,9 @@ void uk__tick(void);                                  /* from the timer interrup
 void uk__arch_switch(void **from, void **to);
 /* Prepare a new task's stack so that switching to it runs uk__task_run(t). */
 void uk__arch_task_init(uk_task_t *t);
+/* Prepare a stack so that switching to `sp_holder` runs `fn(arg)`; returns the new sp. */
+void *uk__arch_context_init(void *stack_base, size_t stack_bytes, void (*fn)(void *), void *arg);
+uk_hisr_t *uk__hisr_pick(void); /* the HISR to run (hisr.c), or NULL */
 void uk__task_run(uk_task_t *t); /* the first code of every task (task.c) */
 void uk__arch_timer_start(uint32_t hz);
 void uk__arch_timer_ack(void);

@@ -4,7 +4,7 @@
 #include "bsp/bsp.h"
 
 uk_task_t *volatile uk__current;
-void *volatile uk__current_hisr;
+uk_hisr_t *volatile uk__current_hisr;
 volatile uint32_t uk__isr_depth;
 volatile bool uk__resched_pending;
 bool uk__started;
@@ -38,8 +38,9 @@ static UK_SCHED void check_stack(const uk_task_t *t)
         uk__fatal("stack overflow", t->name);
 }
 
-/* Run the policy's choice if it is not the current task. IRQs are disabled. From a LISR the
- * switch is deferred to the interrupt's exit. */
+/* Run what must run: the highest activated HISR if any, else the policy's choice of task.
+ * IRQs are disabled. From a LISR the switch is deferred to the interrupt's exit. While a
+ * HISR runs, uk__current stays the task it interrupted. */
 UK_SCHED void uk__reschedule(void)
 {
     if (!uk__started)
@@ -48,16 +49,28 @@ UK_SCHED void uk__reschedule(void)
         uk__resched_pending = true;
         return;
     }
-    uk_task_t *prev = uk__current, *next = uk__sched_pick();
-    if (next == prev)
+    uk_hisr_t *cur_h = uk__current_hisr;
+    uk_task_t *prev = uk__current;
+    void **from = cur_h ? &cur_h->sp : &prev->sp;
+    uk_hisr_t *h = uk__hisr_pick();
+    if (h) {
+        if (h == cur_h)
+            return;
+        uk__current_hisr = h;
+        uk__arch_switch(from, &h->sp);
         return;
-    if (prev->state == UK_TASK_RUNNING)
+    }
+    uk_task_t *next = uk__sched_pick();
+    if (!cur_h && next == prev)
+        return;
+    if (prev->state == UK_TASK_RUNNING && next != prev)
         prev->state = UK_TASK_READY;
     next->state = UK_TASK_RUNNING;
     uk__current = next;
-    uk__arch_switch(&prev->sp, &next->sp);
-    /* Back in prev, switched to again: its stack must have survived. */
-    if (prev->magic == UK_TASK_MAGIC)
+    uk__current_hisr = 0;
+    uk__arch_switch(from, &next->sp);
+    /* Back in prev (or in a HISR that was preempted), switched to again. */
+    if (!cur_h && prev->magic == UK_TASK_MAGIC)
         check_stack(prev);
 }
 
@@ -76,9 +89,7 @@ UK_SCHED void uk__set_prio(uk_task_t *t, uk_prio_t prio)
     if (t->prio == prio)
         return;
     if (t->state == UK_TASK_READY || t->state == UK_TASK_RUNNING) {
-        uk__sched_remove(t);
-        t->prio = prio;
-        uk__sched_insert(t);
+        uk__sched_set_prio(t, prio);
     } else if (t->state == UK_TASK_PENDING || t->state == UK_TASK_PENDING_DELAYED) {
         uk__list_remove(&t->wait_node);
         t->prio = prio;

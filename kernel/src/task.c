@@ -20,6 +20,10 @@ UK_OTHER int uk_task_create(uk_task_t *t, const char *name, void (*entry)(void *
         uk_irq_restore(key);
         return UK_ESTATE; /* this TCB is a live task */
     }
+    if (uk__sched_claim_prio(t, prio) != UK_OK) {
+        uk_irq_restore(key);
+        return UK_EINVAL; /* the policy's priorities are unique and this one is taken */
+    }
     *t = (uk_task_t){0};
     t->name = name ? name : "?";
     t->prio = t->base_prio = prio;
@@ -93,6 +97,10 @@ UK_OTHER int uk_task_suspend(uk_task_t *t)
             uk__delay_remove(t);
         t->wait_result = UK_ETIMEOUT;
         t->state = UK_TASK_SUSPENDED;
+        if (t->blocked_on) {
+            uk__mutex_wait_ended(t); /* the owner no longer inherits t's priority */
+            uk__reschedule();
+        }
         break;
     default:
         r = UK_ESTATE;
@@ -142,10 +150,13 @@ UK_OTHER int uk_task_delete(uk_task_t *t)
     default:
         break;
     }
+    uk__sched_release_prio(t, t->base_prio);
     t->state = UK_TASK_DELETED;
     t->magic = 0;
-    if (t == uk__current)
-        uk__reschedule(); /* never returns */
+    /* Out of any mutex wait (the owner loses what t lent it); held mutexes pass on. */
+    if (t->blocked_on || t->mutexes)
+        uk__mutex_task_gone(t);
+    uk__reschedule(); /* never returns if t is the caller; else a waiter handed a mutex may run */
     uk_irq_restore(key);
     return UK_OK;
 }
@@ -173,11 +184,17 @@ UK_OTHER int uk_task_set_prio(uk_task_t *t, uint8_t prio)
     if (!valid_task(t) || uk__sched_valid_prio(prio) != UK_OK)
         return UK_EINVAL;
     unsigned key = uk_irq_disable();
-    /* An inherited priority above the new base stays until the mutexes are released. */
-    bool inherited = t->prio < t->base_prio;
+    if (prio != t->base_prio) {
+        if (uk__sched_claim_prio(t, prio) != UK_OK) {
+            uk_irq_restore(key);
+            return UK_EINVAL; /* unique priorities (bitmap policy): taken by another task */
+        }
+        uk__sched_release_prio(t, t->base_prio);
+    }
+    /* The effective priority is the base raised by what held mutexes' waiters lend
+     * (mutex.c); a change carries on to the owner chain if t waits on a mutex. */
     t->base_prio = prio;
-    if (!inherited || prio < t->prio)
-        uk__set_prio(t, prio);
+    uk__prio_update(t);
     uk__reschedule();
     uk_irq_restore(key);
     return UK_OK;

@@ -51,6 +51,8 @@ UK_TIME void uk__tick(void)
                 e->wait_result = UK_ETIMEOUT;
             }
             uk__make_ready(e);
+            if (e->blocked_on)
+                uk__mutex_wait_ended(e); /* the owner no longer inherits e's priority */
         }
     }
     uk__sched_tick(uk__current);

@@ -18,17 +18,22 @@ UK_IPC uk_task_t *uk__waitq_first(uk_list_t *q)
     return uk__list_empty(q) ? 0 : UK_CONTAINER_OF(q->next, uk_task_t, wait_node);
 }
 
-UK_IPC int uk__wait(uk_list_t *q, void *obj, uk_tick_t timeout)
+UK_IPC void uk__wait_begin(uk_list_t *q, uk_tick_t timeout)
 {
-    (void)obj;
     uk_task_t *t = uk__current;
     uk__unready(t, timeout == UK_FOREVER ? UK_TASK_PENDING : UK_TASK_PENDING_DELAYED);
     uk__waitq_insert(q, t);
     if (timeout != UK_FOREVER)
         uk__delay_insert(t, timeout);
     t->wait_result = UK_ETIMEOUT;
+}
+
+UK_IPC int uk__wait(uk_list_t *q, void *obj, uk_tick_t timeout)
+{
+    (void)obj;
+    uk__wait_begin(q, timeout);
     uk__reschedule();
-    return t->wait_result;
+    return uk__current->wait_result;
 }
 
 UK_IPC void uk__wake(uk_task_t *t, int result)

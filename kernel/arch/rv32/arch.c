@@ -7,18 +7,24 @@
 #define BSP_MTIME_HZ 10000000u
 #endif
 
-extern void uk__arch_task_start(void);
+extern void uk__arch_context_start(void);
 
-/* A switch frame at the top of the stack: ra = uk__arch_task_start, s0 = the TCB. */
-UK_OTHER void uk__arch_task_init(uk_task_t *t)
+/* A switch frame at the top of the stack: ra = uk__arch_context_start, s0 = fn, s1 = arg. */
+UK_OTHER void *uk__arch_context_init(void *stack_base, size_t stack_bytes, void (*fn)(void *), void *arg)
 {
-    uintptr_t top = ((uintptr_t)t->stack_base + t->stack_bytes) & ~(uintptr_t)15;
+    uintptr_t top = ((uintptr_t)stack_base + stack_bytes) & ~(uintptr_t)15;
     uint32_t *frame = (uint32_t *)(top - 64);
     for (int i = 0; i < 16; i++)
         frame[i] = 0;
-    frame[0] = (uint32_t)(uintptr_t)uk__arch_task_start;
-    frame[1] = (uint32_t)(uintptr_t)t;
-    t->sp = frame;
+    frame[0] = (uint32_t)(uintptr_t)uk__arch_context_start;
+    frame[1] = (uint32_t)(uintptr_t)fn;
+    frame[2] = (uint32_t)(uintptr_t)arg;
+    return frame;
+}
+
+UK_OTHER void uk__arch_task_init(uk_task_t *t)
+{
+    t->sp = uk__arch_context_init(t->stack_base, t->stack_bytes, (void (*)(void *))uk__task_run, t);
 }
 
 static uint64_t next_tick;

@@ -50,16 +50,16 @@ uk__arch_switch:
     ret
     .size uk__arch_switch, . - uk__arch_switch
 
-/* A new task's first switch returns here with its TCB in s0. */
-    .globl uk__arch_task_start
-    .type uk__arch_task_start, @function
-uk__arch_task_start:
-    mv      a0, s0
-    tail    uk__task_run
-    .size uk__arch_task_start, . - uk__arch_task_start
+/* A new context's first switch returns here with its function in s0 and argument in s1. */
+    .globl uk__arch_context_start
+    .type uk__arch_context_start, @function
+uk__arch_context_start:
+    mv      a0, s1
+    jr      s0
+    .size uk__arch_context_start, . - uk__arch_context_start
 
 /* Interrupt entry: the vector table's timer, software and fast-line entries jump here. */
-    .section .text.uk, "ax"
+    .section .text.uk_other, "ax"
     .globl bsp_vector_timer
     .globl bsp_vector_software
     .globl bsp_vector_fast_irq

@@ -21,9 +21,32 @@ static inline void uk_irq_restore(unsigned key)
 int uk_irq_install(unsigned line, void (*lisr)(unsigned line)); /* fast line 0..14 */
 int uk_irq_mask(uint32_t lines);    /* disable these fast lines (bit i = line i) */
 int uk_irq_unmask(uint32_t lines);
-bool uk_in_isr(void);               /* true in a LISR */
+bool uk_in_isr(void);               /* true in a LISR or a HISR */
+
+/* A HISR: deferred interrupt work with its own stack, scheduled above every task (all
+ * activated HISRs run before any task; UK_HISR_PRIOS levels among themselves, 0 highest,
+ * FIFO within a level). Its entry runs once per activation, with interrupts enabled. */
+typedef struct uk_hisr {
+    void *sp;                 /* first, as in uk_task_t */
+    const char *name;
+    void (*entry)(struct uk_hisr *h);
+    uint8_t prio;
+    uint8_t running;          /* started and not finished (its stack holds a context) */
+    uint16_t pending;         /* activations not yet run */
+    uk_list_t node;           /* in the HISR ready list of its level */
+    uint32_t *stack_base;
+    size_t stack_bytes;
+    uint32_t magic;
+} uk_hisr_t;
+
+#define UK_HISR_PRIOS 4
+int uk_hisr_create(uk_hisr_t *h, const char *name, void (*entry)(uk_hisr_t *), uint8_t prio,
+                   void *stack, size_t stack_bytes);
+int uk_hisr_activate(uk_hisr_t *h); /* from a LISR (or a task): UK_ENOMEM past 65535 pending */
+int uk_hisr_delete(uk_hisr_t *h);   /* UK_ESTATE while activated or running */
 
 /* Kernel calls a LISR may make: uk_sem_give, uk_sem_take(UK_NO_WAIT), uk_task_activate,
- * uk_task_resume, uk_task_suspend (of another task), uk_time. Blocking calls return UK_EPERM. */
+ * uk_task_resume, uk_task_suspend (of another task), uk_hisr_activate, uk_time, uk_irq_*.
+ * A HISR may make the same calls. Blocking calls return UK_EPERM from both. */
 
 #endif

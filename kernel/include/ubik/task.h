@@ -33,7 +33,8 @@ typedef struct uk_task {
     void *waiting_on;         /* the wait queue (list head) of the object waited on */
     int wait_result;          /* UK_OK, UK_ETIMEOUT or UK_EDELETED when the wait ends */
     uint32_t wait_arg;        /* a per-service value handed over when the wait ends */
-    struct uk_mutex *mutexes; /* mutexes held (for priority inheritance) */
+    struct uk_mutex *mutexes; /* mutexes held (for priority inheritance), most recent first */
+    struct uk_mutex *blocked_on; /* the mutex whose wait queue holds this task, else NULL */
     void (*entry)(void *);
     void *arg;
     uint32_t *stack_base;     /* lowest word of the stack: the overflow canary */

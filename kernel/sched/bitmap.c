@@ -1,0 +1,95 @@
+/* Scheduler policy "bitmap": preemptive by priority for at most 64 tasks, priorities 0..63
+ * (0 highest; 63 is the idle task's). The ready set is one 64-bit field, two words; the
+ * highest ready priority is its lowest set bit, found by the de Bruijn lookup of prio_map.h
+ * (the core has no CLZ/CTZ): one test of the low word, one multiply, one table load.
+ *
+ * Unique priorities, the classic design of a bitmap scheduler (uC/OS-II): a priority
+ * identifies at most one live task, so the field has room for exactly 64 tasks. The policy
+ * claims a task's base priority when it is created or given a new one (uk_task_set_prio) and
+ * releases it when the task is deleted; a second task at a taken priority is refused with
+ * UK_EINVAL, as an out-of-range priority is. Only priority inheritance (mutexes) can make
+ * two tasks share an effective priority for a while (an owner raised to its waiter's
+ * priority, and that waiter woken by a timeout): the ready structure allows it with one list
+ * per priority, FIFO among those equals, so inheritance needs no reserved priorities.
+ *
+ * Invariants: bit p of `claimed` is set iff a live task (created, not deleted) has base
+ * priority p. A task is in lists[p] iff it is ready or running and its prio is p (normally
+ * alone), in the order it became ready; bit p of ready[p >> 5] is set iff lists[p] is not
+ * empty. The running task is the head of the highest non-empty list. */
+#include "kernel.h"
+#include "prio_map.h"
+
+_Static_assert(UK_PRIOS == 64, "the bitmap policy has 64 priorities");
+
+static uk_list_t lists[64];
+static uint32_t ready[2];   /* bit p: lists[p] is not empty */
+static uint32_t claimed[2]; /* bit p: a live task has base priority p */
+
+UK_SCHED void uk__sched_init(void)
+{
+    for (unsigned p = 0; p < 64; p++)
+        uk__list_init(&lists[p]);
+    ready[0] = ready[1] = 0;
+    claimed[0] = claimed[1] = 0;
+}
+
+UK_SCHED int uk__sched_valid_prio(unsigned prio)
+{
+    return prio < 64 ? UK_OK : UK_EINVAL;
+}
+
+UK_SCHED int uk__sched_claim_prio(uk_task_t *t, unsigned prio)
+{
+    (void)t;
+    uint32_t bit = 1u << (prio & 31);
+    if (prio >= 64 || (claimed[prio >> 5] & bit))
+        return UK_EINVAL;
+    claimed[prio >> 5] |= bit;
+    return UK_OK;
+}
+
+UK_SCHED void uk__sched_release_prio(uk_task_t *t, unsigned prio)
+{
+    (void)t;
+    claimed[prio >> 5] &= ~(1u << (prio & 31));
+}
+
+UK_SCHED void uk__sched_insert(uk_task_t *t)
+{
+    unsigned p = t->prio;
+    uk__list_insert_before(&lists[p], &t->ready_node);
+    ready[p >> 5] |= 1u << (p & 31);
+}
+
+UK_SCHED void uk__sched_remove(uk_task_t *t)
+{
+    unsigned p = t->prio;
+    uk__list_remove(&t->ready_node);
+    if (uk__list_empty(&lists[p]))
+        ready[p >> 5] &= ~(1u << (p & 31));
+}
+
+UK_SCHED uk_task_t *uk__sched_pick(void)
+{
+    /* The idle task (63) keeps the field non-zero. */
+    return UK_CONTAINER_OF(lists[uk__lowest_bit64(ready[0], ready[1])].next, uk_task_t, ready_node);
+}
+
+UK_SCHED void uk__sched_yield(uk_task_t *t)
+{
+    uk__list_remove(&t->ready_node);
+    uk__list_insert_before(&lists[t->prio], &t->ready_node);
+}
+
+UK_SCHED bool uk__sched_tick(uk_task_t *t)
+{
+    (void)t;
+    return false;
+}
+
+UK_SCHED void uk__sched_set_prio(uk_task_t *t, uk_prio_t prio)
+{
+    uk__sched_remove(t);
+    t->prio = prio;
+    uk__sched_insert(t);
+}

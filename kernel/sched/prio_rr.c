@@ -1,0 +1,86 @@
+/* Scheduler policy "prio_rr": preemptive by priority, 256 priorities (0 highest), round robin
+ * among equal priorities. Selection as in "prio": the two-level bitmap of prio_map.h, O(1)
+ * whatever the number of tasks.
+ *
+ * Invariants: a task is in lists[p] iff it is ready or running and its prio is p, in round
+ * robin order (the next to run first); priority p is in `map` iff lists[p] is not empty. The
+ * running task is the head of the highest non-empty list.
+ *
+ * Time slices: the running task's slice_left counts down one per tick; when it reaches 0 the
+ * task gets t->slice again and goes behind its equals. slice_left is reloaded whenever a task
+ * enters its list anew (it becomes ready after blocking, sleeping or a suspend, or its
+ * priority changes) and when it yields: a task that gave up the processor starts a fresh
+ * slice when it runs again. A task preempted by a higher priority is not moved: it stays at
+ * the head of its list and finishes the rest of its slice when its priority runs again (as
+ * POSIX SCHED_RR does), so preemption never costs it its turn. A task alone at its priority
+ * just reloads its slice: there is nobody to rotate with. */
+#include "kernel.h"
+#include "prio_map.h"
+
+static uk_list_t lists[UK_PRIOS];
+static uk_prio_map_t map;
+
+UK_SCHED void uk__sched_init(void)
+{
+    for (unsigned p = 0; p < UK_PRIOS; p++)
+        uk__list_init(&lists[p]);
+    uk__pmap_init(&map);
+}
+
+UK_SCHED int uk__sched_valid_prio(unsigned prio)
+{
+    return prio < UK_PRIOS ? UK_OK : UK_EINVAL;
+}
+
+UK_SCHED void uk__sched_insert(uk_task_t *t)
+{
+    unsigned p = t->prio;
+    t->slice_left = t->slice;
+    uk__list_insert_before(&lists[p], &t->ready_node);
+    uk__pmap_set(&map, p);
+}
+
+UK_SCHED void uk__sched_remove(uk_task_t *t)
+{
+    unsigned p = t->prio;
+    uk__list_remove(&t->ready_node);
+    if (uk__list_empty(&lists[p]))
+        uk__pmap_clear(&map, p);
+}
+
+UK_SCHED uk_task_t *uk__sched_pick(void)
+{
+    /* The idle task keeps the map non-empty. */
+    return UK_CONTAINER_OF(lists[uk__pmap_first(&map)].next, uk_task_t, ready_node);
+}
+
+UK_SCHED void uk__sched_yield(uk_task_t *t)
+{
+    t->slice_left = t->slice;
+    uk__list_remove(&t->ready_node);
+    uk__list_insert_before(&lists[t->prio], &t->ready_node);
+}
+
+UK_SCHED bool uk__sched_tick(uk_task_t *t)
+{
+    if (t->state != UK_TASK_RUNNING)
+        return false;
+    if (t->slice_left > 1) {
+        t->slice_left--;
+        return false;
+    }
+    t->slice_left = t->slice;
+    uk_list_t *head = &lists[t->prio];
+    if (head->next == head->prev)
+        return false; /* alone at its priority */
+    uk__list_remove(&t->ready_node);
+    uk__list_insert_before(head, &t->ready_node);
+    return true;
+}
+
+UK_SCHED void uk__sched_set_prio(uk_task_t *t, uk_prio_t prio)
+{
+    uk__sched_remove(t);
+    t->prio = prio;
+    uk__sched_insert(t);
+}

@@ -1,0 +1,90 @@
+/* HISRs: deferred interrupt work on its own stack, above every task. Each level keeps a FIFO
+ * of activated HISRs. Invariant: a HISR is in ready[prio] iff it is pending or running. */
+#include "kernel.h"
+
+static uk_list_t ready[UK_HISR_PRIOS] = {
+    {&ready[0], &ready[0]}, {&ready[1], &ready[1]}, {&ready[2], &ready[2]}, {&ready[3], &ready[3]}};
+
+static UK_OTHER bool valid_hisr(const uk_hisr_t *h)
+{
+    return h && h->magic == UK_HISR_MAGIC;
+}
+
+UK_OTHER int uk_hisr_create(uk_hisr_t *h, const char *name, void (*entry)(uk_hisr_t *), uint8_t prio,
+                            void *stack, size_t stack_bytes)
+{
+    if (!h || !entry || !stack || stack_bytes < 128 || ((uintptr_t)stack & 3) || prio >= UK_HISR_PRIOS)
+        return UK_EINVAL;
+    *h = (uk_hisr_t){0};
+    h->name = name ? name : "?";
+    h->entry = entry;
+    h->prio = prio;
+    h->stack_base = (uint32_t *)stack;
+    h->stack_bytes = stack_bytes & ~(size_t)15;
+    h->stack_base[0] = UK_STACK_CANARY;
+    uk__list_init(&h->node);
+    h->magic = UK_HISR_MAGIC;
+    return UK_OK;
+}
+
+/* The body of a HISR context: run every pending activation, then leave for good (the next
+ * activation starts on a fresh stack). */
+static UK_OTHER void hisr_run(void *arg)
+{
+    uk_hisr_t *h = arg;
+    while (h->pending) {
+        h->pending--;
+        uk_irq_restore(8);
+        h->entry(h);
+        (void)uk_irq_disable();
+    }
+    if (h->stack_base[0] != UK_STACK_CANARY)
+        uk__fatal("stack overflow in HISR", h->name);
+    h->running = 0;
+    uk__list_remove(&h->node);
+    uk__reschedule(); /* never comes back here */
+    uk__fatal("finished HISR resumed", h->name);
+}
+
+UK_OTHER int uk_hisr_activate(uk_hisr_t *h)
+{
+    if (!valid_hisr(h))
+        return UK_EINVAL;
+    unsigned key = uk_irq_disable();
+    int r = UK_OK;
+    if (h->pending == 0xFFFF) {
+        r = UK_ENOMEM; /* counted, never silently dropped */
+    } else {
+        h->pending++;
+        if (!h->running) {
+            h->running = 1;
+            h->sp = uk__arch_context_init(h->stack_base, h->stack_bytes, hisr_run, h);
+            uk__list_insert_before(&ready[h->prio], &h->node);
+        }
+        uk__reschedule();
+    }
+    uk_irq_restore(key);
+    return r;
+}
+
+UK_OTHER int uk_hisr_delete(uk_hisr_t *h)
+{
+    if (!valid_hisr(h))
+        return UK_EINVAL;
+    unsigned key = uk_irq_disable();
+    int r = UK_ESTATE;
+    if (!h->running) {
+        h->magic = 0;
+        r = UK_OK;
+    }
+    uk_irq_restore(key);
+    return r;
+}
+
+UK_SCHED uk_hisr_t *uk__hisr_pick(void)
+{
+    for (unsigned p = 0; p < UK_HISR_PRIOS; p++)
+        if (!uk__list_empty(&ready[p]))
+            return UK_CONTAINER_OF(ready[p].next, uk_hisr_t, node);
+    return 0;
+}

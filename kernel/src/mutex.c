@@ -1,0 +1,238 @@
+/* Mutexes: ownership, recursive locking by the owner, timeouts, waiters in priority order
+ * (FIFO among equals), hand-over on unlock, and priority inheritance that is transitive
+ * through chains of owners (A waits on M1 owned by B, B waits on M2 owned by C: C runs at
+ * least at A's priority).
+ *
+ * The scheme. A task's `base_prio` is the priority the application set; its `prio` (the one
+ * the scheduler and every wait queue use) is always
+ *
+ *     prio == min(base_prio, prio of the first waiter of each mutex in t->mutexes)
+ *
+ * (numerically: 0 is the highest). Waiter queues are ordered by `prio`, so the first waiter
+ * of a mutex is its highest-priority one and that minimum needs one look per held mutex.
+ * `t->blocked_on` names the mutex t waits on, which links the chain of owners: t ->
+ * t->blocked_on->owner -> its blocked_on->owner ... Whenever an input of the formula changes
+ * (a waiter arrives, leaves by timeout, suspension or deletion, is handed the mutex, changes
+ * priority; a mutex is unlocked or deleted; a base priority is set) the owner's `prio` is
+ * recomputed and, if it changed, the change is carried to the next owner of the chain. It
+ * stops at the first task whose priority does not change, so no stale boost is left anywhere.
+ * A deadlock cycle of owners also ends the walk (a priority can only move one way per walk).
+ *
+ * Interrupts are disabled for the whole of each operation. Worst cases, with C the length of
+ * the chain of owners above the mutex, H the number of mutexes a task holds, W the number of
+ * waiters of a queue:
+ *   lock, uncontended or recursive:  O(1);
+ *   lock that waits:                 O(W) to queue + C levels of O(1 + W) (re-queue the owner
+ *                                    in the queue it waits on, ready-structure moves are O(1));
+ *   unlock, no waiter:               O(H) to unlink m from the held list (O(1) when mutexes are
+ *                                    released in LIFO order); the priority cannot change;
+ *   unlock with waiters:             the above + O(1) hand-over + O(H) to recompute the
+ *                                    caller; it waits on nothing, so no chain walk;
+ *   delete:                          O(W) wake-ups + O(H) for the owner;
+ *   a waiter's timeout (from the tick LISR), suspension, deletion or priority change:
+ *                                    C levels of O(H + W).
+ * Chains are as long as the application nests its mutexes (usually 1 or 2).
+ *
+ * Mutexes belong to tasks: lock, unlock and delete return UK_EPERM from a LISR or a HISR. */
+#include "kernel.h"
+
+static inline UK_IPC bool in_irq(void)
+{
+    return uk__isr_depth || uk__current_hisr;
+}
+
+/* t's priority by the formula above. O(H). */
+static UK_IPC uk_prio_t effective_prio(const uk_task_t *t)
+{
+    uk_prio_t p = t->base_prio;
+    for (uk_mutex_t *m = t->mutexes; m; m = m->next_held) {
+        uk_task_t *w = uk__waitq_first(&m->waiters);
+        if (w && w->prio < p)
+            p = w->prio;
+    }
+    return p;
+}
+
+/* Raise t, and the owners down its chain, to at least priority p (a new waiter arrived). */
+static UK_IPC void prio_raise(uk_task_t *t, uk_prio_t p)
+{
+    while (t && p < t->prio) {
+        uk__set_prio(t, p); /* re-queues t in the queue it waits on, if any */
+        t = t->blocked_on ? t->blocked_on->owner : 0;
+    }
+}
+
+UK_IPC void uk__prio_update(uk_task_t *t)
+{
+    while (t) {
+        uk_prio_t p = effective_prio(t);
+        if (p == t->prio)
+            return;
+        uk__set_prio(t, p);
+        t = t->blocked_on ? t->blocked_on->owner : 0;
+    }
+}
+
+static UK_IPC void held_push(uk_task_t *t, uk_mutex_t *m)
+{
+    m->next_held = t->mutexes;
+    t->mutexes = m;
+}
+
+/* Unlink m from t's held list (m is on it). Mutexes are mostly released in LIFO order, so
+ * this is usually the first step. */
+static UK_IPC void held_remove(uk_task_t *t, uk_mutex_t *m)
+{
+    uk_mutex_t **pp = &t->mutexes;
+    while (*pp != m)
+        pp = &(*pp)->next_held;
+    *pp = m->next_held;
+    m->next_held = 0;
+}
+
+/* m (already off its owner's held list) passes to its first waiter, or becomes free. The new
+ * owner's priority needs no change: m's other waiters are not above it (queue order). */
+static UK_IPC void pass_on(uk_mutex_t *m)
+{
+    uk_task_t *w = uk__waitq_first(&m->waiters);
+    if (!w) {
+        m->owner = 0;
+        m->depth = 0;
+        return;
+    }
+    uk__wake(w, UK_OK);
+    w->blocked_on = 0;
+    m->owner = w;
+    m->depth = 1;
+    held_push(w, m);
+}
+
+UK_IPC int uk_mutex_init(uk_mutex_t *m)
+{
+    if (!m)
+        return UK_EINVAL;
+    unsigned key = uk_irq_disable();
+    int r = UK_OK;
+    if (m->magic == UK_MUTEX_MAGIC && m->owner) {
+        r = UK_ESTATE; /* a live, locked mutex: re-initialising it would corrupt its owner */
+    } else {
+        m->owner = 0;
+        m->depth = 0;
+        uk__list_init(&m->waiters);
+        m->next_held = 0;
+        m->magic = UK_MUTEX_MAGIC;
+    }
+    uk_irq_restore(key);
+    return r;
+}
+
+UK_IPC int uk_mutex_lock(uk_mutex_t *m, uk_tick_t timeout)
+{
+    if (!m)
+        return UK_EINVAL;
+    if (in_irq() || !uk__started)
+        return UK_EPERM;
+    unsigned key = uk_irq_disable();
+    uk_task_t *self = uk__current;
+    int r = UK_OK;
+    if (m->magic != UK_MUTEX_MAGIC) {
+        r = UK_EINVAL;
+    } else if (!m->owner) {
+        m->owner = self;
+        m->depth = 1;
+        held_push(self, m);
+    } else if (m->owner == self) {
+        if (m->depth == UINT32_MAX)
+            r = UK_ENOMEM;
+        else
+            m->depth++;
+    } else if (timeout == UK_NO_WAIT) {
+        r = UK_EAGAIN;
+    } else {
+        self->blocked_on = m;
+        uk__wait_begin(&m->waiters, timeout);
+        prio_raise(m->owner, self->prio); /* before the switch: the boosted owner may run */
+        uk__reschedule();
+        /* UK_OK: handed over by pass_on (we own m, depth 1). UK_ETIMEOUT or UK_EDELETED:
+         * the tick, suspend, or delete has already taken us out and undone the boost. */
+        r = self->wait_result;
+    }
+    uk_irq_restore(key);
+    return r;
+}
+
+UK_IPC int uk_mutex_unlock(uk_mutex_t *m)
+{
+    if (!m)
+        return UK_EINVAL;
+    if (in_irq() || !uk__started)
+        return UK_EPERM;
+    unsigned key = uk_irq_disable();
+    uk_task_t *self = uk__current;
+    int r = UK_OK;
+    if (m->magic != UK_MUTEX_MAGIC) {
+        r = UK_EINVAL;
+    } else if (m->owner != self) {
+        r = UK_EPERM;
+    } else if (--m->depth == 0) {
+        held_remove(self, m);
+        if (uk__list_empty(&m->waiters)) {
+            m->owner = 0; /* no waiter lent us anything: our priority stays, nobody woke */
+        } else {
+            pass_on(m);
+            uk__prio_update(self); /* drop what m's waiters lent us */
+            uk__reschedule();
+        }
+    }
+    uk_irq_restore(key);
+    return r;
+}
+
+UK_IPC int uk_mutex_delete(uk_mutex_t *m)
+{
+    if (!m)
+        return UK_EINVAL;
+    if (in_irq())
+        return UK_EPERM;
+    unsigned key = uk_irq_disable();
+    int r = UK_OK;
+    if (m->magic != UK_MUTEX_MAGIC) {
+        r = UK_EINVAL;
+    } else {
+        m->magic = 0;
+        uk_task_t *w;
+        while ((w = uk__waitq_first(&m->waiters)) != 0) {
+            uk__wake(w, UK_EDELETED);
+            w->blocked_on = 0;
+        }
+        uk_task_t *o = m->owner;
+        m->owner = 0;
+        m->depth = 0;
+        if (o) {
+            held_remove(o, m);
+            uk__prio_update(o);
+        }
+        uk__reschedule();
+    }
+    uk_irq_restore(key);
+    return r;
+}
+
+UK_IPC void uk__mutex_wait_ended(uk_task_t *t)
+{
+    uk_mutex_t *m = t->blocked_on;
+    t->blocked_on = 0;
+    uk__prio_update(m->owner);
+}
+
+UK_IPC void uk__mutex_task_gone(uk_task_t *t)
+{
+    if (t->blocked_on)
+        uk__mutex_wait_ended(t);
+    while (t->mutexes) {
+        uk_mutex_t *m = t->mutexes;
+        t->mutexes = m->next_held;
+        m->next_held = 0;
+        pass_on(m);
+    }
+}

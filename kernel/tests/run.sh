@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# On-target kernel tests: every kernel/tests/NAME/ (main.c, system.toml) is built with
+# `ubik build` under each scheduler listed in NAME/schedulers (default: the one in its
+# system.toml) and run on the testbed (with NAME/machine.toml if present). A test passes when
+# the firmware exits 0 (tests check themselves with tests/firmware/check.h).
+# Usage: kernel/tests/run.sh [-v] [NAME...]
+set -uo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+ubik="$root/sim/target/release/ubik"
+work="$root/build/kernel-tests"
+verbose=0
+[[ ${1:-} == -v ]] && { verbose=1; shift; }
+names=("$@")
+if [[ ${#names[@]} -eq 0 ]]; then
+    for d in "$root"/kernel/tests/*/; do [[ -f $d/system.toml ]] && names+=("$(basename "$d")"); done
+fi
+pass=0 fail=0
+for name in "${names[@]}"; do
+    src="$root/kernel/tests/$name"
+    scheds=$(cat "$src/schedulers" 2>/dev/null || sed -n 's/^scheduler *= *"\(.*\)"/\1/p' "$src/system.toml")
+    for s in $scheds; do
+        app="$work/$name-$s"
+        mkdir -p "$app"
+        cp "$src"/*.c "$app/"
+        # The test's own system.toml with the scheduler replaced and check.h's path absolute.
+        sed -e "s/^scheduler *=.*/scheduler = \"$s\"/" \
+            -e "s|-I\.\./\.\./\.\./tests/firmware|-I$root/tests/firmware|" "$src/system.toml" > "$app/system.toml.new"
+        cmp -s "$app/system.toml.new" "$app/system.toml" || mv "$app/system.toml.new" "$app/system.toml"
+        rm -f "$app/system.toml.new"
+        machine=()
+        [[ -f $src/machine.toml ]] && machine=(--machine "$src/machine.toml")
+        if ! out=$(UBIK_ROOT="$root" "$ubik" build "$app" 2>&1); then
+            echo "FAIL  $name [$s]: build failed"; echo "$out" | tail -20 | sed 's/^/      /'
+            fail=$((fail + 1)); continue
+        fi
+        out=$(timeout 120 "$ubik" run "$app/build/app.elf" "${machine[@]}" --max-cycles 2000000000 2>&1)
+        rc=$?
+        if [[ $rc -eq 0 ]]; then
+            echo "PASS  $name [$s]"; pass=$((pass + 1))
+            [[ $verbose -eq 1 ]] && echo "$out" | sed 's/^/      /'
+        else
+            echo "FAIL  $name [$s]: exit $rc"; echo "$out" | tail -20 | sed 's/^/      /'
+            fail=$((fail + 1))
+        fi
+    done
+done
+echo "kernel tests: $pass passed, $fail failed"
+[[ $fail -eq 0 ]]
