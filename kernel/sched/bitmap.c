@@ -75,10 +75,12 @@ UK_SCHED uk_task_t *uk__sched_pick(void)
     return UK_CONTAINER_OF(lists[uk__lowest_bit64(ready[0], ready[1])].next, uk_task_t, ready_node);
 }
 
-UK_SCHED void uk__sched_yield(uk_task_t *t)
+UK_SCHED uk_task_t *uk__sched_yield(uk_task_t *t)
 {
     uk__list_remove(&t->ready_node);
     uk__list_insert_before(&lists[t->prio], &t->ready_node);
+    /* t was the highest ready priority and still is: the head of its list runs next. */
+    return UK_CONTAINER_OF(lists[t->prio].next, uk_task_t, ready_node);
 }
 
 UK_SCHED bool uk__sched_tick(uk_task_t *t)

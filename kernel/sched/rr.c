@@ -43,13 +43,14 @@ UK_SCHED uk_task_t *uk__sched_pick(void)
                                   : UK_CONTAINER_OF(queue.next, uk_task_t, ready_node);
 }
 
-UK_SCHED void uk__sched_yield(uk_task_t *t)
+UK_SCHED uk_task_t *uk__sched_yield(uk_task_t *t)
 {
-    if (t == &uk__idle_task)
-        return;
-    t->slice_left = t->slice;
-    uk__list_remove(&t->ready_node);
-    uk__list_insert_before(&queue, &t->ready_node);
+    if (t != &uk__idle_task) {
+        t->slice_left = t->slice;
+        uk__list_remove(&t->ready_node);
+        uk__list_insert_before(&queue, &t->ready_node);
+    }
+    return uk__sched_pick();
 }
 
 UK_SCHED bool uk__sched_tick(uk_task_t *t)

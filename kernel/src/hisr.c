@@ -2,6 +2,7 @@
  * of activated HISRs. Invariant: a HISR is in ready[prio] iff it is pending or running. */
 #include "kernel.h"
 
+uint8_t uk__hisr_ready;
 static uk_list_t ready[UK_HISR_PRIOS] = {
     {&ready[0], &ready[0]}, {&ready[1], &ready[1]}, {&ready[2], &ready[2]}, {&ready[3], &ready[3]}};
 
@@ -42,6 +43,8 @@ static UK_OTHER void hisr_run(void *arg)
         uk__fatal("stack overflow in HISR", h->name);
     h->running = 0;
     uk__list_remove(&h->node);
+    if (uk__list_empty(&ready[h->prio]))
+        uk__hisr_ready &= ~(1u << h->prio);
     uk__reschedule(); /* never comes back here */
     uk__fatal("finished HISR resumed", h->name);
 }
@@ -60,6 +63,7 @@ UK_OTHER int uk_hisr_activate(uk_hisr_t *h)
             h->running = 1;
             h->sp = uk__arch_context_init(h->stack_base, h->stack_bytes, hisr_run, h);
             uk__list_insert_before(&ready[h->prio], &h->node);
+            uk__hisr_ready |= 1u << h->prio;
         }
         uk__reschedule();
     }
@@ -83,8 +87,8 @@ UK_OTHER int uk_hisr_delete(uk_hisr_t *h)
 
 UK_SCHED uk_hisr_t *uk__hisr_pick(void)
 {
-    for (unsigned p = 0; p < UK_HISR_PRIOS; p++)
-        if (!uk__list_empty(&ready[p]))
-            return UK_CONTAINER_OF(ready[p].next, uk_hisr_t, node);
-    return 0;
+    if (!uk__hisr_ready)
+        return 0;
+    unsigned p = uk__hisr_ready & 1 ? 0 : uk__hisr_ready & 2 ? 1 : uk__hisr_ready & 4 ? 2 : 3;
+    return UK_CONTAINER_OF(ready[p].next, uk_hisr_t, node);
 }

@@ -13,7 +13,7 @@ UK_OTHER int uk_irq_install(unsigned line, void (*lisr)(unsigned line))
     unsigned key = uk_irq_disable();
     lisr_table[line] = lisr;
     MMIO32(INTC_ENABLE) |= 1u << line;
-    __asm__ volatile("csrs mie, %0" : : "r"(1u << (16 + line)));
+    __asm__ volatile(UK_ASM_ZICSR("csrs mie, %0") : : "r"(1u << (16 + line)));
     uk_irq_restore(key);
     return UK_OK;
 }

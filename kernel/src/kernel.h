@@ -91,7 +91,9 @@ void uk__sched_init(void);
 void uk__sched_insert(uk_task_t *t);    /* t became ready: behind its equals */
 void uk__sched_remove(uk_task_t *t);    /* t is no longer ready */
 uk_task_t *uk__sched_pick(void);        /* the task to run (stays in the structure) */
-void uk__sched_yield(uk_task_t *t);     /* t (ready, running) goes behind its equals */
+/* t (the running task) goes behind its equals; returns the task to run now (the policy's
+ * pick, found without a full lookup where the policy can). */
+uk_task_t *uk__sched_yield(uk_task_t *t);
 bool uk__sched_tick(uk_task_t *t);      /* a tick for the running t: true if it was rotated */
 int uk__sched_valid_prio(unsigned prio); /* UK_OK or UK_EINVAL */
 /* t is ready or running and its effective priority becomes `prio`: the policy stores it in
@@ -172,6 +174,9 @@ void uk__arch_task_init(uk_task_t *t);
 /* Prepare a stack so that switching to `sp_holder` runs `fn(arg)`; returns the new sp. */
 void *uk__arch_context_init(void *stack_base, size_t stack_bytes, void (*fn)(void *), void *arg);
 uk_hisr_t *uk__hisr_pick(void); /* the HISR to run (hisr.c), or NULL */
+extern uint8_t uk__hisr_ready;  /* bit l: level l has an activated HISR */
+/* Switch from the running task prev to the ready task next (IRQs disabled, task context). */
+void uk__switch_to(uk_task_t *prev, uk_task_t *next);
 void uk__task_run(uk_task_t *t); /* the first code of every task (task.c) */
 void uk__arch_timer_start(uint32_t hz);
 void uk__arch_timer_ack(void);

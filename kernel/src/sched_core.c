@@ -29,13 +29,24 @@ UK_OTHER void uk__fatal(const char *what, const char *name)
     bsp_exit(UK_EXIT_FATAL);
 }
 
-/* A task's stack is intact if its lowest word still holds the canary and its saved stack
- * pointer lies inside it. */
-static UK_SCHED void check_stack(const uk_task_t *t)
+/* A task's stack is intact if its lowest word still holds the canary and the stack pointer
+ * it leaves with lies inside it. Checked when a task is switched out. */
+static inline void check_stack(const uk_task_t *t, uintptr_t sp)
 {
-    uintptr_t sp = (uintptr_t)t->sp, lo = (uintptr_t)t->stack_base;
+    uintptr_t lo = (uintptr_t)t->stack_base;
     if (t->stack_base[0] != UK_STACK_CANARY || sp <= lo || sp > lo + t->stack_bytes)
         uk__fatal("stack overflow", t->name);
+}
+
+UK_SCHED void uk__switch_to(uk_task_t *prev, uk_task_t *next)
+{
+    if (prev->magic == UK_TASK_MAGIC)
+        check_stack(prev, (uintptr_t)__builtin_frame_address(0));
+    if (prev->state == UK_TASK_RUNNING)
+        prev->state = UK_TASK_READY;
+    next->state = UK_TASK_RUNNING;
+    uk__current = next;
+    uk__arch_switch(&prev->sp, &next->sp);
 }
 
 /* Run what must run: the highest activated HISR if any, else the policy's choice of task.
@@ -50,28 +61,27 @@ UK_SCHED void uk__reschedule(void)
         return;
     }
     uk_hisr_t *cur_h = uk__current_hisr;
-    uk_task_t *prev = uk__current;
-    void **from = cur_h ? &cur_h->sp : &prev->sp;
-    uk_hisr_t *h = uk__hisr_pick();
-    if (h) {
+    if (uk__hisr_ready) {
+        uk_hisr_t *h = uk__hisr_pick();
         if (h == cur_h)
             return;
         uk__current_hisr = h;
-        uk__arch_switch(from, &h->sp);
+        uk__arch_switch(cur_h ? &cur_h->sp : &uk__current->sp, &h->sp);
         return;
     }
-    uk_task_t *next = uk__sched_pick();
-    if (!cur_h && next == prev)
+    uk_task_t *prev = uk__current, *next = uk__sched_pick();
+    if (cur_h) {
+        /* The last HISR is done: back to a task (its context was saved when the HISR began). */
+        uk__current_hisr = 0;
+        if (prev->state == UK_TASK_RUNNING && next != prev)
+            prev->state = UK_TASK_READY;
+        next->state = UK_TASK_RUNNING;
+        uk__current = next;
+        uk__arch_switch(&cur_h->sp, &next->sp);
         return;
-    if (prev->state == UK_TASK_RUNNING && next != prev)
-        prev->state = UK_TASK_READY;
-    next->state = UK_TASK_RUNNING;
-    uk__current = next;
-    uk__current_hisr = 0;
-    uk__arch_switch(from, &next->sp);
-    /* Back in prev (or in a HISR that was preempted), switched to again. */
-    if (!cur_h && prev->magic == UK_TASK_MAGIC)
-        check_stack(prev);
+    }
+    if (next != prev)
+        uk__switch_to(prev, next);
 }
 
 /* Called by the arch layer when the outermost LISR returns (IRQs disabled). */

@@ -166,8 +166,11 @@ UK_SCHED int uk_task_yield(void)
     if (uk__isr_depth || uk__current_hisr)
         return UK_EPERM;
     unsigned key = uk_irq_disable();
-    uk__sched_yield(uk__current);
-    uk__reschedule();
+    uk_task_t *cur = uk__current, *next = uk__sched_yield(cur);
+    if (uk__hisr_ready)
+        uk__reschedule();
+    else if (next != cur)
+        uk__switch_to(cur, next);
     uk_irq_restore(key);
     return UK_OK;
 }

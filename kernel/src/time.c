@@ -77,7 +77,7 @@ UK_TIME int uk_task_sleep(uk_tick_t ticks)
         return UK_EINVAL;
     unsigned key = uk_irq_disable();
     if (ticks == 0) {
-        uk__sched_yield(uk__current);
+        (void)uk__sched_yield(uk__current);
         uk__reschedule();
     } else {
         uk__unready(uk__current, UK_TASK_DELAYED);

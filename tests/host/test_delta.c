@@ -25,7 +25,7 @@ void uk__make_ready(uk_task_t *t)
 }
 void uk__unready(uk_task_t *t, uint8_t state) { t->state = state; }
 void uk__reschedule(void) {}
-void uk__sched_yield(uk_task_t *t) { (void)t; }
+uk_task_t *uk__sched_yield(uk_task_t *t) { return t; }
 bool uk__sched_tick(uk_task_t *t)
 {
     (void)t;

@@ -131,7 +131,9 @@ int main(void)
             break;
         case 3: { /* the running task yields */
             int c = cur == &uk__idle_task ? NT : (int)(cur - tasks);
-            uk__sched_yield(cur);
+            uk_task_t *next = uk__sched_yield(cur);
+            /* What yield says runs next is what a full lookup picks. */
+            assert(next == uk__sched_pick());
 #if !PRIO_ORDER
             if (c == NT)
                 break;

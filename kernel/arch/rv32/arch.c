@@ -47,7 +47,7 @@ UK_TIME void uk__arch_timer_start(uint32_t hz)
     } while (hi != MMIO32(TIMER_MTIMEH));
     next_tick = ((uint64_t)hi << 32 | lo) + tick_period;
     set_compare(next_tick);
-    __asm__ volatile("csrs mie, %0" : : "r"(1u << 7));
+    __asm__ volatile(UK_ASM_ZICSR("csrs mie, %0") : : "r"(1u << 7));
 }
 
 /* Next tick, one period after the last one (not after now): ticks do not drift. */

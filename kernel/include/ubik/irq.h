@@ -5,17 +5,20 @@
 
 #include "ubik/types.h"
 
+/* CSR instructions assemble whatever -march the final (LTO) code generation uses. */
+#define UK_ASM_ZICSR(insn) ".option push\n.option arch, +zicsr\n" insn "\n.option pop"
+
 /* Disable interrupts, returning a key for uk_irq_restore (which nests correctly). */
 static inline unsigned uk_irq_disable(void)
 {
     unsigned key;
-    __asm__ volatile("csrrci %0, mstatus, 8" : "=r"(key) : : "memory");
+    __asm__ volatile(UK_ASM_ZICSR("csrrci %0, mstatus, 8") : "=r"(key) : : "memory");
     return key & 8;
 }
 
 static inline void uk_irq_restore(unsigned key)
 {
-    __asm__ volatile("csrs mstatus, %0" : : "r"(key) : "memory");
+    __asm__ volatile(UK_ASM_ZICSR("csrs mstatus, %0") : : "r"(key) : "memory");
 }
 
 int uk_irq_install(unsigned line, void (*lisr)(unsigned line)); /* fast line 0..14 */
