@@ -126,7 +126,7 @@ void uk__make_ready(uk_task_t *t);       /* t leaves any blocked state and becom
 void uk__unready(uk_task_t *t, uint8_t state); /* current or ready t blocks in `state` */
 void uk__reschedule(void);               /* switch to the policy's pick if it differs */
 void uk__set_prio(uk_task_t *t, uk_prio_t prio); /* effective priority, keeps queues ordered */
-void uk__fatal(const char *what, const char *name);
+__attribute__((noreturn)) void uk__fatal(const char *what, const char *name);
 
 /* ---- Waiting (wait.c): queues ordered by priority, FIFO among equals ------------------- */
 
@@ -177,6 +177,14 @@ uk_hisr_t *uk__hisr_pick(void); /* the HISR to run (hisr.c), or NULL */
 extern uint8_t uk__hisr_ready;  /* bit l: level l has an activated HISR */
 /* Switch from the running task prev to the ready task next (IRQs disabled, task context). */
 void uk__switch_to(uk_task_t *prev, uk_task_t *next);
+/* A task's stack is intact if its lowest word still holds the canary and the stack pointer
+ * it leaves with lies inside it; checked whenever a task is switched out. */
+static inline void uk__check_stack(const uk_task_t *t, uintptr_t sp)
+{
+    uintptr_t lo = (uintptr_t)t->stack_base;
+    if (t->stack_base[0] != UK_STACK_CANARY || sp <= lo || sp > lo + t->stack_bytes)
+        uk__fatal("stack overflow", t->name);
+}
 void uk__task_run(uk_task_t *t); /* the first code of every task (task.c) */
 void uk__arch_timer_start(uint32_t hz);
 void uk__arch_timer_ack(void);

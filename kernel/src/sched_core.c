@@ -29,19 +29,10 @@ UK_OTHER void uk__fatal(const char *what, const char *name)
     bsp_exit(UK_EXIT_FATAL);
 }
 
-/* A task's stack is intact if its lowest word still holds the canary and the stack pointer
- * it leaves with lies inside it. Checked when a task is switched out. */
-static inline void check_stack(const uk_task_t *t, uintptr_t sp)
-{
-    uintptr_t lo = (uintptr_t)t->stack_base;
-    if (t->stack_base[0] != UK_STACK_CANARY || sp <= lo || sp > lo + t->stack_bytes)
-        uk__fatal("stack overflow", t->name);
-}
-
 UK_SCHED void uk__switch_to(uk_task_t *prev, uk_task_t *next)
 {
     if (prev->magic == UK_TASK_MAGIC)
-        check_stack(prev, (uintptr_t)__builtin_frame_address(0));
+        uk__check_stack(prev, (uintptr_t)__builtin_frame_address(0));
     if (prev->state == UK_TASK_RUNNING)
         prev->state = UK_TASK_READY;
     next->state = UK_TASK_RUNNING;

@@ -161,7 +161,8 @@ UK_OTHER int uk_task_delete(uk_task_t *t)
     return UK_OK;
 }
 
-UK_SCHED int uk_task_yield(void)
+/* The out-of-line yield (unoptimised builds, and where a function is needed). */
+UK_SCHED int uk__yield(void)
 {
     if (uk__isr_depth || uk__current_hisr)
         return UK_EPERM;
@@ -173,6 +174,32 @@ UK_SCHED int uk_task_yield(void)
         uk__switch_to(cur, next);
     uk_irq_restore(key);
     return UK_OK;
+}
+
+/* The decision of the voluntary fast path (switch.S, IRQs disabled; sp = its stack pointer):
+ * the current task, and the task to switch to (NULL: stay). current = -1 refuses
+ * (interrupt context). */
+typedef struct {
+    uk_task_t *current, *next;
+} uk__yield_pair_t;
+
+UK_SCHED uk__yield_pair_t uk__yield_next(uintptr_t sp)
+{
+    if (uk__isr_depth || uk__current_hisr)
+        return (uk__yield_pair_t){(uk_task_t *)-1, 0};
+    uk_task_t *next = uk__sched_yield(uk__current); /* only sp lives across this call */
+    uk_task_t *cur = uk__current;
+    if (uk__hisr_ready) {
+        uk__reschedule(); /* rare: the full path, back here when this task runs again */
+        return (uk__yield_pair_t){cur, 0};
+    }
+    if (next == cur)
+        return (uk__yield_pair_t){cur, 0};
+    uk__check_stack(cur, sp);
+    cur->state = UK_TASK_READY;
+    next->state = UK_TASK_RUNNING;
+    uk__current = next;
+    return (uk__yield_pair_t){cur, next};
 }
 
 UK_OTHER uk_task_t *uk_task_self(void)

@@ -9,16 +9,20 @@
 
 extern void uk__arch_context_start(void);
 
-/* A switch frame at the top of the stack: ra = uk__arch_context_start, s0 = fn, s1 = arg. */
+extern void uk__resume_full(void);
+
+/* A full switch frame at the top of the stack (layout in switch.S): resumed, it returns to
+ * uk__arch_context_start with s0 = fn, s1 = arg. */
 UK_OTHER void *uk__arch_context_init(void *stack_base, size_t stack_bytes, void (*fn)(void *), void *arg)
 {
     uintptr_t top = ((uintptr_t)stack_base + stack_bytes) & ~(uintptr_t)15;
     uint32_t *frame = (uint32_t *)(top - 64);
     for (int i = 0; i < 16; i++)
         frame[i] = 0;
-    frame[0] = (uint32_t)(uintptr_t)uk__arch_context_start;
-    frame[1] = (uint32_t)(uintptr_t)fn;
-    frame[2] = (uint32_t)(uintptr_t)arg;
+    frame[0] = (uint32_t)(uintptr_t)uk__resume_full;
+    frame[1] = (uint32_t)(uintptr_t)uk__arch_context_start;
+    frame[2] = (uint32_t)(uintptr_t)fn;
+    frame[3] = (uint32_t)(uintptr_t)arg;
     return frame;
 }
 

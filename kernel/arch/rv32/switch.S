@@ -13,42 +13,100 @@
  * Interrupts do not nest: LISRs run with mstatus.MIE = 0. */
     .section .text.uk_sched, "ax"
 
+/* Every saved context starts with the address of the code that resumes it, so one switch
+ * can enter either kind of frame:
+ *   full frame (64 bytes):    0: resume = uk__resume_full   4: ra   8: s0 ... 52: s11
+ *   minimal frame (16 bytes): 0: resume = uk__resume_min    4: ra   8: interrupt key
+ * A full frame is saved by uk__arch_switch (kernel C code, an interrupt's exit), a minimal
+ * one by the voluntary fast path uk__yield_fast, whose callers have already saved every
+ * register they need (the inline uk_task_yield declares them all clobbered). */
+
 /* void uk__arch_switch(void **from, void **to) */
     .globl uk__arch_switch
     .type uk__arch_switch, @function
 uk__arch_switch:
     addi    sp, sp, -64
-    sw      ra, 0(sp)
-    sw      s0, 4(sp)
-    sw      s1, 8(sp)
-    sw      s2, 12(sp)
-    sw      s3, 16(sp)
-    sw      s4, 20(sp)
-    sw      s5, 24(sp)
-    sw      s6, 28(sp)
-    sw      s7, 32(sp)
-    sw      s8, 36(sp)
-    sw      s9, 40(sp)
-    sw      s10, 44(sp)
-    sw      s11, 48(sp)
+    la      t0, uk__resume_full
+    sw      t0, 0(sp)
+    sw      ra, 4(sp)
+    sw      s0, 8(sp)
+    sw      s1, 12(sp)
+    sw      s2, 16(sp)
+    sw      s3, 20(sp)
+    sw      s4, 24(sp)
+    sw      s5, 28(sp)
+    sw      s6, 32(sp)
+    sw      s7, 36(sp)
+    sw      s8, 40(sp)
+    sw      s9, 44(sp)
+    sw      s10, 48(sp)
+    sw      s11, 52(sp)
     sw      sp, 0(a0)
     lw      sp, 0(a1)
-    lw      ra, 0(sp)
-    lw      s0, 4(sp)
-    lw      s1, 8(sp)
-    lw      s2, 12(sp)
-    lw      s3, 16(sp)
-    lw      s4, 20(sp)
-    lw      s5, 24(sp)
-    lw      s6, 28(sp)
-    lw      s7, 32(sp)
-    lw      s8, 36(sp)
-    lw      s9, 40(sp)
-    lw      s10, 44(sp)
-    lw      s11, 48(sp)
+    lw      t0, 0(sp)
+    jr      t0
+    .size uk__arch_switch, . - uk__arch_switch
+
+    .globl uk__resume_full
+    .type uk__resume_full, @function
+uk__resume_full:
+    lw      ra, 4(sp)
+    lw      s0, 8(sp)
+    lw      s1, 12(sp)
+    lw      s2, 16(sp)
+    lw      s3, 20(sp)
+    lw      s4, 24(sp)
+    lw      s5, 28(sp)
+    lw      s6, 32(sp)
+    lw      s7, 36(sp)
+    lw      s8, 40(sp)
+    lw      s9, 44(sp)
+    lw      s10, 48(sp)
+    lw      s11, 52(sp)
     addi    sp, sp, 64
     ret
-    .size uk__arch_switch, . - uk__arch_switch
+    .size uk__resume_full, . - uk__resume_full
+
+/* int uk__yield_fast(void): the voluntary yield. Called only from the inline uk_task_yield,
+ * which declares every register but sp, gp and tp clobbered, so nothing else needs saving:
+ * the frame it leaves holds the resume address, ra and the interrupt key. Returns 0, or
+ * UK_EPERM from an interrupt handler. */
+    .globl uk__yield_fast
+    .type uk__yield_fast, @function
+uk__yield_fast:
+    csrrci  t6, mstatus, 8
+    andi    t6, t6, 8
+    addi    sp, sp, -16
+    sw      ra, 4(sp)
+    sw      t6, 8(sp)
+    mv      a0, sp
+    call    uk__yield_next          /* a0 = the current task (-1: refused), a1 = next or 0 */
+    li      t0, -1
+    beq     a0, t0, 2f
+    beqz    a1, uk__resume_min
+    la      t0, uk__resume_min
+    sw      t0, 0(sp)
+    sw      sp, 0(a0)
+    lw      sp, 0(a1)
+    lw      t0, 0(sp)
+    jr      t0
+2:  lw      ra, 4(sp)
+    lw      t6, 8(sp)
+    addi    sp, sp, 16
+    csrs    mstatus, t6
+    li      a0, -4                  /* UK_EPERM */
+    ret
+    .size uk__yield_fast, . - uk__yield_fast
+
+    .type uk__resume_min, @function
+uk__resume_min:
+    lw      ra, 4(sp)
+    lw      t6, 8(sp)
+    addi    sp, sp, 16
+    csrs    mstatus, t6
+    li      a0, 0
+    ret
+    .size uk__resume_min, . - uk__resume_min
 
 /* A new context's first switch returns here with its function in s0 and argument in s1. */
     .globl uk__arch_context_start

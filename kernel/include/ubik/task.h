@@ -48,7 +48,26 @@ int uk_task_activate(uk_task_t *t);
 int uk_task_suspend(uk_task_t *t);
 int uk_task_resume(uk_task_t *t);
 int uk_task_delete(uk_task_t *t);
-int uk_task_yield(void);
+/* uk_task_yield: the running task goes behind the ready tasks of its priority. With
+ * optimisation it is an inline call to the voluntary fast path, which saves no registers
+ * itself: the compiler saves what the caller keeps live (the asm clobbers them all). */
+int uk__yield(void);
+#if defined(__OPTIMIZE__) && defined(__riscv)
+int uk__yield_fast(void);
+static inline int uk_task_yield(void)
+{
+    register int r __asm__("a0");
+    __asm__ volatile("call uk__yield_fast"
+                     : "=r"(r)
+                     :
+                     : "ra", "t0", "t1", "t2", "t3", "t4", "t5", "t6", "a1", "a2", "a3", "a4", "a5",
+                       "a6", "a7", "s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9", "s10",
+                       "s11", "memory");
+    return r;
+}
+#else
+#define uk_task_yield uk__yield
+#endif
 int uk_task_sleep(uk_tick_t ticks);
 int uk_task_sleep_until(uk_tick_t *last_wake, uk_tick_t period);
 uk_task_t *uk_task_self(void);
