@@ -3,7 +3,8 @@
 #   make test       simulator unit tests + every firmware test on the testbed
 #                   + the RTL differential timing suite (tests/rtl/check.sh)
 #                   + host unit tests of kernel logic + on-target kernel tests
-#   make bench      testbed speed: out/bench/testbed.json
+#   make bench      testbed speed: out/bench/testbed.json; kernel figures
+#                   (kernel/bench/run.sh): out/bench/kernel.json
 #   make firmware   build every firmware under tests/firmware into build/firmware/
 #   make sim        build sim/target/release/ubik
 #   make clean      remove build/ and out/ (distclean: also the Rust build)
@@ -56,6 +57,7 @@ bench: sim $(FW_BUILD)/compute.elf $(FW_BUILD)/idle.elf
 	$(UBIK) run $(FW_BUILD)/idle.elf --stats $(OUT)/bench/idle.stats.json
 	@$(PYTHON) scripts/stats.py testbed $(OUT)/bench/compute.stats.json \
 	    $(OUT)/bench/idle.stats.json -o $(OUT)/bench/testbed.json
+	kernel/bench/run.sh -o $(OUT)/bench/kernel.json
 
 clean:
 	rm -rf $(BUILD) $(OUT)

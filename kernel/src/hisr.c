@@ -14,6 +14,10 @@ static UK_OTHER bool valid_hisr(const uk_hisr_t *h)
 UK_OTHER int uk_hisr_create(uk_hisr_t *h, const char *name, void (*entry)(uk_hisr_t *), uint8_t prio,
                             void *stack, size_t stack_bytes)
 {
+    if (UK_IN_ISR())
+        return UK_EPERM;
+    if (h && h->magic == UK_HISR_MAGIC && h->running)
+        return UK_ESTATE; /* activated: it sits on the HISR ready list */
     if (!h || !entry || !stack || stack_bytes < 128 || ((uintptr_t)stack & 3) || prio >= UK_HISR_PRIOS)
         return UK_EINVAL;
     *h = (uk_hisr_t){0};
@@ -73,6 +77,8 @@ UK_OTHER int uk_hisr_activate(uk_hisr_t *h)
 
 UK_OTHER int uk_hisr_delete(uk_hisr_t *h)
 {
+    if (UK_IN_ISR())
+        return UK_EPERM;
     if (!valid_hisr(h))
         return UK_EINVAL;
     unsigned key = uk_irq_disable();

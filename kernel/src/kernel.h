@@ -58,6 +58,9 @@ extern bool uk__started;
 extern volatile uk_tick_t uk__ticks;
 extern uk_task_t uk__idle_task;
 
+/* In a LISR or a HISR (where blocking, and changing other objects' lifetimes, is refused). */
+#define UK_IN_ISR() (uk__isr_depth != 0 || uk__current_hisr != 0)
+
 /* ---- Lists (circular, sentinel head; invariant: next->prev == self) -------------------- */
 
 #define UK_CONTAINER_OF(p, type, member) ((type *)((char *)(p) - __builtin_offsetof(type, member)))

@@ -109,6 +109,8 @@ static UK_IPC void pass_on(uk_mutex_t *m)
 
 UK_IPC int uk_mutex_init(uk_mutex_t *m)
 {
+    if (UK_IN_ISR())
+        return UK_EPERM;
     if (!m)
         return UK_EINVAL;
     unsigned key = uk_irq_disable();

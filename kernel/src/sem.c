@@ -9,8 +9,12 @@ static UK_IPC bool valid_sem(const uk_sem_t *s)
 
 UK_IPC int uk_sem_init(uk_sem_t *s, uint32_t initial, uint32_t max)
 {
+    if (UK_IN_ISR())
+        return UK_EPERM;
     if (!s || max == 0 || initial > max)
         return UK_EINVAL;
+    if (s->magic == UK_SEM_MAGIC && !uk__list_empty(&s->waiters))
+        return UK_ESTATE; /* a live semaphore with waiters: delete it first */
     s->count = initial;
     s->max = max;
     uk__list_init(&s->waiters);
@@ -29,7 +33,7 @@ UK_IPC int uk_sem_take(uk_sem_t *s, uk_tick_t timeout)
         r = UK_OK;
     } else if (timeout == UK_NO_WAIT) {
         r = UK_EAGAIN;
-    } else if (uk__isr_depth || uk__current_hisr) {
+    } else if (UK_IN_ISR() || !uk__started) {
         r = UK_EPERM;
     } else {
         r = uk__wait(&s->waiters, s, timeout);
@@ -60,6 +64,8 @@ UK_IPC int uk_sem_give(uk_sem_t *s)
 
 UK_IPC int uk_sem_delete(uk_sem_t *s)
 {
+    if (UK_IN_ISR())
+        return UK_EPERM;
     if (!valid_sem(s))
         return UK_EINVAL;
     unsigned key = uk_irq_disable();

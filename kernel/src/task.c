@@ -72,10 +72,10 @@ UK_OTHER int uk_task_suspend(uk_task_t *t)
 {
     if (!t)
         t = uk__current;
+    if ((t == uk__current) && UK_IN_ISR())
+        return UK_EPERM;
     if (!valid_task(t) || t == &uk__idle_task)
         return UK_EINVAL;
-    if (t == uk__current && (uk__isr_depth || uk__current_hisr))
-        return UK_EPERM;
     unsigned key = uk_irq_disable();
     int r = UK_OK;
     switch (t->state) {
@@ -128,10 +128,10 @@ UK_OTHER int uk_task_delete(uk_task_t *t)
 {
     if (!t)
         t = uk__current;
+    if (UK_IN_ISR())
+        return UK_EPERM;
     if (!valid_task(t) || t == &uk__idle_task)
         return UK_EINVAL;
-    if (t == uk__current && (uk__isr_depth || uk__current_hisr))
-        return UK_EPERM;
     unsigned key = uk_irq_disable();
     switch (t->state) {
     case UK_TASK_READY:
@@ -164,7 +164,7 @@ UK_OTHER int uk_task_delete(uk_task_t *t)
 /* The out-of-line yield (unoptimised builds, and where a function is needed). */
 UK_SCHED int uk__yield(void)
 {
-    if (uk__isr_depth || uk__current_hisr)
+    if (UK_IN_ISR() || !uk__started)
         return UK_EPERM;
     unsigned key = uk_irq_disable();
     uk_task_t *cur = uk__current, *next = uk__sched_yield(cur);
@@ -185,7 +185,7 @@ typedef struct {
 
 UK_SCHED uk__yield_pair_t uk__yield_next(uintptr_t sp)
 {
-    if (uk__isr_depth || uk__current_hisr)
+    if (UK_IN_ISR() || !uk__started)
         return (uk__yield_pair_t){(uk_task_t *)-1, 0};
     uk_task_t *next = uk__sched_yield(uk__current); /* only sp lives across this call */
     uk_task_t *cur = uk__current;
@@ -209,6 +209,8 @@ UK_OTHER uk_task_t *uk_task_self(void)
 
 UK_OTHER int uk_task_set_prio(uk_task_t *t, uint8_t prio)
 {
+    if (UK_IN_ISR())
+        return UK_EPERM;
     if (!t)
         t = uk__current;
     if (!valid_task(t) || uk__sched_valid_prio(prio) != UK_OK)
@@ -232,6 +234,8 @@ UK_OTHER int uk_task_set_prio(uk_task_t *t, uint8_t prio)
 
 UK_OTHER int uk_task_set_slice(uk_task_t *t, uk_tick_t ticks)
 {
+    if (UK_IN_ISR())
+        return UK_EPERM;
     if (!t)
         t = uk__current;
     if (!valid_task(t) || ticks == 0 || ticks == UK_FOREVER)

@@ -71,7 +71,7 @@ UK_TIME uint32_t uk_tick_hz(void)
 
 UK_TIME int uk_task_sleep(uk_tick_t ticks)
 {
-    if (uk__isr_depth || uk__current_hisr)
+    if (UK_IN_ISR() || !uk__started)
         return UK_EPERM;
     if (ticks == UK_FOREVER)
         return UK_EINVAL;
@@ -92,7 +92,7 @@ UK_TIME int uk_task_sleep(uk_tick_t ticks)
  * however long the task ran. A deadline already passed returns at once with UK_ETIMEOUT. */
 UK_TIME int uk_task_sleep_until(uk_tick_t *last_wake, uk_tick_t period)
 {
-    if (uk__isr_depth || uk__current_hisr)
+    if (UK_IN_ISR() || !uk__started)
         return UK_EPERM;
     if (!last_wake || period == 0 || period == UK_FOREVER)
         return UK_EINVAL;

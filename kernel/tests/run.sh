@@ -2,7 +2,10 @@
 # On-target kernel tests: every kernel/tests/NAME/ (main.c, system.toml) is built with
 # `ubik build` under each scheduler listed in NAME/schedulers (default: the one in its
 # system.toml) and run on the testbed (with NAME/machine.toml if present). A test passes when
-# the firmware exits 0 (tests check themselves with tests/firmware/check.h).
+# the firmware exits 0 (tests check themselves with tests/firmware/check.h), or as NAME/expect
+# says: lines `exit: N` (the exit code wanted instead of 0) and `stdout-contains: TEXT` (the
+# firmware's console output must contain TEXT; any number of these); `#` starts a comment.
+# A directory with `schedulers.disabled` instead of `schedulers` is skipped (a known bug).
 # Usage: kernel/tests/run.sh [-v] [NAME...]
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -15,8 +18,14 @@ if [[ ${#names[@]} -eq 0 ]]; then
     for d in "$root"/kernel/tests/*/; do [[ -f $d/system.toml ]] && names+=("$(basename "$d")"); done
 fi
 pass=0 fail=0
+errf=$(mktemp)
+trap 'rm -f "$errf"' EXIT
 for name in "${names[@]}"; do
     src="$root/kernel/tests/$name"
+    # A test with only a `schedulers.disabled` file (a known kernel bug) is left out.
+    if [[ ! -f $src/schedulers && -f $src/schedulers.disabled ]]; then
+        echo "SKIP  $name (schedulers.disabled)"; continue
+    fi
     scheds=$(cat "$src/schedulers" 2>/dev/null || sed -n 's/^scheduler *= *"\(.*\)"/\1/p' "$src/system.toml")
     for s in $scheds; do
         app="$work/$name-$s"
@@ -33,13 +42,27 @@ for name in "${names[@]}"; do
             echo "FAIL  $name [$s]: build failed"; echo "$out" | tail -20 | sed 's/^/      /'
             fail=$((fail + 1)); continue
         fi
-        out=$(timeout 120 "$ubik" run "$app/build/app.elf" "${machine[@]}" --max-cycles 2000000000 2>&1)
+        want_exit=0 wants=()
+        if [[ -f $src/expect ]]; then
+            while IFS= read -r line; do
+                case $line in
+                    exit:*) want_exit=$(echo "${line#exit:}" | tr -d '[:space:]') ;;
+                    stdout-contains:*) t=${line#stdout-contains:}; wants+=("${t# }") ;;
+                esac
+            done < "$src/expect"
+        fi
+        out=$(timeout 120 "$ubik" run "$app/build/app.elf" "${machine[@]}" --max-cycles 2000000000 2>"$errf")
         rc=$?
-        if [[ $rc -eq 0 ]]; then
+        why=""
+        [[ $rc -ne $want_exit ]] && why="exit $rc (expected $want_exit)"
+        for t in "${wants[@]}"; do
+            [[ $out == *"$t"* ]] || why="${why:+$why; }output lacks \"$t\""
+        done
+        if [[ -z $why ]]; then
             echo "PASS  $name [$s]"; pass=$((pass + 1))
-            [[ $verbose -eq 1 ]] && echo "$out" | sed 's/^/      /'
+            [[ $verbose -eq 1 ]] && { echo "$out"; cat "$errf"; } | sed 's/^/      /'
         else
-            echo "FAIL  $name [$s]: exit $rc"; echo "$out" | tail -20 | sed 's/^/      /'
+            echo "FAIL  $name [$s]: $why"; { echo "$out"; cat "$errf"; } | tail -20 | sed 's/^/      /'
             fail=$((fail + 1))
         fi
     done

@@ -54,7 +54,8 @@ static void pingpong(void *arg)
             best = d;
         total += d;
         if (++samples == REPS) {
-            bsp_printf("coop %u %u %u\n", (unsigned)worst, (unsigned)(total / REPS), (unsigned)best);
+            bsp_printf("coop %u %u %u\n", (unsigned)worst, (unsigned)(total / REPS),
+                       (unsigned)best);
             bsp_exit(0);
         }
         t0 = mcycle();

@@ -10,7 +10,7 @@
  * timeouts, sleeps, sleep_until); two tasks yield to each other; two tasks ping-pong with
  * semaphores and timeouts; a controller suspends, resumes and re-prioritises. The 1 kHz tick
  * runs throughout; user code divides (a div in flight delays an interrupt). The run ends
- * after TARGET interrupts. Output: `irqlat_events <n>` and a few counters. */
+ * after TARGET interrupts. Output: counters of the work done (`lisr N hisr N ...`). */
 #include <ubik/ubik.h>
 #include "bsp/bsp.h"
 
@@ -70,8 +70,8 @@ static void irq_entry(void *arg)
         uk_sem_take(&hisr_sem, UK_NO_WAIT);
         work(2);
         if (++n_task >= TARGET) {
-            bsp_printf("irqlat_events %u\nlisr %u hisr %u mutex %u yield %u ping %u ctl %u\n",
-                       (unsigned)n_lisr, (unsigned)n_lisr, (unsigned)n_hisr, (unsigned)n_mutex,
+            bsp_printf("lisr %u hisr %u mutex %u yield %u ping %u ctl %u\n",
+                       (unsigned)n_lisr, (unsigned)n_hisr, (unsigned)n_mutex,
                        (unsigned)n_yield, (unsigned)n_ping, (unsigned)n_ctl);
             bsp_exit(0);
         }

@@ -48,8 +48,9 @@ int uk_hisr_create(uk_hisr_t *h, const char *name, void (*entry)(uk_hisr_t *), u
 int uk_hisr_activate(uk_hisr_t *h); /* from a LISR (or a task): UK_ENOMEM past 65535 pending */
 int uk_hisr_delete(uk_hisr_t *h);   /* UK_ESTATE while activated or running */
 
-/* Kernel calls a LISR may make: uk_sem_give, uk_sem_take(UK_NO_WAIT), uk_task_activate,
- * uk_task_resume, uk_task_suspend (of another task), uk_hisr_activate, uk_time, uk_irq_*.
- * A HISR may make the same calls. Blocking calls return UK_EPERM from both. */
+/* Kernel calls a LISR may make: uk_sem_give, uk_sem_take(UK_NO_WAIT), uk_sem_count,
+ * uk_task_activate, uk_task_resume, uk_task_suspend (of another task), uk_task_self/state/prio,
+ * uk_hisr_activate, uk_time, uk_tick_hz, uk_irq_*, uk_in_isr. A HISR may make the same calls.
+ * The others return UK_EPERM from both (docs/api.md lists each call). */
 
 #endif
