@@ -9,6 +9,12 @@
 #include "kernel.h"
 #include "prio_map.h"
 
+/* prio_rr.c compiles this file with UK_PRIO_ROUND_ROBIN defined: the same structure plus
+ * time slices (the lines under #if UK_PRIO_ROUND_ROBIN). */
+#ifndef UK_PRIO_ROUND_ROBIN
+#define UK_PRIO_ROUND_ROBIN 0
+#endif
+
 static uk_list_t lists[UK_PRIOS];
 static uk_prio_map_t map;
 
@@ -27,6 +33,9 @@ UK_SCHED int uk__sched_valid_prio(unsigned prio)
 UK_SCHED void uk__sched_insert(uk_task_t *t)
 {
     unsigned p = t->prio;
+#if UK_PRIO_ROUND_ROBIN
+    t->slice_left = t->slice;
+#endif
     uk__list_insert_before(&lists[p], &t->ready_node);
     uk__pmap_set(&map, p);
 }
@@ -47,6 +56,9 @@ UK_SCHED uk_task_t *uk__sched_pick(void)
 
 UK_SCHED uk_task_t *uk__sched_yield(uk_task_t *t)
 {
+#if UK_PRIO_ROUND_ROBIN
+    t->slice_left = t->slice;
+#endif
     uk__list_remove(&t->ready_node);
     uk__list_insert_before(&lists[t->prio], &t->ready_node);
     /* t was the highest ready priority and still is: the head of its list runs next. */
@@ -55,8 +67,24 @@ UK_SCHED uk_task_t *uk__sched_yield(uk_task_t *t)
 
 UK_SCHED bool uk__sched_tick(uk_task_t *t)
 {
+#if UK_PRIO_ROUND_ROBIN
+    if (t->state != UK_TASK_RUNNING)
+        return false;
+    if (t->slice_left > 1) {
+        t->slice_left--;
+        return false;
+    }
+    t->slice_left = t->slice;
+    uk_list_t *head = &lists[t->prio];
+    if (head->next == head->prev)
+        return false; /* alone at its priority */
+    uk__list_remove(&t->ready_node);
+    uk__list_insert_before(head, &t->ready_node);
+    return true;
+#else
     (void)t;
     return false;
+#endif
 }
 
 UK_SCHED void uk__sched_set_prio(uk_task_t *t, uk_prio_t prio)
