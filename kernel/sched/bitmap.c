@@ -25,7 +25,7 @@ static uk_list_t lists[64];
 static uint32_t ready[2];   /* bit p: lists[p] is not empty */
 static uint32_t claimed[2]; /* bit p: a live task has base priority p */
 
-UK_SCHED void uk__sched_init(void)
+UK_SCHED_FN(uk__sched_init) void uk__sched_init(void)
 {
     for (unsigned p = 0; p < 64; p++)
         uk__list_init(&lists[p]);
@@ -33,12 +33,12 @@ UK_SCHED void uk__sched_init(void)
     claimed[0] = claimed[1] = 0;
 }
 
-UK_SCHED int uk__sched_valid_prio(unsigned prio)
+UK_SCHED_FN(uk__sched_valid_prio) int uk__sched_valid_prio(unsigned prio)
 {
     return prio < 64 ? UK_OK : UK_EINVAL;
 }
 
-UK_SCHED int uk__sched_claim_prio(uk_task_t *t, unsigned prio)
+UK_SCHED_FN(uk__sched_claim_prio) int uk__sched_claim_prio(uk_task_t *t, unsigned prio)
 {
     (void)t;
     uint32_t bit = 1u << (prio & 31);
@@ -48,20 +48,20 @@ UK_SCHED int uk__sched_claim_prio(uk_task_t *t, unsigned prio)
     return UK_OK;
 }
 
-UK_SCHED void uk__sched_release_prio(uk_task_t *t, unsigned prio)
+UK_SCHED_FN(uk__sched_release_prio) void uk__sched_release_prio(uk_task_t *t, unsigned prio)
 {
     (void)t;
     claimed[prio >> 5] &= ~(1u << (prio & 31));
 }
 
-UK_SCHED void uk__sched_insert(uk_task_t *t)
+UK_SCHED_FN(uk__sched_insert) void uk__sched_insert(uk_task_t *t)
 {
     unsigned p = t->prio;
     uk__list_insert_before(&lists[p], &t->ready_node);
     ready[p >> 5] |= 1u << (p & 31);
 }
 
-UK_SCHED void uk__sched_remove(uk_task_t *t)
+UK_SCHED_FN(uk__sched_remove) void uk__sched_remove(uk_task_t *t)
 {
     unsigned p = t->prio;
     uk__list_remove(&t->ready_node);
@@ -69,13 +69,13 @@ UK_SCHED void uk__sched_remove(uk_task_t *t)
         ready[p >> 5] &= ~(1u << (p & 31));
 }
 
-UK_SCHED uk_task_t *uk__sched_pick(void)
+UK_SCHED_FN(uk__sched_pick) uk_task_t *uk__sched_pick(void)
 {
     /* The idle task (63) keeps the field non-zero. */
     return UK_CONTAINER_OF(lists[uk__lowest_bit64(ready[0], ready[1])].next, uk_task_t, ready_node);
 }
 
-UK_SCHED uk_task_t *uk__sched_yield(uk_task_t *t)
+UK_SCHED_FN(uk__sched_yield) uk_task_t *uk__sched_yield(uk_task_t *t)
 {
     uk__list_remove(&t->ready_node);
     uk__list_insert_before(&lists[t->prio], &t->ready_node);
@@ -83,13 +83,13 @@ UK_SCHED uk_task_t *uk__sched_yield(uk_task_t *t)
     return UK_CONTAINER_OF(lists[t->prio].next, uk_task_t, ready_node);
 }
 
-UK_SCHED bool uk__sched_tick(uk_task_t *t)
+UK_SCHED_FN(uk__sched_tick) bool uk__sched_tick(uk_task_t *t)
 {
     (void)t;
     return false;
 }
 
-UK_SCHED void uk__sched_set_prio(uk_task_t *t, uk_prio_t prio)
+UK_SCHED_FN(uk__sched_set_prio) void uk__sched_set_prio(uk_task_t *t, uk_prio_t prio)
 {
     uk__sched_remove(t);
     t->prio = prio;

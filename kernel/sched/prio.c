@@ -18,19 +18,19 @@
 static uk_list_t lists[UK_PRIOS];
 static uk_prio_map_t map;
 
-UK_SCHED void uk__sched_init(void)
+UK_SCHED_FN(uk__sched_init) void uk__sched_init(void)
 {
     for (unsigned p = 0; p < UK_PRIOS; p++)
         uk__list_init(&lists[p]);
     uk__pmap_init(&map);
 }
 
-UK_SCHED int uk__sched_valid_prio(unsigned prio)
+UK_SCHED_FN(uk__sched_valid_prio) int uk__sched_valid_prio(unsigned prio)
 {
     return prio < UK_PRIOS ? UK_OK : UK_EINVAL;
 }
 
-UK_SCHED void uk__sched_insert(uk_task_t *t)
+UK_SCHED_FN(uk__sched_insert) void uk__sched_insert(uk_task_t *t)
 {
     unsigned p = t->prio;
 #if UK_PRIO_ROUND_ROBIN
@@ -40,7 +40,7 @@ UK_SCHED void uk__sched_insert(uk_task_t *t)
     uk__pmap_set(&map, p);
 }
 
-UK_SCHED void uk__sched_remove(uk_task_t *t)
+UK_SCHED_FN(uk__sched_remove) void uk__sched_remove(uk_task_t *t)
 {
     unsigned p = t->prio;
     uk__list_remove(&t->ready_node);
@@ -48,13 +48,13 @@ UK_SCHED void uk__sched_remove(uk_task_t *t)
         uk__pmap_clear(&map, p);
 }
 
-UK_SCHED uk_task_t *uk__sched_pick(void)
+UK_SCHED_FN(uk__sched_pick) uk_task_t *uk__sched_pick(void)
 {
     /* The idle task keeps the map non-empty. */
     return UK_CONTAINER_OF(lists[uk__pmap_first(&map)].next, uk_task_t, ready_node);
 }
 
-UK_SCHED uk_task_t *uk__sched_yield(uk_task_t *t)
+UK_SCHED_FN(uk__sched_yield) uk_task_t *uk__sched_yield(uk_task_t *t)
 {
 #if UK_PRIO_ROUND_ROBIN
     t->slice_left = t->slice;
@@ -65,7 +65,7 @@ UK_SCHED uk_task_t *uk__sched_yield(uk_task_t *t)
     return UK_CONTAINER_OF(lists[t->prio].next, uk_task_t, ready_node);
 }
 
-UK_SCHED bool uk__sched_tick(uk_task_t *t)
+UK_SCHED_FN(uk__sched_tick) bool uk__sched_tick(uk_task_t *t)
 {
 #if UK_PRIO_ROUND_ROBIN
     if (t->state != UK_TASK_RUNNING)
@@ -87,7 +87,7 @@ UK_SCHED bool uk__sched_tick(uk_task_t *t)
 #endif
 }
 
-UK_SCHED void uk__sched_set_prio(uk_task_t *t, uk_prio_t prio)
+UK_SCHED_FN(uk__sched_set_prio) void uk__sched_set_prio(uk_task_t *t, uk_prio_t prio)
 {
     uk__sched_remove(t);
     t->prio = prio;

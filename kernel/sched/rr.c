@@ -14,17 +14,17 @@
 
 static uk_list_t queue;
 
-UK_SCHED void uk__sched_init(void)
+UK_SCHED_FN(uk__sched_init) void uk__sched_init(void)
 {
     uk__list_init(&queue);
 }
 
-UK_SCHED int uk__sched_valid_prio(unsigned prio)
+UK_SCHED_FN(uk__sched_valid_prio) int uk__sched_valid_prio(unsigned prio)
 {
     return prio < UK_PRIOS ? UK_OK : UK_EINVAL;
 }
 
-UK_SCHED void uk__sched_insert(uk_task_t *t)
+UK_SCHED_FN(uk__sched_insert) void uk__sched_insert(uk_task_t *t)
 {
     if (t == &uk__idle_task)
         return; /* always ready, outside the queue */
@@ -32,18 +32,18 @@ UK_SCHED void uk__sched_insert(uk_task_t *t)
     uk__list_insert_before(&queue, &t->ready_node);
 }
 
-UK_SCHED void uk__sched_remove(uk_task_t *t)
+UK_SCHED_FN(uk__sched_remove) void uk__sched_remove(uk_task_t *t)
 {
     uk__list_remove(&t->ready_node); /* a no-op for the idle task (its node is unlinked) */
 }
 
-UK_SCHED uk_task_t *uk__sched_pick(void)
+UK_SCHED_FN(uk__sched_pick) uk_task_t *uk__sched_pick(void)
 {
     return uk__list_empty(&queue) ? &uk__idle_task
                                   : UK_CONTAINER_OF(queue.next, uk_task_t, ready_node);
 }
 
-UK_SCHED uk_task_t *uk__sched_yield(uk_task_t *t)
+UK_SCHED_FN(uk__sched_yield) uk_task_t *uk__sched_yield(uk_task_t *t)
 {
     if (t != &uk__idle_task) {
         t->slice_left = t->slice;
@@ -53,7 +53,7 @@ UK_SCHED uk_task_t *uk__sched_yield(uk_task_t *t)
     return uk__sched_pick();
 }
 
-UK_SCHED bool uk__sched_tick(uk_task_t *t)
+UK_SCHED_FN(uk__sched_tick) bool uk__sched_tick(uk_task_t *t)
 {
     if (t->state != UK_TASK_RUNNING || t == &uk__idle_task)
         return false;
@@ -70,7 +70,7 @@ UK_SCHED bool uk__sched_tick(uk_task_t *t)
 }
 
 /* A priority change does not move the task: its place in the cycle is kept. */
-UK_SCHED void uk__sched_set_prio(uk_task_t *t, uk_prio_t prio)
+UK_SCHED_FN(uk__sched_set_prio) void uk__sched_set_prio(uk_task_t *t, uk_prio_t prio)
 {
     t->prio = prio;
 }

@@ -2,16 +2,18 @@
  * of activated HISRs. Invariant: a HISR is in ready[prio] iff it is pending or running. */
 #include "kernel.h"
 
+#ifdef UK_FEATURE_HISR /* the whole file: [kernel] features in system.toml */
+
 uint8_t uk__hisr_ready;
 static uk_list_t ready[UK_HISR_PRIOS] = {
     {&ready[0], &ready[0]}, {&ready[1], &ready[1]}, {&ready[2], &ready[2]}, {&ready[3], &ready[3]}};
 
-static UK_OTHER bool valid_hisr(const uk_hisr_t *h)
+static UK_OTHER_FN(valid_hisr) bool valid_hisr(const uk_hisr_t *h)
 {
     return h && h->magic == UK_HISR_MAGIC;
 }
 
-UK_OTHER int uk_hisr_create(uk_hisr_t *h, const char *name, void (*entry)(uk_hisr_t *), uint8_t prio,
+UK_OTHER_FN(uk_hisr_create) int uk_hisr_create(uk_hisr_t *h, const char *name, void (*entry)(uk_hisr_t *), uint8_t prio,
                             void *stack, size_t stack_bytes)
 {
     if (UK_IN_ISR())
@@ -34,7 +36,7 @@ UK_OTHER int uk_hisr_create(uk_hisr_t *h, const char *name, void (*entry)(uk_his
 
 /* The body of a HISR context: run every pending activation, then leave for good (the next
  * activation starts on a fresh stack). */
-static UK_OTHER void hisr_run(void *arg)
+static UK_OTHER_FN(hisr_run) void hisr_run(void *arg)
 {
     uk_hisr_t *h = arg;
     while (h->pending) {
@@ -53,7 +55,7 @@ static UK_OTHER void hisr_run(void *arg)
     uk__fatal("finished HISR resumed", h->name);
 }
 
-UK_OTHER int uk_hisr_activate(uk_hisr_t *h)
+UK_OTHER_FN(uk_hisr_activate) int uk_hisr_activate(uk_hisr_t *h)
 {
     if (!valid_hisr(h))
         return UK_EINVAL;
@@ -75,7 +77,7 @@ UK_OTHER int uk_hisr_activate(uk_hisr_t *h)
     return r;
 }
 
-UK_OTHER int uk_hisr_delete(uk_hisr_t *h)
+UK_OTHER_FN(uk_hisr_delete) int uk_hisr_delete(uk_hisr_t *h)
 {
     if (UK_IN_ISR())
         return UK_EPERM;
@@ -91,10 +93,12 @@ UK_OTHER int uk_hisr_delete(uk_hisr_t *h)
     return r;
 }
 
-UK_SCHED uk_hisr_t *uk__hisr_pick(void)
+UK_SCHED_FN(uk__hisr_pick) uk_hisr_t *uk__hisr_pick(void)
 {
     if (!uk__hisr_ready)
         return 0;
     unsigned p = uk__hisr_ready & 1 ? 0 : uk__hisr_ready & 2 ? 1 : uk__hisr_ready & 4 ? 2 : 3;
     return UK_CONTAINER_OF(ready[p].next, uk_hisr_t, node);
 }
+
+#endif /* UK_FEATURE_HISR */

@@ -18,7 +18,7 @@ const uk_debug_info_t uk_debug_info = {
 };
 
 /* The idle task: sleeps in wfi until an interrupt makes something ready. */
-static UK_OTHER void idle(void *arg)
+static UK_OTHER_FN(idle) void idle(void *arg)
 {
     (void)arg;
     for (;;)
@@ -28,7 +28,7 @@ static UK_OTHER void idle(void *arg)
 /* Weak hook: the code `ubik gen` generates defines it to create the system's objects. */
 __attribute__((weak)) void uk__gen_init(void) {}
 
-UK_OTHER void uk_init(void)
+UK_OTHER_FN(uk_init) void uk_init(void)
 {
     (void)uk_irq_disable();
     uk__sched_init();
@@ -37,7 +37,7 @@ UK_OTHER void uk_init(void)
     uk__gen_init();
 }
 
-UK_OTHER void uk_start(void)
+UK_OTHER_FN(uk_start) void uk_start(void)
 {
     (void)uk_irq_disable();
     uk__current = &boot_context;

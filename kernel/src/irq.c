@@ -6,7 +6,7 @@
 static void (*lisr_table[FAST_LINES])(unsigned line);
 static uint32_t spurious;
 
-UK_OTHER int uk_irq_install(unsigned line, void (*lisr)(unsigned line))
+UK_OTHER_FN(uk_irq_install) int uk_irq_install(unsigned line, void (*lisr)(unsigned line))
 {
     if (line >= FAST_LINES || !lisr)
         return UK_EINVAL;
@@ -18,7 +18,7 @@ UK_OTHER int uk_irq_install(unsigned line, void (*lisr)(unsigned line))
     return UK_OK;
 }
 
-UK_OTHER int uk_irq_mask(uint32_t lines)
+UK_OTHER_FN(uk_irq_mask) int uk_irq_mask(uint32_t lines)
 {
     if (lines >> FAST_LINES)
         return UK_EINVAL;
@@ -28,7 +28,7 @@ UK_OTHER int uk_irq_mask(uint32_t lines)
     return UK_OK;
 }
 
-UK_OTHER int uk_irq_unmask(uint32_t lines)
+UK_OTHER_FN(uk_irq_unmask) int uk_irq_unmask(uint32_t lines)
 {
     if (lines >> FAST_LINES)
         return UK_EINVAL;
@@ -38,13 +38,13 @@ UK_OTHER int uk_irq_unmask(uint32_t lines)
     return UK_OK;
 }
 
-UK_OTHER bool uk_in_isr(void)
+UK_OTHER_FN(uk_in_isr) bool uk_in_isr(void)
 {
     return uk__isr_depth != 0 || uk__current_hisr != 0;
 }
 
 /* Called by the trap entry for every interrupt, IRQs disabled, on the interrupted stack. */
-UK_OTHER void uk__irq_dispatch(uint32_t mcause)
+UK_OTHER_FN(uk__irq_dispatch) void uk__irq_dispatch(uint32_t mcause)
 {
     uint32_t cause = mcause & 31;
     uk__isr_depth++;

@@ -36,13 +36,15 @@
  * Mutexes belong to tasks: lock, unlock and delete return UK_EPERM from a LISR or a HISR. */
 #include "kernel.h"
 
-static inline UK_IPC bool in_irq(void)
+#ifdef UK_FEATURE_MUTEX /* the whole file: [kernel] features in system.toml */
+
+static inline bool in_irq(void)
 {
     return uk__isr_depth || uk__current_hisr;
 }
 
 /* t's priority by the formula above. O(H). */
-static UK_IPC uk_prio_t effective_prio(const uk_task_t *t)
+static UK_IPC_FN(effective_prio) uk_prio_t effective_prio(const uk_task_t *t)
 {
     uk_prio_t p = t->base_prio;
     for (uk_mutex_t *m = t->mutexes; m; m = m->next_held) {
@@ -54,7 +56,7 @@ static UK_IPC uk_prio_t effective_prio(const uk_task_t *t)
 }
 
 /* Raise t, and the owners down its chain, to at least priority p (a new waiter arrived). */
-static UK_IPC void prio_raise(uk_task_t *t, uk_prio_t p)
+static UK_IPC_FN(prio_raise) void prio_raise(uk_task_t *t, uk_prio_t p)
 {
     while (t && p < t->prio) {
         uk__set_prio(t, p); /* re-queues t in the queue it waits on, if any */
@@ -62,7 +64,7 @@ static UK_IPC void prio_raise(uk_task_t *t, uk_prio_t p)
     }
 }
 
-UK_IPC void uk__prio_update(uk_task_t *t)
+UK_IPC_FN(uk__prio_update) void uk__prio_update(uk_task_t *t)
 {
     while (t) {
         uk_prio_t p = effective_prio(t);
@@ -73,7 +75,7 @@ UK_IPC void uk__prio_update(uk_task_t *t)
     }
 }
 
-static UK_IPC void held_push(uk_task_t *t, uk_mutex_t *m)
+static UK_IPC_FN(held_push) void held_push(uk_task_t *t, uk_mutex_t *m)
 {
     m->next_held = t->mutexes;
     t->mutexes = m;
@@ -81,7 +83,7 @@ static UK_IPC void held_push(uk_task_t *t, uk_mutex_t *m)
 
 /* Unlink m from t's held list (m is on it). Mutexes are mostly released in LIFO order, so
  * this is usually the first step. */
-static UK_IPC void held_remove(uk_task_t *t, uk_mutex_t *m)
+static UK_IPC_FN(held_remove) void held_remove(uk_task_t *t, uk_mutex_t *m)
 {
     uk_mutex_t **pp = &t->mutexes;
     while (*pp != m)
@@ -92,7 +94,7 @@ static UK_IPC void held_remove(uk_task_t *t, uk_mutex_t *m)
 
 /* m (already off its owner's held list) passes to its first waiter, or becomes free. The new
  * owner's priority needs no change: m's other waiters are not above it (queue order). */
-static UK_IPC void pass_on(uk_mutex_t *m)
+static UK_IPC_FN(pass_on) void pass_on(uk_mutex_t *m)
 {
     uk_task_t *w = uk__waitq_first(&m->waiters);
     if (!w) {
@@ -107,7 +109,7 @@ static UK_IPC void pass_on(uk_mutex_t *m)
     held_push(w, m);
 }
 
-UK_IPC int uk_mutex_init(uk_mutex_t *m)
+UK_IPC_FN(uk_mutex_init) int uk_mutex_init(uk_mutex_t *m)
 {
     if (UK_IN_ISR())
         return UK_EPERM;
@@ -128,7 +130,7 @@ UK_IPC int uk_mutex_init(uk_mutex_t *m)
     return r;
 }
 
-UK_IPC int uk_mutex_lock(uk_mutex_t *m, uk_tick_t timeout)
+UK_IPC_FN(uk_mutex_lock) int uk_mutex_lock(uk_mutex_t *m, uk_tick_t timeout)
 {
     if (!m)
         return UK_EINVAL;
@@ -163,7 +165,7 @@ UK_IPC int uk_mutex_lock(uk_mutex_t *m, uk_tick_t timeout)
     return r;
 }
 
-UK_IPC int uk_mutex_unlock(uk_mutex_t *m)
+UK_IPC_FN(uk_mutex_unlock) int uk_mutex_unlock(uk_mutex_t *m)
 {
     if (!m)
         return UK_EINVAL;
@@ -190,7 +192,7 @@ UK_IPC int uk_mutex_unlock(uk_mutex_t *m)
     return r;
 }
 
-UK_IPC int uk_mutex_delete(uk_mutex_t *m)
+UK_IPC_FN(uk_mutex_delete) int uk_mutex_delete(uk_mutex_t *m)
 {
     if (!m)
         return UK_EINVAL;
@@ -220,14 +222,14 @@ UK_IPC int uk_mutex_delete(uk_mutex_t *m)
     return r;
 }
 
-UK_IPC void uk__mutex_wait_ended(uk_task_t *t)
+UK_IPC_FN(uk__mutex_wait_ended) void uk__mutex_wait_ended(uk_task_t *t)
 {
     uk_mutex_t *m = t->blocked_on;
     t->blocked_on = 0;
     uk__prio_update(m->owner);
 }
 
-UK_IPC void uk__mutex_task_gone(uk_task_t *t)
+UK_IPC_FN(uk__mutex_task_gone) void uk__mutex_task_gone(uk_task_t *t)
 {
     if (t->blocked_on)
         uk__mutex_wait_ended(t);
@@ -238,3 +240,5 @@ UK_IPC void uk__mutex_task_gone(uk_task_t *t)
         pass_on(m);
     }
 }
+
+#endif /* UK_FEATURE_MUTEX */

@@ -9,27 +9,27 @@ volatile uint32_t uk__isr_depth;
 volatile bool uk__resched_pending;
 bool uk__started;
 
-UK_SCHED void uk__make_ready(uk_task_t *t)
+UK_SCHED_FN(uk__make_ready) void uk__make_ready(uk_task_t *t)
 {
     t->state = UK_TASK_READY;
     uk__sched_insert(t);
 }
 
-UK_SCHED void uk__unready(uk_task_t *t, uint8_t state)
+UK_SCHED_FN(uk__unready) void uk__unready(uk_task_t *t, uint8_t state)
 {
     if (t->state == UK_TASK_READY || t->state == UK_TASK_RUNNING)
         uk__sched_remove(t);
     t->state = state;
 }
 
-UK_OTHER void uk__fatal(const char *what, const char *name)
+UK_OTHER_FN(uk__fatal) void uk__fatal(const char *what, const char *name)
 {
     (void)uk_irq_disable();
     bsp_printf("ubik: fatal: %s%s%s\n", what, name ? " in task " : "", name ? name : "");
     bsp_exit(UK_EXIT_FATAL);
 }
 
-UK_SCHED void uk__switch_to(uk_task_t *prev, uk_task_t *next)
+UK_SCHED_FN(uk__switch_to) void uk__switch_to(uk_task_t *prev, uk_task_t *next)
 {
     if (prev->magic == UK_TASK_MAGIC)
         uk__check_stack(prev, (uintptr_t)__builtin_frame_address(0));
@@ -43,7 +43,7 @@ UK_SCHED void uk__switch_to(uk_task_t *prev, uk_task_t *next)
 /* Run what must run: the highest activated HISR if any, else the policy's choice of task.
  * IRQs are disabled. From a LISR the switch is deferred to the interrupt's exit. While a
  * HISR runs, uk__current stays the task it interrupted. */
-UK_SCHED void uk__reschedule(void)
+UK_SCHED_FN(uk__reschedule) void uk__reschedule(void)
 {
     if (!uk__started)
         return;
@@ -76,7 +76,7 @@ UK_SCHED void uk__reschedule(void)
 }
 
 /* Called by the arch layer when the outermost LISR returns (IRQs disabled). */
-UK_SCHED void uk__irq_exit(void)
+UK_SCHED_FN(uk__irq_exit) void uk__irq_exit(void)
 {
     if (uk__resched_pending) {
         uk__resched_pending = false;
@@ -85,7 +85,7 @@ UK_SCHED void uk__irq_exit(void)
 }
 
 /* Change t's effective priority, keeping the ready structure and its wait queue ordered. */
-UK_SCHED void uk__set_prio(uk_task_t *t, uk_prio_t prio)
+UK_SCHED_FN(uk__set_prio) void uk__set_prio(uk_task_t *t, uk_prio_t prio)
 {
     if (t->prio == prio)
         return;

@@ -2,12 +2,14 @@
  * priority order, FIFO among equals. */
 #include "kernel.h"
 
-static UK_IPC bool valid_sem(const uk_sem_t *s)
+#ifdef UK_FEATURE_SEM /* the whole file: [kernel] features in system.toml */
+
+static UK_IPC_FN(valid_sem) bool valid_sem(const uk_sem_t *s)
 {
     return s && s->magic == UK_SEM_MAGIC;
 }
 
-UK_IPC int uk_sem_init(uk_sem_t *s, uint32_t initial, uint32_t max)
+UK_IPC_FN(uk_sem_init) int uk_sem_init(uk_sem_t *s, uint32_t initial, uint32_t max)
 {
     if (UK_IN_ISR())
         return UK_EPERM;
@@ -22,7 +24,7 @@ UK_IPC int uk_sem_init(uk_sem_t *s, uint32_t initial, uint32_t max)
     return UK_OK;
 }
 
-UK_IPC int uk_sem_take(uk_sem_t *s, uk_tick_t timeout)
+UK_IPC_FN(uk_sem_take) int uk_sem_take(uk_sem_t *s, uk_tick_t timeout)
 {
     if (!valid_sem(s))
         return UK_EINVAL;
@@ -43,7 +45,7 @@ UK_IPC int uk_sem_take(uk_sem_t *s, uk_tick_t timeout)
 }
 
 /* Callable from a LISR or HISR. */
-UK_IPC int uk_sem_give(uk_sem_t *s)
+UK_IPC_FN(uk_sem_give) int uk_sem_give(uk_sem_t *s)
 {
     if (!valid_sem(s))
         return UK_EINVAL;
@@ -62,7 +64,7 @@ UK_IPC int uk_sem_give(uk_sem_t *s)
     return r;
 }
 
-UK_IPC int uk_sem_delete(uk_sem_t *s)
+UK_IPC_FN(uk_sem_delete) int uk_sem_delete(uk_sem_t *s)
 {
     if (UK_IN_ISR())
         return UK_EPERM;
@@ -76,10 +78,12 @@ UK_IPC int uk_sem_delete(uk_sem_t *s)
     return UK_OK;
 }
 
-UK_IPC int uk_sem_count(const uk_sem_t *s, uint32_t *count)
+UK_IPC_FN(uk_sem_count) int uk_sem_count(const uk_sem_t *s, uint32_t *count)
 {
     if (!valid_sem(s) || !count)
         return UK_EINVAL;
     *count = s->count;
     return UK_OK;
 }
+
+#endif /* UK_FEATURE_SEM */

@@ -1,12 +1,12 @@
 /* Tasks: creation, activation, suspension, deletion from any state, priorities, yield. */
 #include "kernel.h"
 
-static UK_OTHER bool valid_task(const uk_task_t *t)
+static UK_OTHER_FN(valid_task) bool valid_task(const uk_task_t *t)
 {
     return t && t->magic == UK_TASK_MAGIC;
 }
 
-UK_OTHER int uk_task_create(uk_task_t *t, const char *name, void (*entry)(void *), void *arg,
+UK_OTHER_FN(uk_task_create) int uk_task_create(uk_task_t *t, const char *name, void (*entry)(void *), void *arg,
                             uint8_t prio, void *stack, size_t stack_bytes)
 {
     if (!t || !entry || !stack || stack_bytes < 128 || ((uintptr_t)stack & 3))
@@ -45,14 +45,14 @@ UK_OTHER int uk_task_create(uk_task_t *t, const char *name, void (*entry)(void *
 
 /* The first code of every task: run its entry with interrupts enabled; a task whose entry
  * returns is deleted. */
-UK_OTHER void uk__task_run(uk_task_t *t)
+UK_OTHER_FN(uk__task_run) void uk__task_run(uk_task_t *t)
 {
     uk_irq_restore(8);
     t->entry(t->arg);
     uk_task_delete(t);
 }
 
-UK_OTHER int uk_task_activate(uk_task_t *t)
+UK_OTHER_FN(uk_task_activate) int uk_task_activate(uk_task_t *t)
 {
     if (!valid_task(t))
         return UK_EINVAL;
@@ -68,7 +68,7 @@ UK_OTHER int uk_task_activate(uk_task_t *t)
     return r;
 }
 
-UK_OTHER int uk_task_suspend(uk_task_t *t)
+UK_OTHER_FN(uk_task_suspend) int uk_task_suspend(uk_task_t *t)
 {
     if (!t)
         t = uk__current;
@@ -109,7 +109,7 @@ UK_OTHER int uk_task_suspend(uk_task_t *t)
     return r;
 }
 
-UK_OTHER int uk_task_resume(uk_task_t *t)
+UK_OTHER_FN(uk_task_resume) int uk_task_resume(uk_task_t *t)
 {
     if (!valid_task(t))
         return UK_EINVAL;
@@ -124,7 +124,7 @@ UK_OTHER int uk_task_resume(uk_task_t *t)
     return r;
 }
 
-UK_OTHER int uk_task_delete(uk_task_t *t)
+UK_OTHER_FN(uk_task_delete) int uk_task_delete(uk_task_t *t)
 {
     if (!t)
         t = uk__current;
@@ -162,7 +162,7 @@ UK_OTHER int uk_task_delete(uk_task_t *t)
 }
 
 /* The out-of-line yield (unoptimised builds, and where a function is needed). */
-UK_SCHED int uk__yield(void)
+UK_SCHED_FN(uk__yield) int uk__yield(void)
 {
     if (UK_IN_ISR() || !uk__started)
         return UK_EPERM;
@@ -183,7 +183,7 @@ typedef struct {
     uk_task_t *current, *next;
 } uk__yield_pair_t;
 
-UK_SCHED uk__yield_pair_t uk__yield_next(uintptr_t sp)
+UK_SCHED_FN(uk__yield_next) uk__yield_pair_t uk__yield_next(uintptr_t sp)
 {
     if (UK_IN_ISR() || !uk__started)
         return (uk__yield_pair_t){(uk_task_t *)-1, 0};
@@ -202,12 +202,12 @@ UK_SCHED uk__yield_pair_t uk__yield_next(uintptr_t sp)
     return (uk__yield_pair_t){cur, next};
 }
 
-UK_OTHER uk_task_t *uk_task_self(void)
+UK_OTHER_FN(uk_task_self) uk_task_t *uk_task_self(void)
 {
     return uk__current;
 }
 
-UK_OTHER int uk_task_set_prio(uk_task_t *t, uint8_t prio)
+UK_OTHER_FN(uk_task_set_prio) int uk_task_set_prio(uk_task_t *t, uint8_t prio)
 {
     if (UK_IN_ISR())
         return UK_EPERM;
@@ -232,7 +232,7 @@ UK_OTHER int uk_task_set_prio(uk_task_t *t, uint8_t prio)
     return UK_OK;
 }
 
-UK_OTHER int uk_task_set_slice(uk_task_t *t, uk_tick_t ticks)
+UK_OTHER_FN(uk_task_set_slice) int uk_task_set_slice(uk_task_t *t, uk_tick_t ticks)
 {
     if (UK_IN_ISR())
         return UK_EPERM;
@@ -248,12 +248,12 @@ UK_OTHER int uk_task_set_slice(uk_task_t *t, uk_tick_t ticks)
     return UK_OK;
 }
 
-UK_OTHER uk_task_state_t uk_task_state(const uk_task_t *t)
+UK_OTHER_FN(uk_task_state) uk_task_state_t uk_task_state(const uk_task_t *t)
 {
     return valid_task(t) ? (uk_task_state_t)t->state : UK_TASK_DELETED;
 }
 
-UK_OTHER uint8_t uk_task_prio(const uk_task_t *t)
+UK_OTHER_FN(uk_task_prio) uint8_t uk_task_prio(const uk_task_t *t)
 {
     return valid_task(t) ? t->prio : 0;
 }

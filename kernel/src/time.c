@@ -8,7 +8,7 @@
 volatile uk_tick_t uk__ticks;
 static uk_list_t delta_list = {&delta_list, &delta_list};
 
-UK_TIME void uk__delay_insert(uk_task_t *t, uk_tick_t ticks)
+UK_TIME_FN(uk__delay_insert) void uk__delay_insert(uk_task_t *t, uk_tick_t ticks)
 {
     uk_list_t *at = delta_list.next;
     while (at != &delta_list) {
@@ -24,7 +24,7 @@ UK_TIME void uk__delay_insert(uk_task_t *t, uk_tick_t ticks)
     uk__list_insert_before(at, &t->delay_node);
 }
 
-UK_TIME void uk__delay_remove(uk_task_t *t)
+UK_TIME_FN(uk__delay_remove) void uk__delay_remove(uk_task_t *t)
 {
     uk_list_t *n = t->delay_node.next;
     if (n != &delta_list)
@@ -33,7 +33,7 @@ UK_TIME void uk__delay_remove(uk_task_t *t)
 }
 
 /* One tick (from the timer LISR): expire delays and timeouts, account the time slice. */
-UK_TIME void uk__tick(void)
+UK_TIME_FN(uk__tick) void uk__tick(void)
 {
     uk__ticks++;
     if (!uk__list_empty(&delta_list)) {
@@ -59,17 +59,17 @@ UK_TIME void uk__tick(void)
     uk__reschedule(); /* deferred to the LISR's exit */
 }
 
-UK_TIME uk_tick_t uk_time(void)
+UK_TIME_FN(uk_time) uk_tick_t uk_time(void)
 {
     return uk__ticks;
 }
 
-UK_TIME uint32_t uk_tick_hz(void)
+UK_TIME_FN(uk_tick_hz) uint32_t uk_tick_hz(void)
 {
     return UK_TICK_HZ;
 }
 
-UK_TIME int uk_task_sleep(uk_tick_t ticks)
+UK_TIME_FN(uk_task_sleep) int uk_task_sleep(uk_tick_t ticks)
 {
     if (UK_IN_ISR() || !uk__started)
         return UK_EPERM;
@@ -90,7 +90,7 @@ UK_TIME int uk_task_sleep(uk_tick_t ticks)
 
 /* Sleep until *last_wake + period and advance *last_wake by period: periods do not drift
  * however long the task ran. A deadline already passed returns at once with UK_ETIMEOUT. */
-UK_TIME int uk_task_sleep_until(uk_tick_t *last_wake, uk_tick_t period)
+UK_TIME_FN(uk_task_sleep_until) int uk_task_sleep_until(uk_tick_t *last_wake, uk_tick_t period)
 {
     if (UK_IN_ISR() || !uk__started)
         return UK_EPERM;

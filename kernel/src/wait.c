@@ -4,7 +4,7 @@
 
 /* Invariant: a queue's tasks have non-decreasing prio values from head to tail (highest
  * priority first); among equal priorities, in order of arrival. */
-UK_IPC void uk__waitq_insert(uk_list_t *q, uk_task_t *t)
+UK_IPC_FN(uk__waitq_insert) void uk__waitq_insert(uk_list_t *q, uk_task_t *t)
 {
     uk_list_t *at = q->next;
     while (at != q && UK_CONTAINER_OF(at, uk_task_t, wait_node)->prio <= t->prio)
@@ -13,12 +13,12 @@ UK_IPC void uk__waitq_insert(uk_list_t *q, uk_task_t *t)
     t->waiting_on = q;
 }
 
-UK_IPC uk_task_t *uk__waitq_first(uk_list_t *q)
+UK_IPC_FN(uk__waitq_first) uk_task_t *uk__waitq_first(uk_list_t *q)
 {
     return uk__list_empty(q) ? 0 : UK_CONTAINER_OF(q->next, uk_task_t, wait_node);
 }
 
-UK_IPC void uk__wait_begin(uk_list_t *q, uk_tick_t timeout)
+UK_IPC_FN(uk__wait_begin) void uk__wait_begin(uk_list_t *q, uk_tick_t timeout)
 {
     uk_task_t *t = uk__current;
     uk__unready(t, timeout == UK_FOREVER ? UK_TASK_PENDING : UK_TASK_PENDING_DELAYED);
@@ -28,7 +28,7 @@ UK_IPC void uk__wait_begin(uk_list_t *q, uk_tick_t timeout)
     t->wait_result = UK_ETIMEOUT;
 }
 
-UK_IPC int uk__wait(uk_list_t *q, void *obj, uk_tick_t timeout)
+UK_IPC_FN(uk__wait) int uk__wait(uk_list_t *q, void *obj, uk_tick_t timeout)
 {
     (void)obj;
     uk__wait_begin(q, timeout);
@@ -36,7 +36,7 @@ UK_IPC int uk__wait(uk_list_t *q, void *obj, uk_tick_t timeout)
     return uk__current->wait_result;
 }
 
-UK_IPC void uk__wake(uk_task_t *t, int result)
+UK_IPC_FN(uk__wake) void uk__wake(uk_task_t *t, int result)
 {
     uk__list_remove(&t->wait_node);
     t->waiting_on = 0;
@@ -46,7 +46,7 @@ UK_IPC void uk__wake(uk_task_t *t, int result)
     uk__make_ready(t);
 }
 
-UK_IPC void uk__wake_all(uk_list_t *q, int result)
+UK_IPC_FN(uk__wake_all) void uk__wake_all(uk_list_t *q, int result)
 {
     while (!uk__list_empty(q))
         uk__wake(UK_CONTAINER_OF(q->next, uk_task_t, wait_node), result);

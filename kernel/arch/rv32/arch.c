@@ -13,7 +13,7 @@ extern void uk__resume_full(void);
 
 /* A full switch frame at the top of the stack (layout in switch.S): resumed, it returns to
  * uk__arch_context_start with s0 = fn, s1 = arg. */
-UK_OTHER void *uk__arch_context_init(void *stack_base, size_t stack_bytes, void (*fn)(void *), void *arg)
+UK_OTHER_FN(uk__arch_context_init) void *uk__arch_context_init(void *stack_base, size_t stack_bytes, void (*fn)(void *), void *arg)
 {
     uintptr_t top = ((uintptr_t)stack_base + stack_bytes) & ~(uintptr_t)15;
     uint32_t *frame = (uint32_t *)(top - 64);
@@ -26,7 +26,7 @@ UK_OTHER void *uk__arch_context_init(void *stack_base, size_t stack_bytes, void 
     return frame;
 }
 
-UK_OTHER void uk__arch_task_init(uk_task_t *t)
+UK_OTHER_FN(uk__arch_task_init) void uk__arch_task_init(uk_task_t *t)
 {
     t->sp = uk__arch_context_init(t->stack_base, t->stack_bytes, (void (*)(void *))uk__task_run, t);
 }
@@ -34,14 +34,14 @@ UK_OTHER void uk__arch_task_init(uk_task_t *t)
 static uint64_t next_tick;
 static uint32_t tick_period;
 
-static UK_TIME void set_compare(uint64_t at)
+static UK_TIME_FN(set_compare) void set_compare(uint64_t at)
 {
     MMIO32(TIMER_MTIMECMPH) = 0xFFFFFFFFu; /* no spurious match while the halves change */
     MMIO32(TIMER_MTIMECMP) = (uint32_t)at;
     MMIO32(TIMER_MTIMECMPH) = (uint32_t)(at >> 32);
 }
 
-UK_TIME void uk__arch_timer_start(uint32_t hz)
+UK_TIME_FN(uk__arch_timer_start) void uk__arch_timer_start(uint32_t hz)
 {
     tick_period = BSP_MTIME_HZ / hz;
     uint32_t hi, lo;
@@ -55,7 +55,7 @@ UK_TIME void uk__arch_timer_start(uint32_t hz)
 }
 
 /* Next tick, one period after the last one (not after now): ticks do not drift. */
-UK_TIME void uk__arch_timer_ack(void)
+UK_TIME_FN(uk__arch_timer_ack) void uk__arch_timer_ack(void)
 {
     next_tick += tick_period;
     MMIO32(TIMER_MTIMECMP) = (uint32_t)next_tick;
