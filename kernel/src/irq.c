@@ -62,6 +62,5 @@ UK_OTHER_FN(uk__irq_dispatch) void uk__irq_dispatch(uint32_t mcause)
         MMIO32(INTC_MSIP) = 0;
     }
     uk__isr_depth--;
-    extern void uk__irq_exit(void);
     uk__irq_exit();
 }

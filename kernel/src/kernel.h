@@ -138,6 +138,7 @@ static inline void uk__sched_release_prio(uk_task_t *t, unsigned prio)
 void uk__make_ready(uk_task_t *t);       /* t leaves any blocked state and becomes ready */
 void uk__unready(uk_task_t *t, uint8_t state); /* current or ready t blocks in `state` */
 void uk__reschedule(void);               /* switch to the policy's pick if it differs */
+void uk__irq_exit(void);                 /* the outermost LISR returns: a deferred switch */
 void uk__set_prio(uk_task_t *t, uk_prio_t prio); /* effective priority, keeps queues ordered */
 __attribute__((noreturn)) void uk__fatal(const char *what, const char *name);
 
@@ -152,6 +153,9 @@ int uk__wait(uk_list_t *q, void *obj, uk_tick_t timeout);
  * (and the delta list), without switching; the caller then calls uk__reschedule() and reads
  * uk__current->wait_result. For services that must act between the two (mutex inheritance). */
 void uk__wait_begin(uk_list_t *q, uk_tick_t timeout);
+/* End t's wait with `result`: out of the wait queue and (with a timeout) the delta list;
+ * its state is left to the caller. The mutex hook (t->blocked_on) is the caller's too. */
+void uk__wait_end(uk_task_t *t, int result);
 /* End t's wait with `result`: out of the wait queue and the delta list, ready. */
 void uk__wake(uk_task_t *t, int result);
 /* Wake every waiter of `q` with `result` (object deleted). */

@@ -91,11 +91,7 @@ UK_OTHER_FN(uk_task_suspend) int uk_task_suspend(uk_task_t *t)
     case UK_TASK_PENDING:
     case UK_TASK_PENDING_DELAYED:
         /* The wait ends as a timeout would; the task stays suspended until resumed. */
-        uk__list_remove(&t->wait_node);
-        t->waiting_on = 0;
-        if (t->state == UK_TASK_PENDING_DELAYED)
-            uk__delay_remove(t);
-        t->wait_result = UK_ETIMEOUT;
+        uk__wait_end(t, UK_ETIMEOUT);
         t->state = UK_TASK_SUSPENDED;
         if (t->blocked_on) {
             uk__mutex_wait_ended(t); /* the owner no longer inherits t's priority */
@@ -143,9 +139,7 @@ UK_OTHER_FN(uk_task_delete) int uk_task_delete(uk_task_t *t)
         break;
     case UK_TASK_PENDING:
     case UK_TASK_PENDING_DELAYED:
-        uk__list_remove(&t->wait_node);
-        if (t->state == UK_TASK_PENDING_DELAYED)
-            uk__delay_remove(t);
+        uk__wait_end(t, UK_EDELETED);
         break;
     default:
         break;
@@ -162,20 +156,6 @@ UK_OTHER_FN(uk_task_delete) int uk_task_delete(uk_task_t *t)
 }
 
 /* The out-of-line yield (unoptimised builds, and where a function is needed). */
-UK_SCHED_FN(uk__yield) int uk__yield(void)
-{
-    if (UK_IN_ISR() || !uk__started)
-        return UK_EPERM;
-    unsigned key = uk_irq_disable();
-    uk_task_t *cur = uk__current, *next = uk__sched_yield(cur);
-    if (uk__hisr_ready)
-        uk__reschedule();
-    else if (next != cur)
-        uk__switch_to(cur, next);
-    uk_irq_restore(key);
-    return UK_OK;
-}
-
 /* The decision of the voluntary fast path (switch.S, IRQs disabled; sp = its stack pointer):
  * the current task, and the task to switch to (NULL: stay). current = -1 refuses
  * (interrupt context). */
@@ -200,6 +180,22 @@ UK_SCHED_FN(uk__yield_next) uk__yield_pair_t uk__yield_next(uintptr_t sp)
     next->state = UK_TASK_RUNNING;
     uk__current = next;
     return (uk__yield_pair_t){cur, next};
+}
+
+/* The out-of-line yield (unoptimised builds, and where a function is needed): the fast path's
+ * decision, then a full switch. */
+UK_SCHED_FN(uk__yield) int uk__yield(void)
+{
+    unsigned key = uk_irq_disable();
+    uk__yield_pair_t d = uk__yield_next((uintptr_t)__builtin_frame_address(0));
+    if (d.current == (uk_task_t *)-1) {
+        uk_irq_restore(key);
+        return UK_EPERM;
+    }
+    if (d.next)
+        uk__arch_switch(&d.current->sp, &d.next->sp);
+    uk_irq_restore(key);
+    return UK_OK;
 }
 
 UK_OTHER_FN(uk_task_self) uk_task_t *uk_task_self(void)

@@ -36,13 +36,18 @@ UK_IPC_FN(uk__wait) int uk__wait(uk_list_t *q, void *obj, uk_tick_t timeout)
     return uk__current->wait_result;
 }
 
-UK_IPC_FN(uk__wake) void uk__wake(uk_task_t *t, int result)
+UK_IPC_FN(uk__wait_end) void uk__wait_end(uk_task_t *t, int result)
 {
     uk__list_remove(&t->wait_node);
     t->waiting_on = 0;
     if (t->state == UK_TASK_PENDING_DELAYED)
         uk__delay_remove(t);
     t->wait_result = result;
+}
+
+UK_IPC_FN(uk__wake) void uk__wake(uk_task_t *t, int result)
+{
+    uk__wait_end(t, result);
     uk__make_ready(t);
 }
 
