@@ -358,11 +358,6 @@ impl Hart {
         })
     }
 
-    /// Would an interrupt wake the core from `wfi` (enabled in mie, whatever mstatus.MIE)?
-    pub fn wake_condition(&self) -> bool {
-        self.mip & self.csr.mie & csr::IRQ_MASK != 0
-    }
-
     fn enter_trap(&mut self, mcause: u32, epc: u32, tval: u32) {
         let c = &mut self.csr;
         let mie = c.mstatus & csr::MSTATUS_MIE != 0;
