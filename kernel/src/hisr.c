@@ -41,9 +41,9 @@ static UK_OTHER_FN(hisr_run) void hisr_run(void *arg)
     uk_hisr_t *h = arg;
     while (h->pending) {
         h->pending--;
-        uk_irq_restore(8);
+        uk__unlock(8); /* taken by the switch here */
         h->entry(h);
-        (void)uk_irq_disable();
+        (void)uk__lock();
     }
     if (h->stack_base[0] != UK_STACK_CANARY)
         uk__fatal("stack overflow in HISR", h->name);
@@ -55,25 +55,36 @@ static UK_OTHER_FN(hisr_run) void hisr_run(void *arg)
     uk__fatal("finished HISR resumed", h->name);
 }
 
+/* One more run of h, under the lock (the tail applies a LISR's activation this way). */
+static UK_OTHER_FN(hisr_activate) int hisr_activate(void *obj, uint32_t arg)
+{
+    (void)arg;
+    uk_hisr_t *h = obj;
+    if (!valid_hisr(h))
+        return UK_EINVAL; /* deleted while the activation was queued */
+    if (h->pending == 0xFFFF)
+        return UK_ENOMEM; /* counted, never silently dropped */
+    h->pending++;
+    if (!h->running) {
+        h->running = 1;
+        h->sp = uk__arch_context_init(h->stack_base, h->stack_bytes, hisr_run, h);
+        uk__list_insert_before(&ready[h->prio], &h->node);
+        uk__hisr_ready |= 1u << h->prio;
+    }
+    return UK_OK;
+}
+
 UK_OTHER_FN(uk_hisr_activate) int uk_hisr_activate(uk_hisr_t *h)
 {
     if (!valid_hisr(h))
         return UK_EINVAL;
-    unsigned key = uk_irq_disable();
-    int r = UK_OK;
-    if (h->pending == 0xFFFF) {
-        r = UK_ENOMEM; /* counted, never silently dropped */
-    } else {
-        h->pending++;
-        if (!h->running) {
-            h->running = 1;
-            h->sp = uk__arch_context_init(h->stack_base, h->stack_bytes, hisr_run, h);
-            uk__list_insert_before(&ready[h->prio], &h->node);
-            uk__hisr_ready |= 1u << h->prio;
-        }
+    if (UK_IN_LISR())
+        return uk__defer(hisr_activate, h, 0);
+    unsigned key = uk__lock();
+    int r = hisr_activate(h, 0);
+    if (r == UK_OK)
         uk__reschedule();
-    }
-    uk_irq_restore(key);
+    uk__unlock(key);
     return r;
 }
 
@@ -83,13 +94,13 @@ UK_OTHER_FN(uk_hisr_delete) int uk_hisr_delete(uk_hisr_t *h)
         return UK_EPERM;
     if (!valid_hisr(h))
         return UK_EINVAL;
-    unsigned key = uk_irq_disable();
+    unsigned key = uk__lock();
     int r = UK_ESTATE;
     if (!h->running) {
         h->magic = 0;
         r = UK_OK;
     }
-    uk_irq_restore(key);
+    uk__unlock(key);
     return r;
 }
 

@@ -40,6 +40,7 @@ UK_OTHER_FN(uk_init) void uk_init(void)
 UK_OTHER_FN(uk_start) void uk_start(void)
 {
     (void)uk_irq_disable();
+    (void)uk__lock(); /* the first task's start releases it (uk__task_run) */
     uk__current = &boot_context;
     uk__started = true;
     uk__arch_timer_start(UK_TICK_HZ);

@@ -62,14 +62,51 @@
 
 extern uk_task_t *volatile uk__current;      /* the running task */
 extern uk_hisr_t *volatile uk__current_hisr; /* the running HISR, or NULL */
-extern volatile uint32_t uk__isr_depth;      /* > 0 while a LISR runs */
-extern volatile bool uk__resched_pending;    /* a switch is due when the LISR ends */
 extern bool uk__started;
 extern volatile uk_tick_t uk__ticks;
 extern uk_task_t uk__idle_task;
 
+/* ---- Interrupt context and the kernel lock (docs/kernel.md, "Interrupts") -------------
+ * Kernel data changes only under the kernel lock, which is mie.MSIE cleared: the machine
+ * software interrupt is the kernel's "tail" (uk__tail), which applies what LISRs deferred,
+ * processes ticks and switches tasks. Interrupts stay enabled under the lock, so the longest
+ * interrupt-disabled stretch is a few instructions, whatever the kernel is doing.
+ * A LISR (or a task that disabled interrupts: any code running with mstatus.MIE = 0 after
+ * uk_start) never takes the lock: its kernel calls are deferred (uk__defer) and applied by
+ * the tail as soon as the lock is free. */
+#ifndef UK_HOST_SHIM
+static inline bool uk__irqs_off(void)
+{
+    unsigned s;
+    __asm__ volatile(UK_ASM_ZICSR("csrr %0, mstatus") : "=r"(s));
+    return !(s & 8);
+}
+static inline unsigned uk__lock(void)
+{
+    unsigned key;
+    __asm__ volatile(UK_ASM_ZICSR("csrrc %0, mie, %1") : "=r"(key) : "r"(8) : "memory");
+    return key & 8;
+}
+static inline void uk__unlock(unsigned key)
+{
+    __asm__ volatile(UK_ASM_ZICSR("csrs mie, %0") : : "r"(key) : "memory");
+}
+#endif
+
+/* In a LISR, or a task with interrupts disabled: kernel calls are deferred, none blocks. */
+#define UK_IN_LISR() (uk__irqs_off() && uk__started)
 /* In a LISR or a HISR (where blocking, and changing other objects' lifetimes, is refused). */
-#define UK_IN_ISR() (uk__isr_depth != 0 || uk__current_hisr != 0)
+#define UK_IN_ISR() (uk__current_hisr != 0 || UK_IN_LISR())
+
+/* A deferred kernel call: applied by the tail with the lock held; returns a UK_E* code
+ * (failures are counted in uk__deferred_failed). */
+typedef int (*uk__deferred_fn)(void *obj, uint32_t arg);
+/* From a LISR (MIE = 0): queue fn(obj, arg) and raise the tail. UK_OK, or UK_ENOMEM when the
+ * queue (UK_DEFER_SLOTS entries) is full: the call is refused, the caller knows. */
+int uk__defer(uk__deferred_fn fn, void *obj, uint32_t arg);
+void uk__defer_drain(void); /* the tail: apply every queued call, in order */
+extern volatile uint32_t uk__deferred_failed;
+extern volatile uint32_t uk__tick_due; /* set by the timer interrupt, cleared by the tail */
 
 /* ---- Lists (circular, sentinel head; invariant: next->prev == self) -------------------- */
 
@@ -138,7 +175,7 @@ static inline void uk__sched_release_prio(uk_task_t *t, unsigned prio)
 void uk__make_ready(uk_task_t *t);       /* t leaves any blocked state and becomes ready */
 void uk__unready(uk_task_t *t, uint8_t state); /* current or ready t blocks in `state` */
 void uk__reschedule(void);               /* switch to the policy's pick if it differs */
-void uk__irq_exit(void);                 /* the outermost LISR returns: a deferred switch */
+void uk__tail(void);                     /* the software interrupt: the kernel's deferred work */
 void uk__set_prio(uk_task_t *t, uk_prio_t prio); /* effective priority, keeps queues ordered */
 __attribute__((noreturn)) void uk__fatal(const char *what, const char *name);
 
@@ -185,7 +222,7 @@ static inline void uk__mutex_task_gone(uk_task_t *t) { (void)t; }
 
 void uk__delay_insert(uk_task_t *t, uk_tick_t ticks); /* into the delta list */
 void uk__delay_remove(uk_task_t *t);
-void uk__tick(void);                                  /* from the timer interrupt */
+void uk__tick(void);                                  /* from the kernel tail */
 
 /* ---- Architecture (arch/rv32) --------------------------------------------------------- */
 
@@ -220,6 +257,8 @@ static inline void uk__check_stack(const uk_task_t *t, uintptr_t sp)
 }
 void uk__task_run(uk_task_t *t); /* the first code of every task (task.c) */
 void uk__arch_timer_start(uint32_t hz);
+/* The tick was taken (the timer interrupt masked itself): set the next compare, unmask. */
 void uk__arch_timer_ack(void);
+void uk__arch_tail_ack(void); /* clear the software interrupt */
 
 #endif

@@ -29,7 +29,7 @@
  *   unlock with waiters:             the above + O(1) hand-over + O(H) to recompute the
  *                                    caller; it waits on nothing, so no chain walk;
  *   delete:                          O(W) wake-ups + O(H) for the owner;
- *   a waiter's timeout (from the tick LISR), suspension, deletion or priority change:
+ *   a waiter's timeout (from the tick, in the kernel tail), suspension, deletion or priority change:
  *                                    C levels of O(H + W).
  * Chains are as long as the application nests its mutexes (usually 1 or 2).
  *
@@ -40,7 +40,7 @@
 
 static inline bool in_irq(void)
 {
-    return uk__isr_depth || uk__current_hisr;
+    return UK_IN_ISR();
 }
 
 /* t's priority by the formula above. O(H). */
@@ -115,7 +115,7 @@ UK_IPC_FN(uk_mutex_init) int uk_mutex_init(uk_mutex_t *m)
         return UK_EPERM;
     if (!m)
         return UK_EINVAL;
-    unsigned key = uk_irq_disable();
+    unsigned key = uk__lock();
     int r = UK_OK;
     if (m->magic == UK_MUTEX_MAGIC && m->owner) {
         r = UK_ESTATE; /* a live, locked mutex: re-initialising it would corrupt its owner */
@@ -126,7 +126,7 @@ UK_IPC_FN(uk_mutex_init) int uk_mutex_init(uk_mutex_t *m)
         m->next_held = 0;
         m->magic = UK_MUTEX_MAGIC;
     }
-    uk_irq_restore(key);
+    uk__unlock(key);
     return r;
 }
 
@@ -136,7 +136,7 @@ UK_IPC_FN(uk_mutex_lock) int uk_mutex_lock(uk_mutex_t *m, uk_tick_t timeout)
         return UK_EINVAL;
     if (in_irq() || !uk__started)
         return UK_EPERM;
-    unsigned key = uk_irq_disable();
+    unsigned key = uk__lock();
     uk_task_t *self = uk__current;
     int r = UK_OK;
     if (m->magic != UK_MUTEX_MAGIC) {
@@ -161,7 +161,7 @@ UK_IPC_FN(uk_mutex_lock) int uk_mutex_lock(uk_mutex_t *m, uk_tick_t timeout)
          * the tick, suspend, or delete has already taken us out and undone the boost. */
         r = self->wait_result;
     }
-    uk_irq_restore(key);
+    uk__unlock(key);
     return r;
 }
 
@@ -171,7 +171,7 @@ UK_IPC_FN(uk_mutex_unlock) int uk_mutex_unlock(uk_mutex_t *m)
         return UK_EINVAL;
     if (in_irq() || !uk__started)
         return UK_EPERM;
-    unsigned key = uk_irq_disable();
+    unsigned key = uk__lock();
     uk_task_t *self = uk__current;
     int r = UK_OK;
     if (m->magic != UK_MUTEX_MAGIC) {
@@ -188,7 +188,7 @@ UK_IPC_FN(uk_mutex_unlock) int uk_mutex_unlock(uk_mutex_t *m)
             uk__reschedule();
         }
     }
-    uk_irq_restore(key);
+    uk__unlock(key);
     return r;
 }
 
@@ -198,7 +198,7 @@ UK_IPC_FN(uk_mutex_delete) int uk_mutex_delete(uk_mutex_t *m)
         return UK_EINVAL;
     if (in_irq())
         return UK_EPERM;
-    unsigned key = uk_irq_disable();
+    unsigned key = uk__lock();
     int r = UK_OK;
     if (m->magic != UK_MUTEX_MAGIC) {
         r = UK_EINVAL;
@@ -218,7 +218,7 @@ UK_IPC_FN(uk_mutex_delete) int uk_mutex_delete(uk_mutex_t *m)
         }
         uk__reschedule();
     }
-    uk_irq_restore(key);
+    uk__unlock(key);
     return r;
 }
 

@@ -5,9 +5,8 @@
 
 uk_task_t *volatile uk__current;
 uk_hisr_t *volatile uk__current_hisr;
-volatile uint32_t uk__isr_depth;
-volatile bool uk__resched_pending;
 bool uk__started;
+volatile uint32_t uk__tick_due;
 
 UK_SCHED_FN(uk__make_ready) void uk__make_ready(uk_task_t *t)
 {
@@ -41,16 +40,12 @@ UK_SCHED_FN(uk__switch_to) void uk__switch_to(uk_task_t *prev, uk_task_t *next)
 }
 
 /* Run what must run: the highest activated HISR if any, else the policy's choice of task.
- * IRQs are disabled. From a LISR the switch is deferred to the interrupt's exit. While a
- * HISR runs, uk__current stays the task it interrupted. */
+ * The kernel lock is held (never called from a LISR). While a HISR runs, uk__current stays
+ * the task it interrupted. */
 UK_SCHED_FN(uk__reschedule) void uk__reschedule(void)
 {
     if (!uk__started)
         return;
-    if (uk__isr_depth) {
-        uk__resched_pending = true;
-        return;
-    }
     uk_hisr_t *cur_h = uk__current_hisr;
     if (uk__hisr_ready) {
         uk_hisr_t *h = uk__hisr_pick();
@@ -75,13 +70,21 @@ UK_SCHED_FN(uk__reschedule) void uk__reschedule(void)
         uk__switch_to(prev, next);
 }
 
-/* Called by the arch layer when the outermost LISR returns (IRQs disabled). */
-UK_SCHED_FN(uk__irq_exit) void uk__irq_exit(void)
+/* The kernel's tail: the machine software interrupt, raised by the timer interrupt and by
+ * deferred LISR calls. Runs with the kernel lock held and interrupts enabled, on the stack
+ * of the interrupted task (switch.S saved its caller-saved registers, mepc and mstatus).
+ * The software interrupt is cleared first: whatever a LISR queues after that raises it
+ * again, and the tail runs once more when the lock is next released. */
+UK_SCHED_FN(uk__tail) void uk__tail(void)
 {
-    if (uk__resched_pending) {
-        uk__resched_pending = false;
-        uk__reschedule();
+    uk__arch_tail_ack();
+    if (uk__tick_due) {
+        uk__tick_due = 0;
+        uk__arch_timer_ack(); /* also unmasks the timer interrupt */
+        uk__tick();
     }
+    uk__defer_drain();
+    uk__reschedule();
 }
 
 /* Change t's effective priority, keeping the ready structure and its wait queue ordered. */

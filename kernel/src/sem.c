@@ -28,39 +28,63 @@ UK_IPC_FN(uk_sem_take) int uk_sem_take(uk_sem_t *s, uk_tick_t timeout)
 {
     if (!valid_sem(s))
         return UK_EINVAL;
-    unsigned key = uk_irq_disable();
+    if (UK_IN_LISR())
+        return UK_EPERM; /* the count may be in the middle of a kernel call's change */
+    unsigned key = uk__lock();
     int r;
     if (s->count) {
         s->count--;
         r = UK_OK;
     } else if (timeout == UK_NO_WAIT) {
         r = UK_EAGAIN;
-    } else if (UK_IN_ISR() || !uk__started) {
+    } else if (uk__current_hisr || !uk__started) {
         r = UK_EPERM;
     } else {
         r = uk__wait(&s->waiters, s, timeout);
     }
-    uk_irq_restore(key);
+    uk__unlock(key);
     return r;
 }
 
-/* Callable from a LISR or HISR. */
+/* The give under the lock; true if it woke a task (the caller reschedules). */
+static UK_IPC_FN(sem_give) int sem_give(void *obj, uint32_t arg)
+{
+    (void)arg;
+    uk_sem_t *s = obj;
+    if (!valid_sem(s))
+        return UK_EINVAL; /* deleted while the LISR's give was queued */
+    uk_task_t *w = uk__waitq_first(&s->waiters);
+    if (w) {
+        uk__wake(w, UK_OK); /* the count passes straight to the waiter */
+        return 1;
+    }
+    if (s->count < s->max) {
+        s->count++;
+        return UK_OK;
+    }
+    return UK_ENOMEM; /* never silently lost: the caller learns the give did not count */
+}
+
+static UK_IPC_FN(sem_give_deferred) int sem_give_deferred(void *obj, uint32_t arg)
+{
+    int r = sem_give(obj, arg);
+    return r > 0 ? UK_OK : r;
+}
+
+/* Callable from a LISR (deferred) or HISR. */
 UK_IPC_FN(uk_sem_give) int uk_sem_give(uk_sem_t *s)
 {
     if (!valid_sem(s))
         return UK_EINVAL;
-    unsigned key = uk_irq_disable();
-    int r = UK_OK;
-    uk_task_t *w = uk__waitq_first(&s->waiters);
-    if (w) {
-        uk__wake(w, UK_OK); /* the count passes straight to the waiter */
+    if (UK_IN_LISR())
+        return uk__defer(sem_give_deferred, s, 0);
+    unsigned key = uk__lock();
+    int r = sem_give(s, 0);
+    if (r > 0) {
         uk__reschedule();
-    } else if (s->count < s->max) {
-        s->count++;
-    } else {
-        r = UK_ENOMEM; /* never silently lost: the caller learns the give did not count */
+        r = UK_OK;
     }
-    uk_irq_restore(key);
+    uk__unlock(key);
     return r;
 }
 
@@ -70,11 +94,11 @@ UK_IPC_FN(uk_sem_delete) int uk_sem_delete(uk_sem_t *s)
         return UK_EPERM;
     if (!valid_sem(s))
         return UK_EINVAL;
-    unsigned key = uk_irq_disable();
+    unsigned key = uk__lock();
     s->magic = 0;
     uk__wake_all(&s->waiters, UK_EDELETED);
     uk__reschedule();
-    uk_irq_restore(key);
+    uk__unlock(key);
     return UK_OK;
 }
 

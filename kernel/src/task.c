@@ -13,15 +13,15 @@ UK_OTHER_FN(uk_task_create) int uk_task_create(uk_task_t *t, const char *name, v
         return UK_EINVAL;
     if (uk__sched_valid_prio(prio) != UK_OK)
         return UK_EINVAL;
-    if (uk__isr_depth || uk__current_hisr)
+    if (UK_IN_ISR())
         return UK_EPERM;
-    unsigned key = uk_irq_disable();
+    unsigned key = uk__lock();
     if (t->magic == UK_TASK_MAGIC && t->state != UK_TASK_DELETED) {
-        uk_irq_restore(key);
+        uk__unlock(key);
         return UK_ESTATE; /* this TCB is a live task */
     }
     if (uk__sched_claim_prio(t, prio) != UK_OK) {
-        uk_irq_restore(key);
+        uk__unlock(key);
         return UK_EINVAL; /* the policy's priorities are unique and this one is taken */
     }
     *t = (uk_task_t){0};
@@ -39,7 +39,7 @@ UK_OTHER_FN(uk_task_create) int uk_task_create(uk_task_t *t, const char *name, v
     uk__list_init(&t->delay_node);
     uk__arch_task_init(t);
     t->magic = UK_TASK_MAGIC;
-    uk_irq_restore(key);
+    uk__unlock(key);
     return UK_OK;
 }
 
@@ -47,25 +47,81 @@ UK_OTHER_FN(uk_task_create) int uk_task_create(uk_task_t *t, const char *name, v
  * returns is deleted. */
 UK_OTHER_FN(uk__task_run) void uk__task_run(uk_task_t *t)
 {
+    uk__unlock(8); /* the lock the switch here was made under */
     uk_irq_restore(8);
     t->entry(t->arg);
     uk_task_delete(t);
+}
+
+/* activate, suspend and resume: the work under the lock (also applied by the tail for a
+ * LISR's deferred call, which reschedules afterwards), and the calls that take the lock. */
+static UK_OTHER_FN(task_activate) int task_activate(void *obj, uint32_t arg)
+{
+    (void)arg;
+    uk_task_t *t = obj;
+    if (!valid_task(t) || t->state != UK_TASK_SUSPENDED || (t->flags & 1))
+        return UK_ESTATE;
+    t->flags |= 1; /* activated once: resume, not activate, undoes a suspend */
+    uk__make_ready(t);
+    return UK_OK;
+}
+
+static UK_OTHER_FN(task_suspend) int task_suspend(void *obj, uint32_t arg)
+{
+    (void)arg;
+    uk_task_t *t = obj;
+    if (!valid_task(t))
+        return UK_EINVAL;
+    switch (t->state) {
+    case UK_TASK_READY:
+    case UK_TASK_RUNNING:
+        uk__unready(t, UK_TASK_SUSPENDED);
+        return UK_OK;
+    case UK_TASK_DELAYED:
+        uk__delay_remove(t);
+        t->state = UK_TASK_SUSPENDED;
+        return UK_OK;
+    case UK_TASK_PENDING:
+    case UK_TASK_PENDING_DELAYED:
+        /* The wait ends as a timeout would; the task stays suspended until resumed. */
+        uk__wait_end(t, UK_ETIMEOUT);
+        t->state = UK_TASK_SUSPENDED;
+        if (t->blocked_on)
+            uk__mutex_wait_ended(t); /* the owner no longer inherits t's priority */
+        return UK_OK;
+    default:
+        return UK_ESTATE;
+    }
+}
+
+static UK_OTHER_FN(task_resume) int task_resume(void *obj, uint32_t arg)
+{
+    (void)arg;
+    uk_task_t *t = obj;
+    if (!valid_task(t) || t->state != UK_TASK_SUSPENDED || !(t->flags & 1))
+        return UK_ESTATE;
+    uk__make_ready(t);
+    return UK_OK;
+}
+
+/* Apply op to t under the lock and reschedule, or queue it from a LISR. */
+static UK_OTHER_FN(task_op) int task_op(uk__deferred_fn op, uk_task_t *t)
+{
+    if (UK_IN_LISR())
+        return uk__defer(op, t, 0);
+    unsigned key = uk__lock();
+    int r = op(t, 0);
+    if (r == UK_OK)
+        uk__reschedule();
+    uk__unlock(key);
+    return r;
 }
 
 UK_OTHER_FN(uk_task_activate) int uk_task_activate(uk_task_t *t)
 {
     if (!valid_task(t))
         return UK_EINVAL;
-    unsigned key = uk_irq_disable();
-    int r = UK_ESTATE;
-    if (t->state == UK_TASK_SUSPENDED && !(t->flags & 1)) {
-        t->flags |= 1; /* activated once: resume, not activate, undoes a suspend */
-        uk__make_ready(t);
-        uk__reschedule();
-        r = UK_OK;
-    }
-    uk_irq_restore(key);
-    return r;
+    return task_op(task_activate, t);
 }
 
 UK_OTHER_FN(uk_task_suspend) int uk_task_suspend(uk_task_t *t)
@@ -76,48 +132,14 @@ UK_OTHER_FN(uk_task_suspend) int uk_task_suspend(uk_task_t *t)
         return UK_EPERM;
     if (!valid_task(t) || t == &uk__idle_task)
         return UK_EINVAL;
-    unsigned key = uk_irq_disable();
-    int r = UK_OK;
-    switch (t->state) {
-    case UK_TASK_READY:
-    case UK_TASK_RUNNING:
-        uk__unready(t, UK_TASK_SUSPENDED);
-        uk__reschedule();
-        break;
-    case UK_TASK_DELAYED:
-        uk__delay_remove(t);
-        t->state = UK_TASK_SUSPENDED;
-        break;
-    case UK_TASK_PENDING:
-    case UK_TASK_PENDING_DELAYED:
-        /* The wait ends as a timeout would; the task stays suspended until resumed. */
-        uk__wait_end(t, UK_ETIMEOUT);
-        t->state = UK_TASK_SUSPENDED;
-        if (t->blocked_on) {
-            uk__mutex_wait_ended(t); /* the owner no longer inherits t's priority */
-            uk__reschedule();
-        }
-        break;
-    default:
-        r = UK_ESTATE;
-    }
-    uk_irq_restore(key);
-    return r;
+    return task_op(task_suspend, t);
 }
 
 UK_OTHER_FN(uk_task_resume) int uk_task_resume(uk_task_t *t)
 {
     if (!valid_task(t))
         return UK_EINVAL;
-    unsigned key = uk_irq_disable();
-    int r = UK_ESTATE;
-    if (t->state == UK_TASK_SUSPENDED && (t->flags & 1)) {
-        uk__make_ready(t);
-        uk__reschedule();
-        r = UK_OK;
-    }
-    uk_irq_restore(key);
-    return r;
+    return task_op(task_resume, t);
 }
 
 UK_OTHER_FN(uk_task_delete) int uk_task_delete(uk_task_t *t)
@@ -128,7 +150,7 @@ UK_OTHER_FN(uk_task_delete) int uk_task_delete(uk_task_t *t)
         return UK_EPERM;
     if (!valid_task(t) || t == &uk__idle_task)
         return UK_EINVAL;
-    unsigned key = uk_irq_disable();
+    unsigned key = uk__lock();
     switch (t->state) {
     case UK_TASK_READY:
     case UK_TASK_RUNNING:
@@ -151,12 +173,12 @@ UK_OTHER_FN(uk_task_delete) int uk_task_delete(uk_task_t *t)
     if (t->blocked_on || t->mutexes)
         uk__mutex_task_gone(t);
     uk__reschedule(); /* never returns if t is the caller; else a waiter handed a mutex may run */
-    uk_irq_restore(key);
+    uk__unlock(key);
     return UK_OK;
 }
 
 /* The out-of-line yield (unoptimised builds, and where a function is needed). */
-/* The decision of the voluntary fast path (switch.S, IRQs disabled; sp = its stack pointer):
+/* The decision of the voluntary fast path (switch.S, kernel lock held; sp = its stack pointer):
  * the current task, and the task to switch to (NULL: stay). current = -1 refuses
  * (interrupt context). */
 typedef struct {
@@ -186,15 +208,15 @@ UK_SCHED_FN(uk__yield_next) uk__yield_pair_t uk__yield_next(uintptr_t sp)
  * decision, then a full switch. */
 UK_SCHED_FN(uk__yield) int uk__yield(void)
 {
-    unsigned key = uk_irq_disable();
+    unsigned key = uk__lock();
     uk__yield_pair_t d = uk__yield_next((uintptr_t)__builtin_frame_address(0));
     if (d.current == (uk_task_t *)-1) {
-        uk_irq_restore(key);
+        uk__unlock(key);
         return UK_EPERM;
     }
     if (d.next)
         uk__arch_switch(&d.current->sp, &d.next->sp);
-    uk_irq_restore(key);
+    uk__unlock(key);
     return UK_OK;
 }
 
@@ -211,10 +233,10 @@ UK_OTHER_FN(uk_task_set_prio) int uk_task_set_prio(uk_task_t *t, uint8_t prio)
         t = uk__current;
     if (!valid_task(t) || uk__sched_valid_prio(prio) != UK_OK)
         return UK_EINVAL;
-    unsigned key = uk_irq_disable();
+    unsigned key = uk__lock();
     if (prio != t->base_prio) {
         if (uk__sched_claim_prio(t, prio) != UK_OK) {
-            uk_irq_restore(key);
+            uk__unlock(key);
             return UK_EINVAL; /* unique priorities (bitmap policy): taken by another task */
         }
         uk__sched_release_prio(t, t->base_prio);
@@ -224,7 +246,7 @@ UK_OTHER_FN(uk_task_set_prio) int uk_task_set_prio(uk_task_t *t, uint8_t prio)
     t->base_prio = prio;
     uk__prio_update(t);
     uk__reschedule();
-    uk_irq_restore(key);
+    uk__unlock(key);
     return UK_OK;
 }
 
@@ -236,11 +258,11 @@ UK_OTHER_FN(uk_task_set_slice) int uk_task_set_slice(uk_task_t *t, uk_tick_t tic
         t = uk__current;
     if (!valid_task(t) || ticks == 0 || ticks == UK_FOREVER)
         return UK_EINVAL;
-    unsigned key = uk_irq_disable();
+    unsigned key = uk__lock();
     t->slice = ticks;
     if (t->slice_left > ticks)
         t->slice_left = ticks;
-    uk_irq_restore(key);
+    uk__unlock(key);
     return UK_OK;
 }
 

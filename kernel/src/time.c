@@ -32,7 +32,8 @@ UK_TIME_FN(uk__delay_remove) void uk__delay_remove(uk_task_t *t)
     uk__list_remove(&t->delay_node);
 }
 
-/* One tick (from the timer LISR): expire delays and timeouts, account the time slice. */
+/* One tick (from the kernel tail, lock held): expire delays and timeouts, account the time
+ * slice. The tail reschedules afterwards. */
 UK_TIME_FN(uk__tick) void uk__tick(void)
 {
     uk__ticks++;
@@ -54,7 +55,6 @@ UK_TIME_FN(uk__tick) void uk__tick(void)
         }
     }
     uk__sched_tick(uk__current);
-    uk__reschedule(); /* deferred to the LISR's exit */
 }
 
 UK_TIME_FN(uk_time) uk_tick_t uk_time(void)
@@ -73,7 +73,7 @@ UK_TIME_FN(uk_task_sleep) int uk_task_sleep(uk_tick_t ticks)
         return UK_EPERM;
     if (ticks == UK_FOREVER)
         return UK_EINVAL;
-    unsigned key = uk_irq_disable();
+    unsigned key = uk__lock();
     if (ticks == 0) {
         (void)uk__sched_yield(uk__current);
         uk__reschedule();
@@ -82,7 +82,7 @@ UK_TIME_FN(uk_task_sleep) int uk_task_sleep(uk_tick_t ticks)
         uk__delay_insert(uk__current, ticks);
         uk__reschedule();
     }
-    uk_irq_restore(key);
+    uk__unlock(key);
     return UK_OK;
 }
 
@@ -94,7 +94,7 @@ UK_TIME_FN(uk_task_sleep_until) int uk_task_sleep_until(uk_tick_t *last_wake, uk
         return UK_EPERM;
     if (!last_wake || period == 0 || period == UK_FOREVER)
         return UK_EINVAL;
-    unsigned key = uk_irq_disable();
+    unsigned key = uk__lock();
     *last_wake += period;
     uk_tick_t wait = *last_wake - uk__ticks;
     int r = UK_OK;
@@ -105,6 +105,6 @@ UK_TIME_FN(uk_task_sleep_until) int uk_task_sleep_until(uk_tick_t *last_wake, uk
         uk__delay_insert(uk__current, wait);
         uk__reschedule();
     }
-    uk_irq_restore(key);
+    uk__unlock(key);
     return r;
 }

@@ -11,4 +11,9 @@
 #undef uk_irq_restore
 static inline unsigned uk_irq_disable(void) { return 0; }
 static inline void uk_irq_restore(unsigned key) { (void)key; }
+/* kernel.h's lock and interrupt-state helpers: single-threaded on the host. */
+#define UK_HOST_SHIM 1
+static inline int uk__irqs_off(void) { return 0; }
+static inline unsigned uk__lock(void) { return 8; }
+static inline void uk__unlock(unsigned key) { (void)key; }
 #endif

@@ -10,7 +10,6 @@
 /* ---- stubs for what time.c calls ---- */
 __typeof__(uk__current) uk__current;
 __typeof__(uk__current_hisr) uk__current_hisr;
-__typeof__(uk__isr_depth) uk__isr_depth;
 bool uk__started = true; /* the host harness plays a started kernel */
 uk_task_t uk__idle_task;
 void uk__mutex_wait_ended(uk_task_t *t) { (void)t; } /* no mutex waits here */

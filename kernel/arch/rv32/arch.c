@@ -54,11 +54,20 @@ UK_TIME_FN(uk__arch_timer_start) void uk__arch_timer_start(uint32_t hz)
     __asm__ volatile(UK_ASM_ZICSR("csrs mie, %0") : : "r"(1u << 7));
 }
 
-/* Next tick, one period after the last one (not after now): ticks do not drift. */
+/* Next tick, one period after the last one (not after now): ticks do not drift. The timer
+ * interrupt (switch.S) masked itself; unmasked here, it fires again at once if the next tick
+ * is already due, so a late tail loses no tick. Called by the tail, interrupts enabled: the
+ * compare halves change under a masked timer interrupt. */
 UK_TIME_FN(uk__arch_timer_ack) void uk__arch_timer_ack(void)
 {
     next_tick += tick_period;
     MMIO32(TIMER_MTIMECMP) = (uint32_t)next_tick;
     if ((uint32_t)(next_tick >> 32) != MMIO32(TIMER_MTIMECMPH))
         MMIO32(TIMER_MTIMECMPH) = (uint32_t)(next_tick >> 32);
+    __asm__ volatile(UK_ASM_ZICSR("csrs mie, %0") : : "r"(1u << 7));
+}
+
+UK_SCHED_FN(uk__arch_tail_ack) void uk__arch_tail_ack(void)
+{
+    MMIO32(INTC_MSIP) = 0;
 }

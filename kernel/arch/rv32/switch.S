@@ -1,27 +1,37 @@
-/* Ubik on RV32 (machine mode): the context switch and the interrupt entry. The only assembly
- * of the kernel.
+/* Ubik on RV32 (machine mode): context switches and the interrupt entries. The only assembly
+ * of the kernel. The design (docs/kernel.md, "Interrupts and the kernel lock"):
  *
- * Switch frame (uk__arch_switch, voluntary and from an interrupt's exit alike), 64 bytes on
- * the task's own stack, its address kept in the TCB's first field:
- *     0: ra   4: s0   8: s1  12: s2 ... 48: s11   52..63: padding (16-byte alignment)
- * Interrupt frame (uk__irq_entry), 80 bytes on the interrupted stack:
- *     0: ra  4..28: t0-t2, a0-a4 ... 60: t6  64: mepc  68: mstatus  72..79: padding
- * A task preempted by an interrupt has both: the interrupt frame, then (if the interrupt's
- * exit switched away) a switch frame below it. Resuming it returns from uk__arch_switch into
- * the interrupt exit, which restores mepc/mstatus and the caller-saved registers and mrets.
+ * - Kernel data changes only under the kernel lock, mie.MSIE = 0. Interrupts stay enabled
+ *   under it; the lock only holds off the kernel's tail, the machine software interrupt.
+ * - A fast-line interrupt runs its LISR with interrupts disabled on the interrupted stack and
+ *   returns: no kernel work on that path, so it is short and the same every time. Kernel
+ *   calls from the LISR are queued (kernel/src/defer.c) and raise the software interrupt.
+ * - The timer interrupt masks itself, notes that a tick is due and raises the software
+ *   interrupt: a handful of instructions.
+ * - The software interrupt (the tail) saves the interrupted context, takes the lock, enables
+ *   interrupts and calls uk__tail (ticks, queued calls, the switch). So every switch happens
+ *   with interrupts enabled; the only interrupt-disabled stretches are the LISRs themselves,
+ *   the timer stub, and the last instructions of the tail's return.
+ * - Interrupts nest one level deep in one place: a fast line or the timer may interrupt the
+ *   tail. LISRs do not nest (they run with MIE = 0); the tail does not nest (its own lock
+ *   masks it). A task's stack must hold a tail frame (80 bytes), a LISR frame (64) and the
+ *   LISR's own use.
  *
- * Interrupts do not nest: LISRs run with mstatus.MIE = 0. */
+ * Saved contexts: every one starts with the address of the code that resumes it, so one
+ * switch can enter either kind:
+ *   full frame (64 bytes):    0: resume = uk__resume_full   4: ra   8: s0 ... 52: s11
+ *   minimal frame (16 bytes): 0: resume = uk__resume_min    4: ra   8: lock key
+ * A full frame is saved by uk__arch_switch (kernel C code, the tail), a minimal one by the
+ * voluntary fast path uk__yield_fast, whose callers have already saved every register they
+ * need (the inline uk_task_yield declares them all clobbered). A task preempted by the tail
+ * has the tail frame (below) and a full frame under it; resuming it returns into uk__tail's
+ * caller, which restores the rest and mrets. */
+#include "bsp/mmio.h"
+
     .section .text.uk_sched, "ax"
 
-/* Every saved context starts with the address of the code that resumes it, so one switch
- * can enter either kind of frame:
- *   full frame (64 bytes):    0: resume = uk__resume_full   4: ra   8: s0 ... 52: s11
- *   minimal frame (16 bytes): 0: resume = uk__resume_min    4: ra   8: interrupt key
- * A full frame is saved by uk__arch_switch (kernel C code, an interrupt's exit), a minimal
- * one by the voluntary fast path uk__yield_fast, whose callers have already saved every
- * register they need (the inline uk_task_yield declares them all clobbered). */
-
-/* void uk__arch_switch(void **from, void **to) */
+/* void uk__arch_switch(void **from, void **to): lock held, interrupts enabled (or, for the
+ * first switch of uk_start, disabled). */
     .globl uk__arch_switch
     .type uk__arch_switch, @function
 uk__arch_switch:
@@ -69,20 +79,20 @@ uk__resume_full:
 
 /* int uk__yield_fast(void): the voluntary yield. Called only from the inline uk_task_yield,
  * which declares every register but sp, gp and tp clobbered, so nothing else needs saving:
- * the frame it leaves holds the resume address, ra and the interrupt key. Returns 0, or
- * UK_EPERM from an interrupt handler. */
+ * the frame holds the resume address, ra and the lock key. Returns 0, or UK_EPERM from an
+ * interrupt handler (or with interrupts disabled). */
     .globl uk__yield_fast
     .type uk__yield_fast, @function
 uk__yield_fast:
-    csrrci  t6, mstatus, 8
-    andi    t6, t6, 8
+    li      t0, 8
+    csrrc   t6, mie, t0             /* the kernel lock */
     addi    sp, sp, -16
     sw      ra, 4(sp)
     sw      t6, 8(sp)
     mv      a0, sp
     call    uk__yield_next          /* a0 = the current task (-1: refused), a1 = next or 0 */
-    li      t0, -1
-    beq     a0, t0, 2f
+    addi    t0, a0, 1
+    beqz    t0, 2f
     beqz    a1, uk__resume_min
     la      t0, uk__resume_min
     sw      t0, 0(sp)
@@ -93,7 +103,8 @@ uk__yield_fast:
 2:  lw      ra, 4(sp)
     lw      t6, 8(sp)
     addi    sp, sp, 16
-    csrs    mstatus, t6
+    andi    t6, t6, 8
+    csrs    mie, t6
     li      a0, -4                  /* UK_EPERM */
     ret
     .size uk__yield_fast, . - uk__yield_fast
@@ -103,7 +114,8 @@ uk__resume_min:
     lw      ra, 4(sp)
     lw      t6, 8(sp)
     addi    sp, sp, 16
-    csrs    mstatus, t6
+    andi    t6, t6, 8
+    csrs    mie, t6                 /* a tail raised meanwhile runs now */
     li      a0, 0
     ret
     .size uk__resume_min, . - uk__resume_min
@@ -116,18 +128,16 @@ uk__arch_context_start:
     jr      s0
     .size uk__arch_context_start, . - uk__arch_context_start
 
-/* Interrupt entry: the vector table's timer, software and fast-line entries jump here. */
+/* ---- Interrupt entries (the vector table's timer, software and fast-line slots) -------- */
     .section .text.uk_other, "ax"
-    .globl bsp_vector_timer
-    .globl bsp_vector_software
+
+/* Fast lines 0..14 (mcause 16 + line): acknowledge the line at the interrupt controller, call
+ * uk__lisr_table[line](line) with interrupts disabled, return. Only the caller-saved
+ * registers are saved: a LISR is an ordinary C function, and nothing here switches. */
     .globl bsp_vector_fast_irq
-    .globl uk__irq_entry
-    .type uk__irq_entry, @function
-bsp_vector_timer:
-bsp_vector_software:
+    .type bsp_vector_fast_irq, @function
 bsp_vector_fast_irq:
-uk__irq_entry:
-    addi    sp, sp, -80
+    addi    sp, sp, -64
     sw      ra, 0(sp)
     sw      t0, 4(sp)
     sw      t1, 8(sp)
@@ -144,16 +154,17 @@ uk__irq_entry:
     sw      t4, 52(sp)
     sw      t5, 56(sp)
     sw      t6, 60(sp)
-    csrr    t0, mepc
-    sw      t0, 64(sp)
-    csrr    t0, mstatus
-    sw      t0, 68(sp)
     csrr    a0, mcause
-    call    uk__irq_dispatch
-    lw      t0, 68(sp)
-    csrw    mstatus, t0
-    lw      t0, 64(sp)
-    csrw    mepc, t0
+    andi    a0, a0, 15              /* mcause 16..30: the line */
+    slli    t0, a0, 2
+    la      t1, uk__lisr_table      /* (indexed: a %lo() offset would be relaxed away) */
+    add     t0, t0, t1
+    lw      t0, 0(t0)
+    li      t1, 1
+    sll     t1, t1, a0
+    lui     t2, %hi(INTC_ACK)
+    sw      t1, %lo(INTC_ACK)(t2)   /* acknowledged first: an event during the LISR stays */
+    jalr    t0
     lw      ra, 0(sp)
     lw      t0, 4(sp)
     lw      t1, 8(sp)
@@ -170,6 +181,90 @@ uk__irq_entry:
     lw      t4, 52(sp)
     lw      t5, 56(sp)
     lw      t6, 60(sp)
+    addi    sp, sp, 64
+    mret
+    .size bsp_vector_fast_irq, . - bsp_vector_fast_irq
+
+/* The tick: mask the timer interrupt (its level stays high until the tail moves the compare
+ * register), note the tick, raise the software interrupt. */
+    .globl bsp_vector_timer
+    .type bsp_vector_timer, @function
+bsp_vector_timer:
+    addi    sp, sp, -16
+    sw      t0, 0(sp)
+    sw      t1, 4(sp)
+    li      t0, 128
+    csrc    mie, t0
+    li      t1, 1
+    lui     t0, %hi(uk__tick_due)
+    sw      t1, %lo(uk__tick_due)(t0)
+    lui     t0, %hi(INTC_MSIP)
+    sw      t1, %lo(INTC_MSIP)(t0)
+    lw      t0, 0(sp)
+    lw      t1, 4(sp)
+    addi    sp, sp, 16
+    mret
+    .size bsp_vector_timer, . - bsp_vector_timer
+
+/* The kernel's tail (machine software interrupt). Frame, 80 bytes on the interrupted stack:
+ *     0: ra  4..60: t0-t2, a0-a7, t3-t6  64: mepc  68: mstatus  72..79: padding
+ * Taken only while the lock is free (the lock masks it), so it takes the lock itself and
+ * enables interrupts as soon as mepc and mstatus are safe (a nested interrupt overwrites
+ * them), before saving the rest and calling uk__tail. Its return restores all but t0 with interrupts still
+ * enabled; only the CSRs, t0 and mret run with them disabled. The lock is released last,
+ * with interrupts disabled, so a tail raised meanwhile is taken right after the mret, on a
+ * stack already unwound. */
+    .globl bsp_vector_software
+    .type bsp_vector_software, @function
+bsp_vector_software:
+    addi    sp, sp, -80
+    sw      t0, 4(sp)
+    csrr    t0, mepc
+    sw      t0, 64(sp)
+    csrr    t0, mstatus
+    sw      t0, 68(sp)
+    li      t0, 8
+    csrc    mie, t0                 /* the kernel lock */
+    csrsi   mstatus, 8              /* interrupts on: LISRs and ticks preempt the tail */
+    sw      ra, 0(sp)
+    sw      t1, 8(sp)
+    sw      t2, 12(sp)
+    sw      a0, 16(sp)
+    sw      a1, 20(sp)
+    sw      a2, 24(sp)
+    sw      a3, 28(sp)
+    sw      a4, 32(sp)
+    sw      a5, 36(sp)
+    sw      a6, 40(sp)
+    sw      a7, 44(sp)
+    sw      t3, 48(sp)
+    sw      t4, 52(sp)
+    sw      t5, 56(sp)
+    sw      t6, 60(sp)
+    call    uk__tail
+    lw      ra, 0(sp)
+    lw      t1, 8(sp)
+    lw      t2, 12(sp)
+    lw      a0, 16(sp)
+    lw      a1, 20(sp)
+    lw      a2, 24(sp)
+    lw      a3, 28(sp)
+    lw      a4, 32(sp)
+    lw      a5, 36(sp)
+    lw      a6, 40(sp)
+    lw      a7, 44(sp)
+    lw      t3, 48(sp)
+    lw      t4, 52(sp)
+    lw      t5, 56(sp)
+    lw      t6, 60(sp)
+    csrci   mstatus, 8
+    lw      t0, 68(sp)
+    csrw    mstatus, t0
+    lw      t0, 64(sp)
+    csrw    mepc, t0
+    li      t0, 8
+    csrs    mie, t0                 /* the lock released: MIE is 0 until the mret */
+    lw      t0, 4(sp)
     addi    sp, sp, 80
     mret
-    .size uk__irq_entry, . - uk__irq_entry
+    .size bsp_vector_software, . - bsp_vector_software

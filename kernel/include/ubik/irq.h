@@ -48,9 +48,16 @@ int uk_hisr_create(uk_hisr_t *h, const char *name, void (*entry)(uk_hisr_t *), u
 int uk_hisr_activate(uk_hisr_t *h); /* from a LISR (or a task): UK_ENOMEM past 65535 pending */
 int uk_hisr_delete(uk_hisr_t *h);   /* UK_ESTATE while activated or running */
 
-/* Kernel calls a LISR may make: uk_sem_give, uk_sem_take(UK_NO_WAIT), uk_sem_count,
- * uk_task_activate, uk_task_resume, uk_task_suspend (of another task), uk_task_self/state/prio,
- * uk_hisr_activate, uk_time, uk_tick_hz, uk_irq_*, uk_in_isr. A HISR may make the same calls.
- * The others return UK_EPERM from both (docs/api.md lists each call). */
+/* Kernel calls a LISR may make: uk_sem_give, uk_task_activate, uk_task_resume,
+ * uk_task_suspend (of another task), uk_hisr_activate -- these are deferred: queued, and
+ * applied in order when the interrupt ends (before any task runs) or, if the LISR interrupted
+ * a kernel call, when that call leaves the kernel. They return UK_OK when queued (after
+ * checking the object), UK_ENOMEM when the queue is full. A deferred call that fails when
+ * applied (a give at the semaphore's max, an activate of an active task) is counted by
+ * uk_deferred_failed(). Also: uk_sem_count, uk_task_self/state/prio, uk_time, uk_tick_hz,
+ * uk_irq_*, uk_in_isr. A task that disables interrupts is treated as a LISR until it enables
+ * them. A HISR may make the calls above (applied at once) and uk_sem_take(UK_NO_WAIT).
+ * The others return UK_EPERM (docs/api.md lists each call). */
+uint32_t uk_deferred_failed(void);
 
 #endif
