@@ -24,6 +24,7 @@ _Static_assert(UK_PRIOS == 64, "the bitmap policy has 64 priorities");
 static uk_list_t lists[64];
 static uint32_t ready[2];   /* bit p: lists[p] is not empty */
 static uint32_t claimed[2]; /* bit p: a live task has base priority p */
+static unsigned top = 63;   /* the highest ready priority (as in prio.c) */
 
 UK_SCHED_FN(uk__sched_init) void uk__sched_init(void)
 {
@@ -31,6 +32,7 @@ UK_SCHED_FN(uk__sched_init) void uk__sched_init(void)
         uk__list_init(&lists[p]);
     ready[0] = ready[1] = 0;
     claimed[0] = claimed[1] = 0;
+    top = 63;
 }
 
 UK_SCHED_FN(uk__sched_valid_prio) int uk__sched_valid_prio(unsigned prio)
@@ -59,28 +61,30 @@ UK_SCHED_FN(uk__sched_insert) void uk__sched_insert(uk_task_t *t)
     unsigned p = t->prio;
     uk__list_insert_before(&lists[p], &t->ready_node);
     ready[p >> 5] |= 1u << (p & 31);
+    if (p < top)
+        top = p;
 }
 
 UK_SCHED_FN(uk__sched_remove) void uk__sched_remove(uk_task_t *t)
 {
     unsigned p = t->prio;
     uk__list_remove(&t->ready_node);
-    if (uk__list_empty(&lists[p]))
+    if (uk__list_empty(&lists[p])) {
         ready[p >> 5] &= ~(1u << (p & 31));
+        if (p == top)
+            top = uk__lowest_bit64(ready[0], ready[1]); /* the idle task (63) keeps it non-zero */
+    }
 }
 
 UK_SCHED_FN(uk__sched_pick) uk_task_t *uk__sched_pick(void)
 {
-    /* The idle task (63) keeps the field non-zero. */
-    return UK_CONTAINER_OF(lists[uk__lowest_bit64(ready[0], ready[1])].next, uk_task_t, ready_node);
+    return UK_CONTAINER_OF(lists[top].next, uk_task_t, ready_node);
 }
 
 UK_SCHED_FN(uk__sched_yield) uk_task_t *uk__sched_yield(uk_task_t *t)
 {
-    uk__list_remove(&t->ready_node);
-    uk__list_insert_before(&lists[t->prio], &t->ready_node);
     /* t was the highest ready priority and still is: the head of its list runs next. */
-    return UK_CONTAINER_OF(lists[t->prio].next, uk_task_t, ready_node);
+    return UK_CONTAINER_OF(uk__list_to_tail(&lists[t->prio], &t->ready_node), uk_task_t, ready_node);
 }
 
 UK_SCHED_FN(uk__sched_tick) bool uk__sched_tick(uk_task_t *t)

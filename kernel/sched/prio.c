@@ -17,12 +17,16 @@
 
 static uk_list_t lists[UK_PRIOS];
 static uk_prio_map_t map;
+/* The highest ready priority, kept up to date: raised by insert, recomputed from the map by
+ * the remove that empties its list. pick() is then two loads. */
+static unsigned top = UK_PRIOS - 1;
 
 UK_SCHED_FN(uk__sched_init) void uk__sched_init(void)
 {
     for (unsigned p = 0; p < UK_PRIOS; p++)
         uk__list_init(&lists[p]);
     uk__pmap_init(&map);
+    top = UK_PRIOS - 1;
 }
 
 UK_SCHED_FN(uk__sched_valid_prio) int uk__sched_valid_prio(unsigned prio)
@@ -38,20 +42,24 @@ UK_SCHED_FN(uk__sched_insert) void uk__sched_insert(uk_task_t *t)
 #endif
     uk__list_insert_before(&lists[p], &t->ready_node);
     uk__pmap_set(&map, p);
+    if (p < top)
+        top = p;
 }
 
 UK_SCHED_FN(uk__sched_remove) void uk__sched_remove(uk_task_t *t)
 {
     unsigned p = t->prio;
     uk__list_remove(&t->ready_node);
-    if (uk__list_empty(&lists[p]))
+    if (uk__list_empty(&lists[p])) {
         uk__pmap_clear(&map, p);
+        if (p == top)
+            top = uk__pmap_first(&map); /* the idle task keeps the map non-empty */
+    }
 }
 
 UK_SCHED_FN(uk__sched_pick) uk_task_t *uk__sched_pick(void)
 {
-    /* The idle task keeps the map non-empty. */
-    return UK_CONTAINER_OF(lists[uk__pmap_first(&map)].next, uk_task_t, ready_node);
+    return UK_CONTAINER_OF(lists[top].next, uk_task_t, ready_node);
 }
 
 UK_SCHED_FN(uk__sched_yield) uk_task_t *uk__sched_yield(uk_task_t *t)
@@ -59,10 +67,8 @@ UK_SCHED_FN(uk__sched_yield) uk_task_t *uk__sched_yield(uk_task_t *t)
 #if UK_PRIO_ROUND_ROBIN
     t->slice_left = t->slice;
 #endif
-    uk__list_remove(&t->ready_node);
-    uk__list_insert_before(&lists[t->prio], &t->ready_node);
     /* t was the highest ready priority and still is: the head of its list runs next. */
-    return UK_CONTAINER_OF(lists[t->prio].next, uk_task_t, ready_node);
+    return UK_CONTAINER_OF(uk__list_to_tail(&lists[t->prio], &t->ready_node), uk_task_t, ready_node);
 }
 
 UK_SCHED_FN(uk__sched_tick) bool uk__sched_tick(uk_task_t *t)

@@ -45,12 +45,10 @@ UK_SCHED_FN(uk__sched_pick) uk_task_t *uk__sched_pick(void)
 
 UK_SCHED_FN(uk__sched_yield) uk_task_t *uk__sched_yield(uk_task_t *t)
 {
-    if (t != &uk__idle_task) {
-        t->slice_left = t->slice;
-        uk__list_remove(&t->ready_node);
-        uk__list_insert_before(&queue, &t->ready_node);
-    }
-    return uk__sched_pick();
+    if (t == &uk__idle_task)
+        return uk__sched_pick();
+    t->slice_left = t->slice;
+    return UK_CONTAINER_OF(uk__list_to_tail(&queue, &t->ready_node), uk_task_t, ready_node);
 }
 
 UK_SCHED_FN(uk__sched_tick) bool uk__sched_tick(uk_task_t *t)

@@ -132,6 +132,29 @@ static inline void uk__list_remove(uk_list_t *n)
     n->next = n->prev = n;
 }
 
+/* Move n, an element of the list at h, to the tail; returns the (new) first element. The
+ * usual case of a yield -- n is the first -- moves the sentinel from before n to after it
+ * instead, which takes fewer memory accesses than unlinking and relinking n. */
+static inline uk_list_t *uk__list_to_tail(uk_list_t *h, uk_list_t *n)
+{
+    uk_list_t *next = n->next;
+    if (next == h)
+        return h->next; /* n is the last already */
+    if (h->next == n) {
+        uk_list_t *last = h->prev;
+        last->next = n;
+        n->prev = last;
+        n->next = h;
+        h->prev = n;
+        h->next = next;
+        next->prev = h;
+        return next;
+    }
+    uk__list_remove(n);
+    uk__list_insert_before(h, n);
+    return h->next;
+}
+
 /* ---- Scheduler policy: one file of kernel/sched/ is compiled in ---------------------- */
 /* The contract (docs/kernel.md, "Scheduler policies"): every call runs with IRQs disabled,
  * none blocks or switches; the ready structure holds exactly the READY and RUNNING tasks,
@@ -240,8 +263,6 @@ extern uint8_t uk__hisr_ready;  /* bit l: level l has an activated HISR */
 #define uk__hisr_ready 0
 static inline uk_hisr_t *uk__hisr_pick(void) { return 0; }
 #endif
-/* Switch from the running task prev to the ready task next (IRQs disabled, task context). */
-void uk__switch_to(uk_task_t *prev, uk_task_t *next);
 /* A task's stack is intact if its lowest word still holds the canary and the stack pointer
  * it leaves with lies inside it; checked whenever a task is switched out. */
 static inline void uk__check_stack(const uk_task_t *t, uintptr_t sp)

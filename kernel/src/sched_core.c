@@ -28,24 +28,9 @@ UK_OTHER_FN(uk__fatal) void uk__fatal(const char *what, const char *name)
     bsp_exit(UK_EXIT_FATAL);
 }
 
-UK_SCHED_FN(uk__switch_to) void uk__switch_to(uk_task_t *prev, uk_task_t *next)
+/* The HISR side of uk__reschedule: a HISR is ready, or one is running. */
+static UK_SCHED_FN(reschedule_hisr) __attribute__((noinline)) void reschedule_hisr(void)
 {
-    if (prev->magic == UK_TASK_MAGIC)
-        uk__check_stack(prev, (uintptr_t)__builtin_frame_address(0));
-    if (prev->state == UK_TASK_RUNNING)
-        prev->state = UK_TASK_READY;
-    next->state = UK_TASK_RUNNING;
-    uk__current = next;
-    uk__arch_switch(&prev->sp, &next->sp);
-}
-
-/* Run what must run: the highest activated HISR if any, else the policy's choice of task.
- * The kernel lock is held (never called from a LISR). While a HISR runs, uk__current stays
- * the task it interrupted. */
-UK_SCHED_FN(uk__reschedule) void uk__reschedule(void)
-{
-    if (!uk__started)
-        return;
     uk_hisr_t *cur_h = uk__current_hisr;
     if (uk__hisr_ready) {
         uk_hisr_t *h = uk__hisr_pick();
@@ -55,19 +40,40 @@ UK_SCHED_FN(uk__reschedule) void uk__reschedule(void)
         uk__arch_switch(cur_h ? &cur_h->sp : &uk__current->sp, &h->sp);
         return;
     }
+    /* The last HISR is done: back to a task (its context was saved when the HISR began). */
     uk_task_t *prev = uk__current, *next = uk__sched_pick();
-    if (cur_h) {
-        /* The last HISR is done: back to a task (its context was saved when the HISR began). */
-        uk__current_hisr = 0;
-        if (prev->state == UK_TASK_RUNNING && next != prev)
-            prev->state = UK_TASK_READY;
-        next->state = UK_TASK_RUNNING;
-        uk__current = next;
-        uk__arch_switch(&cur_h->sp, &next->sp);
+    uk__current_hisr = 0;
+    if (prev->state == UK_TASK_RUNNING && next != prev)
+        prev->state = UK_TASK_READY;
+    next->state = UK_TASK_RUNNING;
+    uk__current = next;
+    uk__arch_switch(&cur_h->sp, &next->sp);
+}
+
+/* Run what must run: the highest activated HISR if any, else the policy's choice of task.
+ * The kernel lock is held (never called from a LISR). While a HISR runs, uk__current stays
+ * the task it interrupted. The task-to-task path keeps nothing live across the policy's
+ * pick, so it needs no callee-saved registers of its own and ends in a tail call. */
+UK_SCHED_FN(uk__reschedule) void uk__reschedule(void)
+{
+    if (!uk__started)
+        return;
+    if (uk__hisr_ready || uk__current_hisr) {
+        reschedule_hisr();
         return;
     }
-    if (next != prev)
-        uk__switch_to(prev, next);
+    uk_task_t *next = uk__sched_pick();
+    uk_task_t *prev = uk__current;
+    if (next == prev)
+        return;
+    uintptr_t sp;
+    __asm__("mv %0, sp" : "=r"(sp));
+    uk__check_stack(prev, sp);
+    if (prev->state == UK_TASK_RUNNING)
+        prev->state = UK_TASK_READY;
+    next->state = UK_TASK_RUNNING;
+    uk__current = next;
+    uk__arch_switch(&prev->sp, &next->sp);
 }
 
 /* The kernel's tail: the machine software interrupt, raised by the timer interrupt and by

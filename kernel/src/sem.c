@@ -47,7 +47,7 @@ UK_IPC_FN(uk_sem_take) int uk_sem_take(uk_sem_t *s, uk_tick_t timeout)
 }
 
 /* The give under the lock; true if it woke a task (the caller reschedules). */
-static UK_IPC_FN(sem_give) int sem_give(void *obj, uint32_t arg)
+static UK_IPC_FN(sem_give) __attribute__((always_inline)) inline int sem_give(void *obj, uint32_t arg)
 {
     (void)arg;
     uk_sem_t *s = obj;

@@ -47,7 +47,11 @@ UK_IPC_FN(uk__wait_end) void uk__wait_end(uk_task_t *t, int result)
 
 UK_IPC_FN(uk__wake) void uk__wake(uk_task_t *t, int result)
 {
-    uk__wait_end(t, result);
+    uk__list_remove(&t->wait_node);
+    t->waiting_on = 0;
+    t->wait_result = result;
+    if (t->state == UK_TASK_PENDING_DELAYED)
+        uk__delay_remove(t);
     uk__make_ready(t);
 }
 

@@ -20,13 +20,19 @@
  * Saved contexts: every one starts with the address of the code that resumes it, so one
  * switch can enter either kind:
  *   full frame (64 bytes):    0: resume = uk__resume_full   4: ra   8: s0 ... 52: s11
- *   minimal frame (16 bytes): 0: resume = uk__resume_min    4: ra   8: lock key
+ *   minimal frame (16 bytes): 0: resume = uk__resume_min    4: ra
  * A full frame is saved by uk__arch_switch (kernel C code, the tail), a minimal one by the
  * voluntary fast path uk__yield_fast, whose callers have already saved every register they
  * need (the inline uk_task_yield declares them all clobbered). A task preempted by the tail
  * has the tail frame (below) and a full frame under it; resuming it returns into uk__tail's
  * caller, which restores the rest and mrets. */
 #include "bsp/mmio.h"
+#include "tcb_offsets.h"
+#if __has_include("uk_config.h")
+#include "uk_config.h"
+#else
+#define UK_FEATURE_STACK_CHECK 1 /* no generated configuration: every feature */
+#endif
 
     .section .text.uk_sched, "ax"
 
@@ -77,48 +83,72 @@ uk__resume_full:
     ret
     .size uk__resume_full, . - uk__resume_full
 
-/* int uk__yield_fast(void): the voluntary yield. Called only from the inline uk_task_yield,
- * which declares every register but sp, gp and tp clobbered, so nothing else needs saving:
- * the frame holds the resume address, ra and the lock key. Returns 0, or UK_EPERM from an
- * interrupt handler (or with interrupts disabled). */
+/* int uk__yield_fast(void): the voluntary yield, in assembly from end to end but for the
+ * policy's uk__sched_yield (a leaf). Called only from the inline uk_task_yield, which declares
+ * every register but sp, gp and tp clobbered: nothing needs saving but ra, and s0 is free to
+ * hold the current task across the policy's call. Returns 0, or UK_EPERM from an interrupt
+ * handler, with interrupts disabled, or before uk_start.
+ * A task runs with the lock free, so the lock key is always "free" here and in
+ * uk__resume_min. No HISR is ever ready then (each activation reschedules before the lock is
+ * released), so a yield is always between tasks. */
     .globl uk__yield_fast
     .type uk__yield_fast, @function
 uk__yield_fast:
+    csrr    t0, mstatus
+    andi    t0, t0, 8
+    beqz    t0, 3f                  /* interrupts disabled: a LISR, or they were turned off */
+    lw      t0, uk__current_hisr
+    bnez    t0, 3f
+    lw      s0, uk__current
+    beqz    s0, 3f                  /* not started */
     li      t0, 8
-    csrrc   t6, mie, t0             /* the kernel lock */
+    csrc    mie, t0                 /* the kernel lock */
     addi    sp, sp, -16
     sw      ra, 4(sp)
-    sw      t6, 8(sp)
-    mv      a0, sp
-    call    uk__yield_next          /* a0 = the current task (-1: refused), a1 = next or 0 */
-    addi    t0, a0, 1
-    beqz    t0, 2f
-    beqz    a1, uk__resume_min
+    mv      a0, s0
+    call    uk__sched_yield         /* a0 = the task to run */
+    beq     a0, s0, uk__resume_min
+#ifdef UK_FEATURE_STACK_CHECK
+    lw      t0, UK_TCB_STACK_BASE(s0)
+    lw      t1, 0(t0)
+    li      t2, UK_ASM_STACK_CANARY
+    bne     t1, t2, 4f
+    bleu    sp, t0, 4f
+#endif
+    li      t0, UK_STATE_READY
+    sb      t0, UK_TCB_STATE(s0)
+    li      t0, UK_STATE_RUNNING
+    sb      t0, UK_TCB_STATE(a0)
+    sw      a0, uk__current, t0
     la      t0, uk__resume_min
     sw      t0, 0(sp)
-    sw      sp, 0(a0)
-    lw      sp, 0(a1)
+    sw      sp, UK_TCB_SP(s0)
+    lw      sp, UK_TCB_SP(a0)
     lw      t0, 0(sp)
     jr      t0
-2:  lw      ra, 4(sp)
-    lw      t6, 8(sp)
-    addi    sp, sp, 16
-    andi    t6, t6, 8
-    csrs    mie, t6
-    li      a0, -4                  /* UK_EPERM */
+3:  li      a0, -4                  /* UK_EPERM */
     ret
+#ifdef UK_FEATURE_STACK_CHECK
+4:  la      a0, uk__yield_overflow
+    lw      a1, 4(s0)               /* the task's name */
+    call    uk__fatal
+#endif
     .size uk__yield_fast, . - uk__yield_fast
 
     .type uk__resume_min, @function
 uk__resume_min:
     lw      ra, 4(sp)
-    lw      t6, 8(sp)
     addi    sp, sp, 16
-    andi    t6, t6, 8
-    csrs    mie, t6                 /* a tail raised meanwhile runs now */
+    li      t0, 8
+    csrs    mie, t0                 /* the lock released: a tail raised meanwhile runs now */
     li      a0, 0
     ret
     .size uk__resume_min, . - uk__resume_min
+
+    .section .rodata.uk__yield_overflow, "a"
+uk__yield_overflow:
+    .string "stack overflow"
+    .section .text.uk_sched, "ax"
 
 /* A new context's first switch returns here with its function in s0 and argument in s1. */
     .globl uk__arch_context_start

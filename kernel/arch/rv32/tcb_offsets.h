@@ -1,0 +1,15 @@
+/* Offsets into uk_task_t for the assembly of switch.S (checked against the C layout by
+ * _Static_assert in arch.c), and the constants it shares with the C kernel. */
+#ifndef UBIK_TCB_OFFSETS_H
+#define UBIK_TCB_OFFSETS_H
+
+#define UK_TCB_SP 0
+#define UK_TCB_STATE 8
+#define UK_TCB_STACK_BASE 76
+
+#define UK_STATE_READY 1   /* UK_TASK_READY */
+#define UK_STATE_RUNNING 2 /* UK_TASK_RUNNING */
+
+#define UK_ASM_STACK_CANARY 0xC0DEFACE
+
+#endif
