@@ -75,19 +75,19 @@ extern uk_task_t uk__idle_task;
  * uk_start) never takes the lock: its kernel calls are deferred (uk__defer) and applied by
  * the tail as soon as the lock is free. */
 #ifndef UK_HOST_SHIM
-static inline bool uk__irqs_off(void)
+static inline __attribute__((always_inline)) bool uk__irqs_off(void)
 {
     unsigned s;
     __asm__ volatile(UK_ASM_ZICSR("csrr %0, mstatus") : "=r"(s));
     return !(s & 8);
 }
-static inline unsigned uk__lock(void)
+static inline __attribute__((always_inline)) unsigned uk__lock(void)
 {
     unsigned key;
     __asm__ volatile(UK_ASM_ZICSR("csrrc %0, mie, %1") : "=r"(key) : "r"(8) : "memory");
     return key & 8;
 }
-static inline void uk__unlock(unsigned key)
+static inline __attribute__((always_inline)) void uk__unlock(unsigned key)
 {
     __asm__ volatile(UK_ASM_ZICSR("csrs mie, %0") : : "r"(key) : "memory");
 }

@@ -28,6 +28,7 @@ UK_OTHER_FN(uk__fatal) void uk__fatal(const char *what, const char *name)
     bsp_exit(UK_EXIT_FATAL);
 }
 
+#ifdef UK_FEATURE_HISR
 /* The HISR side of uk__reschedule: a HISR is ready, or one is running. */
 static UK_SCHED_FN(reschedule_hisr) __attribute__((noinline)) void reschedule_hisr(void)
 {
@@ -49,6 +50,7 @@ static UK_SCHED_FN(reschedule_hisr) __attribute__((noinline)) void reschedule_hi
     uk__current = next;
     uk__arch_switch(&cur_h->sp, &next->sp);
 }
+#endif
 
 /* Run what must run: the highest activated HISR if any, else the policy's choice of task.
  * The kernel lock is held (never called from a LISR). While a HISR runs, uk__current stays
@@ -58,10 +60,12 @@ UK_SCHED_FN(uk__reschedule) void uk__reschedule(void)
 {
     if (!uk__started)
         return;
+#ifdef UK_FEATURE_HISR
     if (uk__hisr_ready || uk__current_hisr) {
         reschedule_hisr();
         return;
     }
+#endif
     uk_task_t *next = uk__sched_pick();
     uk_task_t *prev = uk__current;
     if (next == prev)

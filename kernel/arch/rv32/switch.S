@@ -34,7 +34,8 @@
 #define UK_FEATURE_STACK_CHECK 1 /* no generated configuration: every feature */
 #endif
 
-    .section .text.uk_sched, "ax"
+/* One section per entry point, as for the C functions, so the linker drops unused ones. */
+    .section .text.uk_sched.uk__arch_switch, "ax"
 
 /* void uk__arch_switch(void **from, void **to): lock held, interrupts enabled (or, for the
  * first switch of uk_start, disabled). */
@@ -83,6 +84,7 @@ uk__resume_full:
     ret
     .size uk__resume_full, . - uk__resume_full
 
+    .section .text.uk_sched.uk__yield_fast, "ax"
 /* int uk__yield_fast(void): the voluntary yield, in assembly from end to end but for the
  * policy's uk__sched_yield (a leaf). Called only from the inline uk_task_yield, which declares
  * every register but sp, gp and tp clobbered: nothing needs saving but ra, and s0 is free to
@@ -148,7 +150,7 @@ uk__resume_min:
     .section .rodata.uk__yield_overflow, "a"
 uk__yield_overflow:
     .string "stack overflow"
-    .section .text.uk_sched, "ax"
+    .section .text.uk_sched.uk__arch_context_start, "ax"
 
 /* A new context's first switch returns here with its function in s0 and argument in s1. */
     .globl uk__arch_context_start
@@ -159,7 +161,7 @@ uk__arch_context_start:
     .size uk__arch_context_start, . - uk__arch_context_start
 
 /* ---- Interrupt entries (the vector table's timer, software and fast-line slots) -------- */
-    .section .text.uk_other, "ax"
+    .section .text.uk_other.bsp_vector_fast_irq, "ax"
 
 /* Fast lines 0..14 (mcause 16 + line): acknowledge the line at the interrupt controller, call
  * uk__lisr_table[line](line) with interrupts disabled, return. Only the caller-saved
@@ -215,6 +217,7 @@ bsp_vector_fast_irq:
     mret
     .size bsp_vector_fast_irq, . - bsp_vector_fast_irq
 
+    .section .text.uk_other.bsp_vector_timer, "ax"
 /* The tick: mask the timer interrupt (its level stays high until the tail moves the compare
  * register), note the tick, raise the software interrupt. */
     .globl bsp_vector_timer
@@ -236,6 +239,7 @@ bsp_vector_timer:
     mret
     .size bsp_vector_timer, . - bsp_vector_timer
 
+    .section .text.uk_other.bsp_vector_software, "ax"
 /* The kernel's tail (machine software interrupt). Frame, 80 bytes on the interrupted stack:
  *     0: ra  4..60: t0-t2, a0-a7, t3-t6  64: mepc  68: mstatus  72..79: padding
  * Taken only while the lock is free (the lock masks it), so it takes the lock itself and

@@ -9,14 +9,14 @@
 #define UK_ASM_ZICSR(insn) ".option push\n.option arch, +zicsr\n" insn "\n.option pop"
 
 /* Disable interrupts, returning a key for uk_irq_restore (which nests correctly). */
-static inline unsigned uk_irq_disable(void)
+static inline __attribute__((always_inline)) unsigned uk_irq_disable(void)
 {
     unsigned key;
     __asm__ volatile(UK_ASM_ZICSR("csrrci %0, mstatus, 8") : "=r"(key) : : "memory");
     return key & 8;
 }
 
-static inline void uk_irq_restore(unsigned key)
+static inline __attribute__((always_inline)) void uk_irq_restore(unsigned key)
 {
     __asm__ volatile(UK_ASM_ZICSR("csrs mstatus, %0") : : "r"(key) : "memory");
 }
