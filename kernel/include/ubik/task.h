@@ -40,6 +40,15 @@ typedef struct uk_task {
     uint32_t *stack_base;     /* lowest word of the stack: the overflow canary */
     size_t stack_bytes;
     uint32_t magic;           /* UK_TASK_MAGIC while the task exists */
+    /* Services (queue.h, signal.h): fields added at the end, the offsets above are fixed. */
+    uk_list_t tp_senders;     /* task port: tasks waiting to hand this task a message */
+    uint32_t tp_msg;          /* task port: the one message an interrupt handler left */
+    uint8_t tp_full;          /* tp_msg holds a message */
+    uint8_t tp_receiving;     /* waiting in uk_taskport_recv */
+    uint8_t sig_busy;         /* the signal handler is running */
+    uint8_t pad_;
+    uint32_t sig_pending;     /* signals sent, not yet handled */
+    void (*sig_handler)(uint32_t sigs);
 } uk_task_t;
 
 int uk_task_create(uk_task_t *t, const char *name, void (*entry)(void *), void *arg,

@@ -18,6 +18,7 @@ typedef uint32_t uk_tick_t;
 #define UK_ENOMEM   (-5) /* out of memory or of a fixed resource */
 #define UK_EDELETED (-6) /* the object was deleted while the caller waited */
 #define UK_ESTATE   (-7) /* the object or task is in the wrong state for this call */
+#define UK_EINTR    (-8) /* a signal ended the wait or sleep (its handler has run) */
 
 /* Timeouts, in ticks. */
 #define UK_NO_WAIT  ((uk_tick_t)0)

@@ -8,6 +8,11 @@
 #include "ubik/mutex.h"
 #include "ubik/irq.h"
 #include "ubik/time.h"
+#include "ubik/queue.h"
+#include "ubik/flags.h"
+#include "ubik/signal.h"
+#include "ubik/timer.h"
+#include "ubik/mem.h"
 
 void uk_init(void);  /* before anything else; creates what system.toml declares */
 void uk_start(void); /* starts scheduling; never returns */
