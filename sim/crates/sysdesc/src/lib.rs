@@ -5,6 +5,7 @@
 //!
 //! ```toml
 //! [kernel]
+//! os = "ubik"                 # "ubik" | "nos" (NOS: the baseline executive, nos/)
 //! scheduler = "prio"          # "rr" | "prio" | "prio_rr" | "bitmap"
 //! tick_hz = 1000              # 1..=100000
 //! timeslice_ticks = 10        # >= 1
@@ -75,9 +76,35 @@ impl Scheduler {
 /// `UK_FEATURE_<NAME>` defined to 1 in `uk_config.h`; a disabled one is not defined.
 pub const FEATURES: [&str; 4] = ["sem", "mutex", "hisr", "stack_check"];
 
+/// The operating system the image is built with: the Ubik kernel, or NOS (`nos/`), the
+/// bare-bones executive the experiments compare it with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Os {
+    Ubik,
+    Nos,
+}
+
+impl Os {
+    pub const ALL: [Os; 2] = [Os::Ubik, Os::Nos];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Os::Ubik => "ubik",
+            Os::Nos => "nos",
+        }
+    }
+
+    /// The macro `uk_config.h` defines to 1 for this OS.
+    pub fn macro_name(self) -> String {
+        format!("UK_CONFIG_OS_{}", self.name().to_ascii_uppercase())
+    }
+}
+
 /// The `[kernel]` table, resolved.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct KernelConfig {
+    /// `os = "nos"` builds NOS instead of the kernel; the other keys then do not apply.
+    pub os: Os,
     pub scheduler: Scheduler,
     pub tick_hz: u32,
     pub timeslice_ticks: u32,
@@ -88,6 +115,7 @@ pub struct KernelConfig {
 impl Default for KernelConfig {
     fn default() -> KernelConfig {
         KernelConfig {
+            os: Os::Ubik,
             scheduler: Scheduler::Prio,
             tick_hz: 1000,
             timeslice_ticks: 10,
@@ -164,6 +192,7 @@ struct RawKernel {
     tick_hz: Option<Spanned<i64>>,
     timeslice_ticks: Option<Spanned<i64>>,
     features: Option<Spanned<Vec<Spanned<String>>>>,
+    os: Option<Spanned<String>>,
 }
 
 #[derive(Deserialize)]
@@ -231,6 +260,18 @@ impl Ctx<'_> {
     }
 
     fn kernel(&self, k: RawKernel, out: &mut KernelConfig) -> R<()> {
+        if let Some(s) = &k.os {
+            out.os = Os::ALL
+                .into_iter()
+                .find(|o| o.name() == s.get_ref())
+                .ok_or_else(|| {
+                    self.err(
+                        &s.span(),
+                        format!("os = {:?} is not an operating system Ubik builds", s.get_ref()),
+                        format!("one of {}", quoted_list(Os::ALL.into_iter().map(Os::name))),
+                    )
+                })?;
+        }
         if let Some(s) = &k.scheduler {
             out.scheduler = Scheduler::from_name(s.get_ref()).ok_or_else(|| {
                 self.err(
@@ -347,6 +388,16 @@ mod tests {
                 s
             }
         }
+    }
+
+    #[test]
+    fn os_nos_and_bad_os() {
+        let d = parse("[kernel]\nos = \"nos\"\n").unwrap();
+        assert_eq!(d.kernel.os, Os::Nos);
+        assert_eq!(parse("").unwrap().kernel.os, Os::Ubik);
+        let e = err("[kernel]\nos = \"linux\"\n");
+        assert!(e.starts_with("system.toml:2:6: os = \"linux\""), "{e}");
+        assert!(e.contains("expected one of \"ubik\", \"nos\""), "{e}");
     }
 
     #[test]

@@ -241,6 +241,7 @@ pub fn build(args: BuildArgs) -> Result<u8, Failure> {
             ),
         ));
     }
+    let nos = root.join("nos");
     let bsp = root.join("bsp");
     let crt0 = bsp.join("crt0.S");
     let link_ld = bsp.join("link.ld");
@@ -259,6 +260,7 @@ pub fn build(args: BuildArgs) -> Result<u8, Failure> {
     let includes: Vec<OsString> = [
         kernel.join("include"),
         kernel.join("src"),
+        nos.clone(),
         bsp.join("include"),
         build_dir.clone(),
         appdir.clone(),
@@ -295,12 +297,23 @@ pub fn build(args: BuildArgs) -> Result<u8, Failure> {
         units.push(Unit::new(&cc, &flags_for(&src, group, extra), src, obj));
     };
     add(crt0.clone(), "bsp", Path::new("crt0.S"), &[]);
-    let mut kernel_srcs = list(&kernel.join("src"), &[".c"]);
-    kernel_srcs.push(sched_src);
-    kernel_srcs.extend(list(&kernel.join("arch").join("rv32"), &[".S", ".c"]));
-    for s in kernel_srcs {
-        let rel = s.strip_prefix(&kernel).unwrap_or(&s).to_path_buf();
-        add(s, "kernel", &rel, &[]);
+    match desc.kernel.os {
+        sysdesc::Os::Ubik => {
+            let mut kernel_srcs = list(&kernel.join("src"), &[".c"]);
+            kernel_srcs.push(sched_src);
+            kernel_srcs.extend(list(&kernel.join("arch").join("rv32"), &[".S", ".c"]));
+            for s in kernel_srcs {
+                let rel = s.strip_prefix(&kernel).unwrap_or(&s).to_path_buf();
+                add(s, "kernel", &rel, &[]);
+            }
+        }
+        // NOS, the baseline executive, in place of the kernel.
+        sysdesc::Os::Nos => {
+            for s in list(&nos, &[".c"]) {
+                let rel = s.strip_prefix(&root).unwrap_or(&s).to_path_buf();
+                add(s, "nos", &rel, &[]);
+            }
+        }
     }
     add(
         build_dir.join(gen::GEN_SOURCE),
