@@ -4,6 +4,8 @@
   kernel_json.py irqlat IO.csv            worst stimulus -> LISR latency from an --io record
   kernel_json.py footprint APP.elf APP.map kernel .text / RAM bytes of one image
   kernel_json.py collect DIR -o OUT.json  out/bench/kernel.json from the results in DIR
+  kernel_json.py services APP.map         code bytes of each service file (queue.c, ...)
+  kernel_json.py ipc DIR -o OUT.json      out/bench/ipc.json from the results in DIR
 
 Each prints (or collects) `key value` lines; see docs/results.md, "Kernel", for the methods.
 """
@@ -183,6 +185,58 @@ def collect(d, out):
         f.write("\n")
 
 
+SERVICES = ("queue", "port", "taskport", "flags", "signal", "timer", "pool", "heap")
+
+
+def services(mapfile):
+    """Code (.text*) bytes linked from each service's file of kernel/src/."""
+    size = {k: 0 for k in SERVICES}
+    for sec, n, obj in map_inputs(mapfile):
+        m = re.search(r"/obj/kernel/src/(\w+)\.c\.o$", obj)
+        if m and m[1] in size and sec.startswith(".text"):
+            size[m[1]] += n
+    for k in SERVICES:
+        print(f"footprint_{k} {size[k]}")
+
+
+def ipc(d, out):
+    kv = {}
+    path = os.path.join(d, "ipc-prio.txt")
+    with open(path) as f:
+        for ln in f:
+            p = ln.split()
+            if len(p) == 3:
+                kv.setdefault(p[0], {})[p[1]] = int(p[2])
+            elif len(p) == 2 and p[1].isdigit():
+                kv[p[0]] = int(p[1])
+    res = {}
+    for k in ("queue", "port", "taskport"):
+        if k in kv:
+            res[k] = kv[k]
+    for k in ("sem_give_take", "flags_set_wait", "pool_alloc_free", "heap_alloc_free_worst"):
+        if k in kv:
+            res[k] = kv[k]
+    mx = {}
+    if "mutex_uncontended" in kv:
+        mx["uncontended"] = kv["mutex_uncontended"]
+    if "mutex_contended" in kv:
+        mx["contended"] = kv["mutex_contended"]
+    if mx:
+        res["mutex_lock_unlock"] = mx
+    # Beyond the contract's keys: the same handoffs to a waiting receiver for queues and
+    # ports (taskport's method), and the code size of each service.
+    for k in ("handoff_queue", "handoff_port"):
+        if k in kv:
+            res[k] = kv[k]
+    fp = read_kv(os.path.join(d, "footprint_services.fp"))
+    if fp:
+        res["footprint_text_bytes"] = {k[len("footprint_"):]: int(v[0]) for k, v in fp.items()}
+    os.makedirs(os.path.dirname(out) or ".", exist_ok=True)
+    with open(out, "w") as f:
+        json.dump(res, f, indent=2)
+        f.write("\n")
+
+
 def main(argv):
     if len(argv) == 3 and argv[1] == "irqlat":
         irqlat(argv[2])
@@ -190,6 +244,10 @@ def main(argv):
         footprint(argv[2], argv[3])
     elif len(argv) == 5 and argv[1] == "collect" and argv[3] == "-o":
         collect(argv[2], argv[4])
+    elif len(argv) == 3 and argv[1] == "services":
+        services(argv[2])
+    elif len(argv) == 5 and argv[1] == "ipc" and argv[3] == "-o":
+        ipc(argv[2], argv[4])
     else:
         raise SystemExit(__doc__)
 

@@ -6,6 +6,7 @@
 # does) and run; each prints `key value...` lines, kept in build/kernel-bench/results/.
 # kernel_json.py turns them, the --io record of the interrupt-latency runs and the link maps
 # of the footprint images into the JSON.
+# The IPC figures (kernel/bench/ipc, footprint_services) go to ipc.json beside OUT.json.
 # Usage: kernel/bench/run.sh [-o OUT.json]      (default out/bench/kernel.json)
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -71,4 +72,15 @@ done
 
 "$py" "$bench/kernel_json.py" collect "$res" -o "$out" || fail=1
 echo "kernel bench: wrote $out"
+
+# IPC (docs/results.md, "IPC"): out/bench/ipc.json
+ipc_out="$(dirname "$out")/ipc.json"
+run ipc prio
+if run footprint_services prio; then
+    "$py" "$bench/kernel_json.py" services "$work/footprint_services-prio/build/app.map" \
+        > "$res/footprint_services.fp" || fail=1
+    echo "footprint_services: $(tr '\n' ' ' < "$res/footprint_services.fp")"
+fi
+"$py" "$bench/kernel_json.py" ipc "$res" -o "$ipc_out" || fail=1
+echo "kernel bench: wrote $ipc_out"
 exit $fail

@@ -74,6 +74,11 @@ static UK_OTHER_FN(hisr_activate) int hisr_activate(void *obj, uint32_t arg)
     return UK_OK;
 }
 
+UK_OTHER_FN(uk__hisr_activate_locked) int uk__hisr_activate_locked(uk_hisr_t *h)
+{
+    return hisr_activate(h, 0);
+}
+
 UK_OTHER_FN(uk_hisr_activate) int uk_hisr_activate(uk_hisr_t *h)
 {
     if (!valid_hisr(h))

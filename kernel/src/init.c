@@ -2,7 +2,12 @@
 #include "kernel.h"
 
 uk_task_t uk__idle_task;
-static uint32_t idle_stack[64] __attribute__((aligned(16)));
+/* The idle task's stack holds, besides idle's own frame, the kernel tail's frames when a
+ * tail interrupts idle, and a LISR (with its deferred kernel calls) nested on top. */
+#ifndef UK_IDLE_STACK_BYTES
+#define UK_IDLE_STACK_BYTES 512
+#endif
+static uint32_t idle_stack[UK_IDLE_STACK_BYTES / 4] __attribute__((aligned(16)));
 /* uk_start abandons main's stack: its switch saves the context here, never to be resumed. */
 static uk_task_t boot_context;
 

@@ -282,4 +282,65 @@ void uk__arch_timer_start(uint32_t hz);
 void uk__arch_timer_ack(void);
 void uk__arch_tail_ack(void); /* clear the software interrupt */
 
+/* ==== Services: queues, ports, task ports, event flags, signals, timers, pools, heap ====
+ * (one block, appended; the services' files are queue.c port.c taskport.c flags.c signal.c
+ * timer.c pool.c heap.c). */
+
+/* Feature names `ubik build` does not know yet are on unless the generated configuration
+ * says which services it wants (it then defines UK_CONFIG_SERVICE_FEATURES and one
+ * UK_FEATURE_<NAME> per service). Unused calls cost nothing either way: the linker drops
+ * every function no one calls. */
+#if !defined(UK_CONFIG_SCHED_NAME) || !defined(UK_CONFIG_SERVICE_FEATURES)
+#define UK_FEATURE_QUEUE 1
+#define UK_FEATURE_PORT 1
+#define UK_FEATURE_TASKPORT 1
+#define UK_FEATURE_FLAGS 1
+#define UK_FEATURE_SIGNAL 1
+#define UK_FEATURE_TIMER 1
+#define UK_FEATURE_POOL 1
+#define UK_FEATURE_HEAP 1
+#endif
+
+#define UK_QUEUE_MAGIC 0x55455551u
+#define UK_PORT_MAGIC 0x54524f50u
+#define UK_FLAGS_MAGIC 0x47414c46u
+#define UK_TIMER_MAGIC 0x524d4954u
+#define UK_POOL_MAGIC 0x4c4f4f50u
+#define UK_HEAP_MAGIC 0x50414548u
+
+/* Task ports: a deleted task's waiting senders wake with UK_EDELETED (task.c, delete). */
+#ifdef UK_FEATURE_TASKPORT
+void uk__taskport_task_gone(uk_task_t *t);
+#else
+static inline void uk__taskport_task_gone(uk_task_t *t) { (void)t; }
+#endif
+
+/* Signals are delivered by the kernel tail in the context of the task it returns to
+ * (uk__signal_tail, the last thing uk__tail does). A task that resumes anywhere else with
+ * signals pending raises the tail (UK__SIGNAL_RESUMED), which runs as soon as the task
+ * releases the kernel lock. */
+#ifdef UK_FEATURE_SIGNAL
+void uk__signal_raise(void);
+void uk__signal_tail(void);
+#define UK__SIGNAL_RESUMED(t)          \
+    do {                               \
+        if ((t)->sig_pending)          \
+            uk__signal_raise();        \
+    } while (0)
+#else
+static inline void uk__signal_tail(void) {}
+#define UK__SIGNAL_RESUMED(t) ((void)0)
+#endif
+
+/* Timers: the tick (time.c, lock held) calls this when timers exist (set by uk_timer_init*). */
+extern void (*uk__timer_tick_hook)(void);
+int uk__flags_set_locked(uk_flags_t *f, uint32_t bits); /* no switch; 1 if a waiter woke */
+#ifdef UK_FEATURE_HISR
+/* One more run of h without a switch (the tail's reschedule runs it): for the timer HISR. */
+int uk__hisr_activate_locked(uk_hisr_t *h);
+#endif
+/* Copying under the kernel lock (no libc): n bytes, any alignment. */
+void uk__copy(void *dst, const void *src, size_t n);
+/* ==== end of the services' block ======================================================== */
+
 #endif

@@ -157,6 +157,7 @@ UK_IPC_FN(uk_mutex_lock) int uk_mutex_lock(uk_mutex_t *m, uk_tick_t timeout)
         uk__wait_begin(&m->waiters, timeout);
         prio_raise(m->owner, self->prio); /* before the switch: the boosted owner may run */
         uk__reschedule();
+        UK__SIGNAL_RESUMED(self);
         /* UK_OK: handed over by pass_on (we own m, depth 1). UK_ETIMEOUT or UK_EDELETED:
          * the tick, suspend, or delete has already taken us out and undone the boost. */
         r = self->wait_result;

@@ -95,6 +95,7 @@ UK_SCHED_FN(uk__tail) void uk__tail(void)
     }
     uk__defer_drain();
     uk__reschedule();
+    uk__signal_tail(); /* the task the tail returns to runs its signal handler first */
 }
 
 /* Change t's effective priority, keeping the ready structure and its wait queue ordered. */

@@ -47,6 +47,7 @@ UK_OTHER_FN(uk_task_create) int uk_task_create(uk_task_t *t, const char *name, v
  * returns is deleted. */
 UK_OTHER_FN(uk__task_run) void uk__task_run(uk_task_t *t)
 {
+    UK__SIGNAL_RESUMED(t); /* signals sent before it first ran: the tail delivers them */
     uk__unlock(8); /* the lock the switch here was made under */
     uk_irq_restore(8);
     t->entry(t->arg);
@@ -166,6 +167,7 @@ UK_OTHER_FN(uk_task_delete) int uk_task_delete(uk_task_t *t)
     default:
         break;
     }
+    uk__taskport_task_gone(t); /* senders waiting on t's task port get UK_EDELETED */
     uk__sched_release_prio(t, t->base_prio);
     t->state = UK_TASK_DELETED;
     t->magic = 0;
@@ -214,8 +216,10 @@ UK_SCHED_FN(uk__yield) int uk__yield(void)
         uk__unlock(key);
         return UK_EPERM;
     }
-    if (d.next)
+    if (d.next) {
         uk__arch_switch(&d.current->sp, &d.next->sp);
+        UK__SIGNAL_RESUMED(d.current);
+    }
     uk__unlock(key);
     return UK_OK;
 }

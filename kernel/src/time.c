@@ -34,9 +34,13 @@ UK_TIME_FN(uk__delay_remove) void uk__delay_remove(uk_task_t *t)
 
 /* One tick (from the kernel tail, lock held): expire delays and timeouts, account the time
  * slice. The tail reschedules afterwards. */
+void (*uk__timer_tick_hook)(void); /* timer.c's expiry, once a timer exists */
+
 UK_TIME_FN(uk__tick) void uk__tick(void)
 {
     uk__ticks++;
+    if (uk__timer_tick_hook)
+        uk__timer_tick_hook();
     if (!uk__list_empty(&delta_list)) {
         uk_task_t *e = UK_CONTAINER_OF(delta_list.next, uk_task_t, delay_node);
         if (e->delta)
@@ -74,6 +78,7 @@ UK_TIME_FN(uk_task_sleep) int uk_task_sleep(uk_tick_t ticks)
     if (ticks == UK_FOREVER)
         return UK_EINVAL;
     unsigned key = uk__lock();
+    uk__current->wait_result = UK_OK; /* UK_EINTR if a signal ends the sleep */
     if (ticks == 0) {
         (void)uk__sched_yield(uk__current);
         uk__reschedule();
@@ -82,8 +87,10 @@ UK_TIME_FN(uk_task_sleep) int uk_task_sleep(uk_tick_t ticks)
         uk__delay_insert(uk__current, ticks);
         uk__reschedule();
     }
+    UK__SIGNAL_RESUMED(uk__current);
+    int r = uk__current->wait_result;
     uk__unlock(key);
-    return UK_OK;
+    return r;
 }
 
 /* Sleep until *last_wake + period and advance *last_wake by period: periods do not drift
@@ -101,9 +108,12 @@ UK_TIME_FN(uk_task_sleep_until) int uk_task_sleep_until(uk_tick_t *last_wake, uk
     if (wait == 0 || wait > period) {
         r = UK_ETIMEOUT; /* the deadline is now or already passed */
     } else {
+        uk__current->wait_result = UK_OK; /* UK_EINTR if a signal ends the sleep */
         uk__unready(uk__current, UK_TASK_DELAYED);
         uk__delay_insert(uk__current, wait);
         uk__reschedule();
+        UK__SIGNAL_RESUMED(uk__current);
+        r = uk__current->wait_result;
     }
     uk__unlock(key);
     return r;

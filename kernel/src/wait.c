@@ -33,7 +33,12 @@ UK_IPC_FN(uk__wait) int uk__wait(uk_list_t *q, void *obj, uk_tick_t timeout)
     (void)obj;
     uk__wait_begin(q, timeout);
     uk__reschedule();
-    return uk__current->wait_result;
+    int r = uk__current->wait_result;
+#ifdef UK_FEATURE_SIGNAL
+    if (r == UK_EINTR)
+        uk__signal_raise(); /* a signal ended the wait: the tail runs the handler first */
+#endif
+    return r;
 }
 
 UK_IPC_FN(uk__wait_end) void uk__wait_end(uk_task_t *t, int result)

@@ -10,12 +10,14 @@ struct uk_task;
 struct uk_flags;
 
 typedef struct uk_timer {
-    uk_list_t node;      /* in the timer delta list, or the list of fired callbacks */
+    uk_list_t node;      /* in the timer delta list while running */
+    uk_list_t fire_node; /* in the list of functions due (function timers) */
     uk_tick_t delta;     /* ticks after the previous entry */
     uk_tick_t period;    /* 0: one-shot */
     uint8_t kind;        /* what expiry does */
-    uint8_t state;       /* 0 idle, 1 running (in the delta list), 2 fired (callback due) */
-    uint16_t pad;
+    uint8_t running;     /* in the delta list */
+    uint8_t due;         /* function timers: expired, the call not made yet */
+    uint8_t pad;
     void (*fn)(struct uk_timer *tm, void *arg);
     void *arg;           /* the function's argument, the task, or the flags */
     uint32_t bits;       /* flags to set */

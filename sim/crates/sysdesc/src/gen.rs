@@ -36,7 +36,8 @@ pub fn config_header(d: &SystemDesc) -> String {
         "#define UK_TIMESLICE_TICKS {}\n",
         k.timeslice_ticks
     ));
-    s.push_str("\n/* [kernel] features: defined (to 1) only when enabled. */\n");
+    s.push_str("\n/* [kernel] features: defined (to 1) only when enabled (every service is listed). */\n");
+    s.push_str("#define UK_CONFIG_SERVICE_FEATURES 1\n");
     for f in &k.features {
         s.push_str(&format!(
             "#define UK_FEATURE_{} 1\n",
@@ -107,10 +108,19 @@ mod tests {
                 "#define UK_CONFIG_SCHED_NAME \"prio\"",
                 "#define UK_TICK_HZ 1000",
                 "#define UK_TIMESLICE_TICKS 10",
+                "#define UK_CONFIG_SERVICE_FEATURES 1",
                 "#define UK_FEATURE_SEM 1",
                 "#define UK_FEATURE_MUTEX 1",
                 "#define UK_FEATURE_HISR 1",
                 "#define UK_FEATURE_STACK_CHECK 1",
+                "#define UK_FEATURE_QUEUE 1",
+                "#define UK_FEATURE_PORT 1",
+                "#define UK_FEATURE_TASKPORT 1",
+                "#define UK_FEATURE_FLAGS 1",
+                "#define UK_FEATURE_SIGNAL 1",
+                "#define UK_FEATURE_TIMER 1",
+                "#define UK_FEATURE_POOL 1",
+                "#define UK_FEATURE_HEAP 1",
             ]
         );
     }

@@ -9,7 +9,8 @@
 //! scheduler = "prio"          # "rr" | "prio" | "prio_rr" | "bitmap"
 //! tick_hz = 1000              # 1..=100000
 //! timeslice_ticks = 10        # >= 1
-//! features = ["sem", "mutex", "hisr", "stack_check"]   # default: all of FEATURES
+//! features = ["sem", "mutex", "hisr", "stack_check", "queue", "port", "taskport", "flags",
+//!             "signal", "timer", "pool", "heap"]             # default: all of FEATURES
 //!
 //! [build]
 //! cflags = ["-DDEBUG=1"]      # appended to every compile command
@@ -74,7 +75,20 @@ impl Scheduler {
 
 /// The kernel features `[kernel] features` may name. Each enabled one is a macro
 /// `UK_FEATURE_<NAME>` defined to 1 in `uk_config.h`; a disabled one is not defined.
-pub const FEATURES: [&str; 4] = ["sem", "mutex", "hisr", "stack_check"];
+pub const FEATURES: [&str; 12] = [
+    "sem",
+    "mutex",
+    "hisr",
+    "stack_check",
+    "queue",
+    "port",
+    "taskport",
+    "flags",
+    "signal",
+    "timer",
+    "pool",
+    "heap",
+];
 
 /// The operating system the image is built with: the Ubik kernel, or NOS (`nos/`), the
 /// bare-bones executive the experiments compare it with.
