@@ -52,6 +52,7 @@ UK_OTHER_FN(uk_start) void uk_start(void)
     uk_task_t *first = uk__sched_pick();
     first->state = UK_TASK_RUNNING;
     uk__current = first;
+    UK_POWER_SWITCH(first);
     uk__arch_switch(&boot_context.sp, &first->sp);
     for (;;) {
     }

@@ -299,6 +299,7 @@ void uk__arch_tail_ack(void); /* clear the software interrupt */
 #define UK_FEATURE_TIMER 1
 #define UK_FEATURE_POOL 1
 #define UK_FEATURE_HEAP 1
+#define UK_FEATURE_POWER 1
 #endif
 
 #define UK_QUEUE_MAGIC 0x55455551u
@@ -342,5 +343,19 @@ int uk__hisr_activate_locked(uk_hisr_t *h);
 /* Copying under the kernel lock (no libc): n bytes, any alignment. */
 void uk__copy(void *dst, const void *src, size_t n);
 /* ==== end of the services' block ======================================================== */
+
+
+/* ---- Dynamic power management (power.c) ---------------------------------------------- */
+#ifdef UK_FEATURE_POWER
+extern uint8_t uk__power_on; /* a policy other than DEFAULT is selected */
+void uk__power_switch(const uk_task_t *next); /* select next's operating point (lock held) */
+#define UK_POWER_SWITCH(next)                                                                  \
+    do {                                                                                       \
+        if (uk__power_on)                                                                      \
+            uk__power_switch(next);                                                            \
+    } while (0)
+#else
+#define UK_POWER_SWITCH(next) ((void)0)
+#endif
 
 #endif

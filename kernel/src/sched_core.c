@@ -48,6 +48,7 @@ static UK_SCHED_FN(reschedule_hisr) __attribute__((noinline)) void reschedule_hi
         prev->state = UK_TASK_READY;
     next->state = UK_TASK_RUNNING;
     uk__current = next;
+    UK_POWER_SWITCH(next);
     uk__arch_switch(&cur_h->sp, &next->sp);
 }
 #endif
@@ -77,6 +78,7 @@ UK_SCHED_FN(uk__reschedule) void uk__reschedule(void)
         prev->state = UK_TASK_READY;
     next->state = UK_TASK_RUNNING;
     uk__current = next;
+    UK_POWER_SWITCH(next);
     uk__arch_switch(&prev->sp, &next->sp);
 }
 

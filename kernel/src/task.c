@@ -203,6 +203,7 @@ UK_SCHED_FN(uk__yield_next) uk__yield_pair_t uk__yield_next(uintptr_t sp)
     cur->state = UK_TASK_READY;
     next->state = UK_TASK_RUNNING;
     uk__current = next;
+    UK_POWER_SWITCH(next);
     return (uk__yield_pair_t){cur, next};
 }
 

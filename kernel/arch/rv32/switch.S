@@ -32,6 +32,10 @@
 #include "uk_config.h"
 #else
 #define UK_FEATURE_STACK_CHECK 1 /* no generated configuration: every feature */
+#define UK_FEATURE_POWER 1
+#endif
+#if defined(UK_CONFIG_SCHED_NAME) && !defined(UK_CONFIG_SERVICE_FEATURES)
+#define UK_FEATURE_POWER 1 /* as kernel.h: a configuration that lists no services has them all */
 #endif
 
 /* One section per entry point, as for the C functions, so the linker drops unused ones. */
@@ -96,6 +100,10 @@ uk__resume_full:
     .globl uk__yield_fast
     .type uk__yield_fast, @function
 uk__yield_fast:
+#ifdef UK_FEATURE_POWER
+    lbu     t0, uk__power_on
+    bnez    t0, uk__yield_power     /* a power policy: the C path selects the point */
+#endif
     csrr    t0, mstatus
     andi    t0, t0, 8
     beqz    t0, 3f                  /* interrupts disabled: a LISR, or they were turned off */
@@ -134,6 +142,10 @@ uk__yield_fast:
 4:  la      a0, uk__yield_overflow
     lw      a1, 4(s0)               /* the task's name */
     call    uk__fatal
+#endif
+#ifdef UK_FEATURE_POWER
+uk__yield_power:
+    tail    uk__yield
 #endif
     .size uk__yield_fast, . - uk__yield_fast
 

@@ -46,7 +46,7 @@ typedef struct uk_task {
     uint8_t tp_full;          /* tp_msg holds a message */
     uint8_t tp_receiving;     /* waiting in uk_taskport_recv */
     uint8_t sig_busy;         /* the signal handler is running */
-    uint8_t pad_;
+    uint8_t power_class;      /* uk_power_class_t (power.h): its operating point under a policy */
     uint32_t sig_pending;     /* signals sent, not yet handled */
     void (*sig_handler)(uint32_t sigs);
 } uk_task_t;

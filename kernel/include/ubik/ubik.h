@@ -13,6 +13,7 @@
 #include "ubik/signal.h"
 #include "ubik/timer.h"
 #include "ubik/mem.h"
+#include "ubik/power.h"
 
 void uk_init(void);  /* before anything else; creates what system.toml declares */
 void uk_start(void); /* starts scheduling; never returns */
