@@ -1,10 +1,14 @@
 # Ubik: the kernel and the testbed. Entry points:
-#   make demo       build the simulator and a sample firmware, run it, print a summary
+#   make demo       install what is missing, build, run a reduced SimBed comparison (Ubik's
+#                   schedulers vs NOS, experiments/demo.toml), print its table and the report
 #   make test       simulator unit tests + every firmware test on the testbed
 #                   + the RTL differential timing suite (tests/rtl/check.sh)
 #                   + host unit tests of kernel logic + on-target kernel tests
+#                   + the SimBed workloads checked against a host model (tests/simbed)
+#                   + an experiment and its report end to end (tests/experiment)
 #   make bench      testbed speed: out/bench/testbed.json; kernel figures
-#                   (kernel/bench/run.sh): out/bench/kernel.json
+#                   (kernel/bench/run.sh): out/bench/kernel.json; observers' cost
+#                   (scripts/observe_bench.sh): out/bench/observe.json
 #   make firmware   build every firmware under tests/firmware into build/firmware/
 #   make sim        build sim/target/release/ubik
 #   make clean      remove build/ and out/ (distclean: also the Rust build)
@@ -38,26 +42,29 @@ firmware: $(FW_ELFS)
 # Nothing compiles before the toolchain check.
 $(BSP_CRT0) $(BSP_OBJS) $(FW_OBJS): | setup
 
-demo: sim $(FW_BUILD)/demo.elf
-	@mkdir -p $(OUT)/demo
-	$(UBIK) run $(FW_BUILD)/demo.elf --stats $(OUT)/demo/stats.json --io $(OUT)/demo/io.csv
-	@$(PYTHON) scripts/stats.py summary $(OUT)/demo/stats.json
-	@echo "IO record (GPIO edges, IO-port writes): $(OUT)/demo/io.csv"
+demo: sim
+	$(UBIK) experiment experiments/demo.toml -o $(OUT)/demo
+	@$(UBIK) report $(OUT) -o $(OUT)/report > /dev/null
+	@echo "report (open in a browser): $(OUT)/report/index.html"
 
 test: sim firmware
+	@scripts/setup.sh --test
 	$(CARGO_RUN) test --release --workspace
 	tests/run_firmware_tests.sh
 	tests/rtl/check.sh
 	tests/host/run.sh
 	kernel/tests/run.sh
+	tests/simbed/run.sh
+	tests/experiment/run.sh
 
 bench: sim $(FW_BUILD)/compute.elf $(FW_BUILD)/idle.elf
 	@mkdir -p $(OUT)/bench
-	$(UBIK) run $(FW_BUILD)/compute.elf --stats $(OUT)/bench/compute.stats.json
-	$(UBIK) run $(FW_BUILD)/idle.elf --stats $(OUT)/bench/idle.stats.json
+	$(UBIK) run $(FW_BUILD)/compute.elf --stats $(OUT)/bench/compute.stats.json --no-energy
+	$(UBIK) run $(FW_BUILD)/idle.elf --stats $(OUT)/bench/idle.stats.json --no-energy
 	@$(PYTHON) scripts/stats.py testbed $(OUT)/bench/compute.stats.json \
 	    $(OUT)/bench/idle.stats.json -o $(OUT)/bench/testbed.json
 	kernel/bench/run.sh -o $(OUT)/bench/kernel.json
+	scripts/observe_bench.sh $(FW_BUILD)/compute.elf $(OUT)/bench/observe.json
 
 clean:
 	rm -rf $(BUILD) $(OUT)

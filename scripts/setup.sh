@@ -3,12 +3,14 @@
 #   - Debian packages gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf, and python3
 #     (apt-get as root; otherwise prints the exact command to run and exits 1);
 #   - a Rust toolchain (cargo on PATH or in ~/.cargo/bin; installed through rustup
-#     when rustup is there, otherwise prints how to get it and exits 1).
+#     when rustup is there, otherwise prints how to get it and exits 1);
+#   - with --test (make test): also chromium, which renders the HTML report in a test.
 # Idempotent, silent when everything is present, never asks questions (CI=true,
 # no terminal). Messages go to stderr.
 set -euo pipefail
 
 DEB_PACKAGES=(gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf)
+[[ ${1:-} == --test ]] && DEB_PACKAGES+=(chromium)
 status=0
 
 say() { echo "setup: $*" >&2; }

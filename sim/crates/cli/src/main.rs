@@ -1,6 +1,8 @@
 //! `ubik`: the command line of the Ubik testbed (contract: `spec/contract.md`).
 
 mod build;
+mod experiment;
+mod htmlreport;
 mod report;
 mod run;
 
@@ -39,6 +41,10 @@ enum Command {
     Run(run::RunArgs),
     /// Build an application (APPDIR: system.toml + C sources) with the kernel and BSP into one ELF.
     Build(build::BuildArgs),
+    /// Build, run and measure the firmware variants of an experiment file; write data and plots.
+    Experiment(experiment::ExperimentArgs),
+    /// Write one HTML page with every figure and table of the results under DIR.
+    Report(htmlreport::ReportArgs),
     /// Show the machine description.
     Machine {
         /// Print the built-in default machine file (the reference for its keys).
@@ -124,6 +130,8 @@ fn real_main() -> u8 {
     let result = match cli.command {
         Command::Run(args) => run::run(args),
         Command::Build(args) => build::build(args),
+        Command::Experiment(args) => experiment::experiment(args),
+        Command::Report(args) => htmlreport::report(args),
         Command::Machine {
             print_default,
             check,

@@ -2,6 +2,7 @@
 
 use machine::record::IoEvent;
 use machine::Counts;
+use observe::{Category, Results};
 use serde_json::{json, Map, Value};
 use std::io::Write;
 use std::path::Path;
@@ -23,23 +24,52 @@ pub struct RunStats<'a> {
     /// Cycles the core slept (clock gated).
     pub slept: u64,
     pub host_seconds: f64,
+    /// The energy and attribution observer's results (`--energy`, `--profile`, `--trace`).
+    pub observed: Option<&'a Results>,
+    /// Supply voltage for the average current.
+    pub supply_v: f64,
 }
 
 pub fn stats_json(s: &RunStats) -> Value {
     let c = s.counts;
-    // Until the measurement observers exist, cycles split only into asleep (idle) and awake
-    // (user); energy is not modelled yet and reads 0.
     let mut by_cat = Map::new();
-    for name in CATEGORIES {
-        let (cycles, instret) = match name {
-            "user" => (c.cycles - s.slept, c.instret),
-            "idle" => (s.slept, 0),
-            _ => (0, 0),
-        };
-        by_cat.insert(
-            name.into(),
-            json!({"cycles": cycles, "instret": instret, "energy_j": 0.0}),
-        );
+    let (energy, power, current);
+    match s.observed {
+        Some(r) => {
+            for cat in Category::ALL {
+                let st = r.category(cat);
+                by_cat.insert(
+                    cat.name().into(),
+                    json!({"cycles": st.cycles, "instret": st.instret, "energy_j": st.energy_j}),
+                );
+            }
+            energy = json!(r.total.energy_j);
+            let p = if c.sim_time_s > 0.0 {
+                r.total.energy_j / c.sim_time_s
+            } else {
+                0.0
+            };
+            power = json!(p);
+            current = json!(if s.supply_v > 0.0 { p / s.supply_v } else { 0.0 });
+        }
+        None => {
+            // Without the observer (`--energy`), cycles split only into asleep (idle) and
+            // awake (user), and energy is not modelled: null.
+            for name in CATEGORIES {
+                let (cycles, instret) = match name {
+                    "user" => (c.cycles - s.slept, c.instret),
+                    "idle" => (s.slept, 0),
+                    _ => (0, 0),
+                };
+                by_cat.insert(
+                    name.into(),
+                    json!({"cycles": cycles, "instret": instret, "energy_j": null}),
+                );
+            }
+            energy = Value::Null;
+            power = Value::Null;
+            current = Value::Null;
+        }
     }
     let mut opp = Map::new();
     for (i, t) in c.opp_time_s.iter().enumerate() {
@@ -55,9 +85,9 @@ pub fn stats_json(s: &RunStats) -> Value {
         "mcycle": c.mcycle,
         "instret": c.instret,
         "sim_time_s": c.sim_time_s,
-        "energy_j": 0.0,
-        "avg_power_w": 0.0,
-        "avg_current_a": 0.0,
+        "energy_j": energy,
+        "avg_power_w": power,
+        "avg_current_a": current,
         "by_category": by_cat,
         "opp_time_s": opp,
         "host_seconds": s.host_seconds,

@@ -7,7 +7,9 @@ use machine::config::{MachineConfig, RAM_BASE};
 use machine::elf::load_elf_file;
 use machine::machine::cause_name;
 use machine::{Counts, Machine, Outcome};
-use std::path::PathBuf;
+use observe::{EnergyObserver, Results};
+use std::fs::File;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
@@ -35,6 +37,47 @@ pub struct RunArgs {
     /// the instruction ends (slow; for debugging and comparing with the RTL's trace).
     #[arg(long, value_name = "OUT.log")]
     pub itrace: Option<PathBuf>,
+    /// Model energy and attribute every cycle and joule to a category (user, kernel_*, lisr,
+    /// hisr, idle): fills energy_j, avg_power_w, avg_current_a and by_category in --stats.
+    /// Implied by --stats, --profile and --trace.
+    #[arg(long)]
+    pub energy: bool,
+    /// With --stats: leave energy and attribution out (null in the JSON; cycles split into
+    /// idle and user only) to measure the testbed's bare speed.
+    #[arg(long, conflicts_with = "energy")]
+    pub no_energy: bool,
+    /// Write a per-function profile as CSV: function,calls,cycles,instret,energy_j.
+    #[arg(long, value_name = "OUT.csv")]
+    pub profile: Option<PathBuf>,
+    /// Write a Chrome/Perfetto trace (JSON): tasks, HISRs and interrupts as slices, power,
+    /// frequency and voltage as counters. Open it at https://ui.perfetto.dev.
+    #[arg(long, value_name = "OUT.json")]
+    pub trace: Option<PathBuf>,
+    /// Write the GPIO pins, IO-port writes and stimuli as a value change dump (GTKWave).
+    #[arg(long, value_name = "OUT.vcd")]
+    pub vcd: Option<PathBuf>,
+}
+
+/// Opens an output file before the run, so that a path that cannot be written fails at once.
+fn create_output(path: &Option<PathBuf>, flag: &str) -> Result<Option<(File, PathBuf)>, Failure> {
+    match path {
+        None => Ok(None),
+        Some(p) => File::create(p)
+            .map(|f| Some((f, p.clone())))
+            .map_err(|e| write_failure(flag, p, &e)),
+    }
+}
+
+fn write_failure(flag: &str, p: &Path, e: &std::io::Error) -> Failure {
+    Failure::new(
+        code::IO_ERROR,
+        format!("cannot write {flag} {}: {e}", p.display()),
+    )
+}
+
+/// Where the core stands at the end of a run (for the observer).
+fn end_of(m: &Machine) -> rv32::observer::At {
+    m.hart.observed_at()
 }
 
 fn empty_counts() -> Counts {
@@ -57,6 +100,8 @@ fn stats_for_failure(args: &RunArgs, f: Failure) -> Failure {
                 counts: &c,
                 slept: 0,
                 host_seconds: 0.0,
+                observed: None,
+                supply_v: 0.0,
             }),
         );
     }
@@ -98,6 +143,14 @@ pub fn run(args: RunArgs) -> Result<u8, Failure> {
     } else {
         Box::new(std::io::BufWriter::with_capacity(1 << 16, stdout))
     };
+    let profile_out = create_output(&args.profile, "--profile")?;
+    let trace_out = create_output(&args.trace, "--trace")?;
+    let vcd_out = create_output(&args.vcd, "--vcd")?;
+    let observe = args.energy
+        || (args.stats.is_some() && !args.no_energy)
+        || profile_out.is_some()
+        || trace_out.is_some();
+
     let mut m = Machine::new(&cfg, &image, args.seed, console);
     if let Some(p) = &args.itrace {
         let f = std::fs::File::create(p).map_err(|e| {
@@ -108,8 +161,27 @@ pub fn run(args: RunArgs) -> Result<u8, Failure> {
         })?;
         m.itrace = Some(Box::new(std::io::BufWriter::new(f)));
     }
-    let t0 = Instant::now();
-    let outcome = m.run(args.max_cycles, &stop);
+    // The observers are generic parameters of the run loop: without one, the loop is the
+    // plain one (no cost); with one, it cannot change what the machine does.
+    let mut results: Option<Results> = None;
+    let mut timeline = None;
+    let t0;
+    let outcome;
+    if trace_out.is_some() {
+        let mut o = EnergyObserver::<true>::for_image(&image, RAM_BASE, &cfg);
+        t0 = Instant::now();
+        outcome = m.run_with(args.max_cycles, &stop, &mut o);
+        results = Some(o.finish(end_of(&m)));
+        timeline = Some(o.timeline);
+    } else if observe {
+        let mut o = EnergyObserver::<false>::for_image(&image, RAM_BASE, &cfg);
+        t0 = Instant::now();
+        outcome = m.run_with(args.max_cycles, &stop, &mut o);
+        results = Some(o.finish(end_of(&m)));
+    } else {
+        t0 = Instant::now();
+        outcome = m.run(args.max_cycles, &stop);
+    }
     let host_seconds = t0.elapsed().as_secs_f64();
     let flushed = m.bus.console.flush();
     if let Some(w) = &mut m.itrace {
@@ -122,6 +194,8 @@ pub fn run(args: RunArgs) -> Result<u8, Failure> {
             counts: &counts,
             slept: m.hart.slept,
             host_seconds,
+            observed: results.as_ref(),
+            supply_v: cfg.supply_v,
         });
         write_stats(p, &v).map_err(|e| {
             Failure::new(
@@ -137,6 +211,21 @@ pub fn run(args: RunArgs) -> Result<u8, Failure> {
                 format!("cannot write --io {}: {e}", p.display()),
             )
         })?;
+    }
+
+    if let (Some((f, p)), Some(r)) = (profile_out, &results) {
+        r.write_profile(std::io::BufWriter::new(f))
+            .map_err(|e| write_failure("--profile", &p, &e))?;
+    }
+    if let (Some((f, p)), Some(t)) = (trace_out, &timeline) {
+        let name = format!("ubik: {}", args.firmware.display());
+        t.write_json(f, &name)
+            .map_err(|e| write_failure("--trace", &p, &e))?;
+    }
+    if let Some((f, p)) = vcd_out {
+        let comment = format!("ubik run {}", args.firmware.display());
+        observe::vcd_out::write_vcd(f, m.record(), &comment)
+            .map_err(|e| write_failure("--vcd", &p, &e))?;
     }
 
     let fw = args.firmware.display();

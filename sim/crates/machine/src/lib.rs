@@ -13,4 +13,4 @@ pub mod record;
 pub mod rng;
 pub mod stimulus;
 
-pub use machine::{Counts, Machine, Outcome};
+pub use machine::{Counts, Machine, Outcome, Probe};

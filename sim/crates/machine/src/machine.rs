@@ -12,7 +12,8 @@ use crate::input::InputStream;
 use crate::record::{IoEvent, IoKind};
 use crate::stimulus::StimulusGen;
 use rv32::hart::cause;
-use rv32::{Exit, Hart};
+use rv32::observer::At;
+use rv32::{Exit, Hart, NoObserver, Observer};
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -21,6 +22,39 @@ const SLICE: u64 = 1 << 22;
 /// mip bits.
 const MIP_MSIP: u32 = 1 << 3;
 const MIP_MTIP: u32 = 1 << 7;
+
+/// What an observer (the `observe` crate) sees of the machine beyond the core's hooks.
+/// Every method has an empty default; `NoObserver` implements none, so `Machine::run`
+/// compiles to the loop without observation.
+pub trait Probe: Observer {
+    /// The run starts at cycle `now` (the cycles from reset belong to the instruction at
+    /// `pc`, the first to run).
+    #[inline(always)]
+    fn begin(&mut self, _now: u64, _pc: u32) {}
+    /// The clock switched to operating point `idx` (`hz`, `volts`) at cycle `at`, simulated
+    /// time `time_fs`; the core is at `now` (`now.cycle` >= `at`: the core finishes the
+    /// instruction in progress). Called at the start of the run for the initial point too.
+    #[inline(always)]
+    fn opp_changed(
+        &mut self,
+        _at: u64,
+        _now: At,
+        _time_fs: u128,
+        _idx: usize,
+        _hz: u64,
+        _volts: f64,
+    ) {
+    }
+    /// An operating-point switch started (by the last instruction retired, which ended at
+    /// cycle `at`); the core runs on at the old point for `settle_cycles`.
+    #[inline(always)]
+    fn switch_started(&mut self, _settle_cycles: u64, _at: u64) {}
+    /// The run loop is at cycle `now` (simulated time `time_fs`): once per event or slice.
+    #[inline(always)]
+    fn slice(&mut self, _now: u64, _time_fs: u128) {}
+}
+
+impl Probe for NoObserver {}
 
 /// Why a run ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -131,16 +165,19 @@ impl Machine {
     /// Bring every device up to cycle `now`: fire due stimuli, raise the timer, finish an
     /// operating-point switch; then update which lines the core sees. A line that rose at
     /// cycle L is seen by the core from cycle L + 1 (its input is registered).
-    fn settle(&mut self, now: u64) {
+    fn settle<P: Probe>(&mut self, now: u64, probe: &mut P) {
         // Operating-point switch completing (first: it changes the time of later cycles).
         if let Some((idx, done)) = self.bus.power.switching {
             if done <= now {
                 self.close_opp_segment(done);
                 self.bus.power.current = idx;
                 self.bus.power.switching = None;
-                let hz = self.bus.power.opps[idx].hz;
-                self.bus.clock.set_hz(done, hz);
+                let opp = self.bus.power.opps[idx];
+                self.bus.clock.set_hz(done, opp.hz);
                 self.bus.timer.rearm(done);
+                let fs = self.bus.clock.time_fs(done);
+                let at = self.hart.observed_at();
+                probe.opp_changed(done, at, fs, idx, opp.hz, opp.volts);
             }
         }
         // Stimuli, in time order across generators.
@@ -267,10 +304,29 @@ impl Machine {
     /// Run until the firmware halts, the core is stuck, `max_cycles` is reached, or `stop`
     /// is raised.
     pub fn run(&mut self, max_cycles: Option<u64>, stop: &AtomicBool) -> Outcome {
+        self.run_with(max_cycles, stop, &mut NoObserver)
+    }
+
+    /// `run`, watched by `probe` (which cannot change what the machine does).
+    pub fn run_with<P: Probe>(
+        &mut self,
+        max_cycles: Option<u64>,
+        stop: &AtomicBool,
+        probe: &mut P,
+    ) -> Outcome {
         let max = max_cycles.unwrap_or(u64::MAX);
+        {
+            let now = self.now();
+            let idx = self.bus.power.current;
+            let opp = self.bus.power.opps[idx];
+            probe.begin(now, self.hart.pc);
+            let at = self.hart.observed_at();
+            probe.opp_changed(now, at, self.bus.clock.time_fs(now), idx, opp.hz, opp.volts);
+        }
         loop {
             let now = self.now();
-            self.settle(now);
+            self.settle(now, probe);
+            probe.slice(now, self.bus.clock.time_fs(now));
             self.bus.sync = false;
             if let Some(v) = self.bus.halt {
                 return Outcome::Halted(v);
@@ -294,7 +350,8 @@ impl Machine {
                         .filter_map(|b| self.rose_at[b])
                         .min()
                         .unwrap_or(now);
-                    self.hart.wake(rose.max(self.hart.sleep_start), up);
+                    self.hart
+                        .wake_obs(rose.max(self.hart.sleep_start), up, probe);
                     continue;
                 }
                 if !self.can_ever_wake() {
@@ -304,7 +361,7 @@ impl Machine {
                 }
                 // Jump to the next event (the sleeping clock does not tick the core).
                 let to = next.unwrap_or(max).min(max).min(now + SLICE * 64);
-                self.hart.sleep_until(to);
+                self.hart.sleep_until_obs(to, probe);
                 continue;
             }
             self.hart.limit = next.unwrap_or(u64::MAX).min(max).min(now + SLICE);
@@ -317,7 +374,11 @@ impl Machine {
                 Some(c) => (self.hart.csr.mtvec & !0xff) + 4 * c,
                 None => self.hart.pc,
             };
-            let exit = self.hart.run(&mut self.bus);
+            let switches = self.bus.power.started;
+            let exit = self.hart.run_obs(&mut self.bus, probe);
+            if self.bus.power.started != switches {
+                probe.switch_started(self.bus.power.last_settle_cycles, self.hart.cycle);
+            }
             if let Some(w) = &mut self.itrace {
                 if self.hart.instret != instret0 {
                     let _ = writeln!(w, "{} {:08x}", self.hart.cycle, pc0);

@@ -5,6 +5,7 @@
 use crate::bus::Bus;
 use crate::csr::{self, event, Csrs, Now, Priv};
 use crate::inst::{decode, Inst, Op};
+use crate::observer::{flag, At, NoObserver, Observer};
 use crate::timing as t;
 
 /// Exception causes (mcause values without the interrupt bit).
@@ -41,6 +42,10 @@ struct Slot {
 }
 
 const COMPRESSED_FLAG: u8 = 0x80;
+/// Observer flags in spare bits of the slot (set only when an observer decoded it): rd bit 6
+/// (rd is used as `rd & 63`) and rs2 bit 7 (rs2 is used as `rs2 & 31`).
+const OBS_START: u8 = 0x40;
+const OBS_AFTER: u8 = 0x80;
 
 impl Slot {
     const UNDECODED: Slot = Slot {
@@ -147,6 +152,8 @@ pub struct Hart {
     /// tells whether the prefetch buffer has filled since (see docs/timing.md).
     fetch_mark: FetchMark,
     icache: Vec<Slot>,
+    /// The decode cache holds observer flags (it was filled under an active observer).
+    icache_observed: bool,
     /// Pages (2^CODE_PAGE_SHIFT bytes) holding decoded instructions: stores elsewhere need
     /// no invalidation.
     code_pages: Vec<bool>,
@@ -189,10 +196,27 @@ impl Hart {
                 compressed: 0,
             },
             icache: vec![Slot::UNDECODED; (code_len / 2) as usize + 1],
+            icache_observed: false,
             code_pages: vec![false; (code_len >> CODE_PAGE_SHIFT) as usize + 1],
             code_base,
             code_len,
         }
+    }
+
+    /// The counters an observer sees, with `cycle` and `instret` as given.
+    #[inline(always)]
+    fn at(&self, cycle: u64, instret: u64) -> At {
+        At {
+            cycle,
+            instret,
+            mem: self.ev[event::LOADS] + self.ev[event::STORES],
+            xfer: self.ev[event::BRANCHES] + self.ev[event::JUMPS],
+        }
+    }
+
+    /// The counters an observer sees now (between runs).
+    pub fn observed_at(&self) -> At {
+        self.at(self.cycle, self.instret)
     }
 
     /// Cycles the core was awake (what mcycle counts when not inhibited).
@@ -256,14 +280,34 @@ impl Hart {
 
     /// Decode the instruction at `pc`, or return the fetch-fault address.
     #[cold]
-    fn decode_at<B: Bus>(&mut self, bus: &B, pc: u32) -> Result<Slot, u32> {
+    fn decode_at<B: Bus, O: Observer>(&mut self, bus: &B, pc: u32, obs: &O) -> Result<Slot, u32> {
         let lo = bus.fetch16(pc).ok_or(pc)?;
         let hi = if lo & 3 == 3 {
             bus.fetch16(pc.wrapping_add(2)).ok_or(pc.wrapping_add(2))?
         } else {
             0
         };
-        let inst = Slot::from_inst(&decode(lo, hi));
+        let decoded = decode(lo, hi);
+        let mut inst = Slot::from_inst(&decoded);
+        if O::ACTIVE {
+            let target = match decoded.op {
+                Op::Jal
+                | Op::Beq
+                | Op::Bne
+                | Op::Blt
+                | Op::Bge
+                | Op::Bltu
+                | Op::Bgeu => Some(pc.wrapping_add(decoded.imm as u32)),
+                _ => None,
+            };
+            let f = obs.flags(pc, decoded.op, decoded.rd, target);
+            if f & flag::START != 0 {
+                inst.rd |= OBS_START;
+            }
+            if f & flag::AFTER != 0 {
+                inst.rs2 |= OBS_AFTER;
+            }
+        }
         let off = pc.wrapping_sub(self.code_base);
         if off < self.code_len {
             self.icache[(off >> 1) as usize] = inst;
@@ -383,6 +427,12 @@ impl Hart {
 
     /// Take interrupt `cause` at the current instruction boundary.
     pub fn take_interrupt(&mut self, cause: u32) {
+        self.take_interrupt_obs(cause, &mut NoObserver)
+    }
+
+    /// `take_interrupt`, reported to `obs`.
+    #[inline]
+    pub fn take_interrupt_obs<O: Observer>(&mut self, cause: u32, obs: &mut O) {
         // The decision falls in the first cycle, at or after the line rose, that is either the
         // cycle after the interrupted instruction or one of its overlappable trailing cycles.
         let entry = if self.cycle == self.overlap_end {
@@ -393,7 +443,9 @@ impl Hart {
         } else {
             t::IRQ_ENTRY
         };
+        let at = self.at(self.cycle, self.instret);
         self.enter_trap(0x8000_0000 | cause, self.pc, 0);
+        obs.interrupt(cause, at, self.pc);
         self.cycle += entry as u64;
         // IRQ_TAKEN and the vector fetch count as fetch waits, the deciding cycle does not
         // (RTL: halt_if masks id_in_ready in it). When the decision falls on one of the
@@ -415,7 +467,15 @@ impl Hart {
 
     /// Raise an exception for the instruction at `pc` that has used `cost` cycles.
     /// Returns true when the exception repeats without progress (a stuck machine).
-    fn raise(&mut self, cause: u32, pc: u32, tval: u32, cost: u32) -> bool {
+    fn raise<O: Observer>(
+        &mut self,
+        cause: u32,
+        pc: u32,
+        tval: u32,
+        cost: u32,
+        obs: &mut O,
+    ) -> bool {
+        let at = self.at(self.cycle + cost as u64, self.instret);
         let same = self.last_trap.cause == cause && self.last_trap.pc == pc;
         self.trap_repeats = if same && self.instret == self.progress_mark {
             self.trap_repeats + 1
@@ -431,6 +491,7 @@ impl Hart {
         }
         self.csr.cpuctrlsts |= 0x40;
         self.enter_trap(cause, pc, tval);
+        obs.exception(pc, cause, at, self.pc);
         self.cycle += (cost + t::EXCEPTION_ENTRY) as u64;
         self.ev[event::FETCH_WAIT] += 1;
         self.mark_fetch_restart();
@@ -440,7 +501,16 @@ impl Hart {
     /// Let sleeping time pass up to `cycle`; cycles from `gate_from` on are clock-gated and
     /// not counted by mcycle.
     pub fn sleep_until(&mut self, cycle: u64) {
+        self.sleep_until_obs(cycle, &mut NoObserver)
+    }
+
+    /// `sleep_until`, reported to `obs`.
+    pub fn sleep_until_obs<O: Observer>(&mut self, cycle: u64, obs: &mut O) {
         let gated_from = self.cycle.max(self.gate_from);
+        if cycle > self.cycle {
+            let from = self.at(self.cycle, self.instret);
+            obs.sleep(from, gated_from.min(cycle), cycle);
+        }
         if cycle > gated_from {
             self.slept += cycle - gated_from;
         }
@@ -452,12 +522,20 @@ impl Hart {
     /// either the interrupt is taken (the vector enters decode 4 cycles later) or, with
     /// interrupts disabled, the instruction after `wfi` enters decode 2 cycles later.
     pub fn wake(&mut self, line_high: u64, mip: u32) {
-        self.sleep_until(line_high);
+        self.wake_obs(line_high, mip, &mut NoObserver)
+    }
+
+    /// `wake`, reported to `obs`.
+    pub fn wake_obs<O: Observer>(&mut self, line_high: u64, mip: u32, obs: &mut O) {
+        self.sleep_until_obs(line_high, obs);
         self.sleeping = false;
         self.mip = mip;
+        obs.wake(self.cycle);
         match self.pending_interrupt() {
             Some(c) => {
+                let at = self.at(self.cycle, self.instret);
                 self.enter_trap(0x8000_0000 | c, self.pc, 0);
+                obs.interrupt(c, at, self.pc);
                 self.cycle += t::WAKE_TO_VECTOR as u64;
                 self.ev[event::FETCH_WAIT] += 2;
             }
@@ -475,11 +553,22 @@ impl Hart {
     /// The hot state (pc, cycle, instret) lives in locals; `sync_out!` writes it back before
     /// anything that reads `self` (traps, CSRs), `sync_in!` reloads it after.
     pub fn run<B: Bus>(&mut self, bus: &mut B) -> Exit {
+        self.run_obs(bus, &mut NoObserver)
+    }
+
+    /// `run`, with every retired instruction, trap, `mret`, load and store reported to `obs`
+    /// (which cannot change what the core does).
+    pub fn run_obs<B: Bus, O: Observer>(&mut self, bus: &mut B, obs: &mut O) -> Exit {
         if self.sleeping {
             return Exit::Wfi;
         }
+        if O::ACTIVE != self.icache_observed {
+            // Slots decoded for (or without) an observer lack (or carry) its flags.
+            self.flush_icache();
+            self.icache_observed = O::ACTIVE;
+        }
         if let Some(c) = self.pending_interrupt() {
-            self.take_interrupt(c);
+            self.take_interrupt_obs(c, obs);
         }
         let limit = self.limit;
         let mut pc = self.pc;
@@ -506,7 +595,7 @@ impl Hart {
         macro_rules! trap {
             ($cause:expr, $tval:expr, $cost:expr) => {{
                 sync_out!();
-                if self.raise($cause, pc, $tval, $cost) {
+                if self.raise($cause, pc, $tval, $cost, obs) {
                     return self.trap_loop();
                 }
                 sync_in!();
@@ -519,11 +608,14 @@ impl Hart {
                 .get((pc.wrapping_sub(self.code_base) >> 1) as usize)
             {
                 Some(i) if i.op != Op::Undecoded => *i,
-                _ => match self.decode_at(bus, pc) {
+                _ => match self.decode_at(bus, pc, obs) {
                     Ok(i) => i,
                     Err(addr) => trap!(cause::INSN_ACCESS_FAULT, addr, t::TRAP_INSN),
                 },
             };
+            if O::ACTIVE && inst.rd & OBS_START != 0 {
+                obs.boundary(None, pc, self.at(cycle, instret));
+            }
             let start = cycle;
             let mut next = pc.wrapping_add(inst.len());
             let mut cost = t::ALU;
@@ -571,6 +663,9 @@ impl Hart {
                     let base = if split { t::MEM_SPLIT } else { t::MEM };
                     match bus.read(a, $size, start) {
                         Ok(($v, ws)) => {
+                            if O::ACTIVE && a.wrapping_sub(self.code_base) >= self.code_len {
+                                obs.device_access();
+                            }
                             self.x[rd] = $ext;
                             cost = base + ws * if split { 2 } else { 1 };
                             self.ev[event::LOADS] += 1;
@@ -605,6 +700,14 @@ impl Hart {
                                 self.ev[event::LSU_WAIT] += (cost - t::MEM) as u64;
                             }
                             self.invalidate(a, $size);
+                            if O::ACTIVE {
+                                if a.wrapping_sub(self.code_base) >= self.code_len {
+                                    obs.device_access();
+                                } else {
+                                    let at = self.at(start + cost as u64, instret + 1);
+                                    obs.store(pc, a, $size, at, &*bus);
+                                }
+                            }
                             if bus.sync_requested() {
                                 pc = next;
                                 cycle = start + cost as u64;
@@ -677,21 +780,25 @@ impl Hart {
                     wr!(rs1.wrapping_mul(rs2));
                     cost = t::MUL;
                     self.ev[event::MUL_WAIT] += (t::MUL - 1) as u64;
+                    obs.multiply();
                 }
                 Op::Mulh => {
                     wr!(((rs1 as i32 as i64 * rs2 as i32 as i64) >> 32) as u32);
                     cost = t::MULH;
                     self.ev[event::MUL_WAIT] += (t::MULH - 1) as u64;
+                    obs.multiply();
                 }
                 Op::Mulhsu => {
                     wr!(((rs1 as i32 as i64 * rs2 as u64 as i64) >> 32) as u32);
                     cost = t::MULH;
                     self.ev[event::MUL_WAIT] += (t::MULH - 1) as u64;
+                    obs.multiply();
                 }
                 Op::Mulhu => {
                     wr!(((rs1 as u64 * rs2 as u64) >> 32) as u32);
                     cost = t::MULH;
                     self.ev[event::MUL_WAIT] += (t::MULH - 1) as u64;
+                    obs.multiply();
                 }
                 Op::Div | Op::Divu | Op::Rem | Op::Remu => {
                     let v = if rs2 == 0 {
@@ -711,6 +818,7 @@ impl Hart {
                     };
                     wr!(v);
                     self.ev[event::DIV_WAIT] += (cost - 1) as u64;
+                    obs.divide(cost);
                 }
                 Op::Fence => {}
                 Op::FenceI => {
@@ -733,7 +841,7 @@ impl Hart {
                             if irq_check {
                                 self.retire(next, start + cost as u64, inst.compressed());
                                 if let Some(c) = self.pending_interrupt() {
-                                    self.take_interrupt(c);
+                                    self.take_interrupt_obs(c, obs);
                                 }
                                 sync_in!();
                                 continue;
@@ -779,9 +887,10 @@ impl Hart {
                     redirect!(target, t::MRET, 1, 0, true);
                     sync_out!();
                     self.retire(next, start + cost as u64, inst.compressed());
+                    obs.mret(self.at(self.cycle, self.instret), next);
                     self.progress_mark = self.instret;
                     if let Some(c) = self.pending_interrupt() {
-                        self.take_interrupt(c);
+                        self.take_interrupt_obs(c, obs);
                     }
                     sync_in!();
                     continue;
@@ -825,6 +934,9 @@ impl Hart {
                     )
                 }
                 Op::Undecoded => unreachable!("decode never yields Undecoded"),
+            }
+            if O::ACTIVE && inst.rs2 & OBS_AFTER != 0 {
+                obs.boundary(Some(pc), next, self.at(start + cost as u64, instret + 1));
             }
             pc = next;
             cycle = start + cost as u64;

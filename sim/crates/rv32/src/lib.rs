@@ -8,7 +8,9 @@ pub mod csr;
 pub mod decode32;
 pub mod hart;
 pub mod inst;
+pub mod observer;
 pub mod timing;
 
 pub use bus::{Bus, BusFault};
 pub use hart::{Exit, Hart};
+pub use observer::{NoObserver, Observer};

@@ -369,6 +369,10 @@ pub fn build(args: BuildArgs) -> Result<u8, Failure> {
     argv.push("-T".into());
     argv.push(link_ld.clone().into_os_string());
     argv.push("-Wl,--gc-sections".into());
+    // The kernel's descriptor for the testbed's kernel awareness (spec/contract.md): nothing
+    // references it, so section garbage collection would drop it. A root for the collector
+    // (no error when a kernel does not define it).
+    argv.push("-Wl,--undefined=uk_debug_info".into());
     argv.push("-Wl,--no-warn-rwx-segments".into());
     let mut map = OsString::from("-Wl,-Map=");
     map.push(elf.with_extension("map"));

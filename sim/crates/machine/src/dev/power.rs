@@ -16,6 +16,10 @@ pub struct Power {
     settle_ns: u64,
     /// The operating point being switched to and the cycle the switch completes.
     pub switching: Option<(usize, u64)>,
+    /// Switches started so far (a selection that replaces a pending one starts none), and
+    /// the settle time of the last one in cycles (for observers: who pays for it).
+    pub started: u64,
+    pub last_settle_cycles: u64,
 }
 
 impl Power {
@@ -25,6 +29,8 @@ impl Power {
             current: initial,
             settle_ns,
             switching: None,
+            started: 0,
+            last_settle_cycles: 0,
         }
     }
 
@@ -51,7 +57,11 @@ impl Power {
                         (self.settle_ns as u128 * hz as u128).div_ceil(1_000_000_000) as u64;
                     let done = match self.switching {
                         Some((_, done)) => done,
-                        None => now + settle,
+                        None => {
+                            self.started += 1;
+                            self.last_settle_cycles = settle;
+                            now + settle
+                        }
                     };
                     self.switching = Some((idx, done));
                 } else if idx == self.current {

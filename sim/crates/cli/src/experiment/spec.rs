@@ -1,0 +1,373 @@
+//! The experiment file (`experiments/NAME.toml`): which firmware variants to build, on which
+//! machine, with which seeds, for how long. Every list under `[sweep]` is one axis; the
+//! variants are their product (the scheduler axis applies to the Ubik kernel only).
+//!
+//! ```toml
+//! app = "apps/simbed"            # the workload directory, relative to the repository root
+//! machine = "simbed.machine.toml" # relative to this file; default: APP/machine.toml
+//! run_ms = 1000                  # simulated run length of each variant
+//! seeds = [1, 2]                 # one run per seed (the stimulus generators' seed)
+//! jitter_bin_us = 10             # histogram bin of the jitter and delay distributions
+//!
+//! [sweep]
+//! os = ["ubik", "nos"]
+//! scheduler = ["prio", "rr"]     # for os = "ubik"
+//! workload = ["up"]              # "ipc" | "up" | "down" | "fir" | "none"
+//! tasks = [1, 2, 4, 8]
+//! period_us = [8000]             # the slow job's period (apps/simbed/workloads.c)
+//! ratio = [2]                    # up/down-sampling ratio
+//! tick_hz = 1000                 # Ubik's tick; every Ubik job period must be a multiple
+//! ```
+//!
+//! Errors name the file, line and column, what is wrong and what was expected (exit 65).
+
+use machine::config::{invalid_at, io_error, toml_error, ConfigError};
+use serde::Deserialize;
+use std::path::{Path, PathBuf};
+use toml::Spanned;
+
+pub const WORKLOADS: [&str; 5] = ["none", "ipc", "up", "down", "fir"];
+pub const DPM_WORKLOADS: [&str; 2] = ["audio", "game"];
+pub const POLICIES: [&str; 5] = ["default", "idle", "ls0", "ls1", "ls2"];
+pub const MODES: [&str; 2] = ["dvfs", "freq"];
+pub const SCHEDULERS: [&str; 4] = ["rr", "prio", "prio_rr", "bitmap"];
+pub const OSES: [&str; 2] = ["ubik", "nos"];
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Raw {
+    kind: Option<Spanned<String>>,
+    name: Option<Spanned<String>>,
+    app: Option<Spanned<String>>,
+    machine: Option<Spanned<String>>,
+    run_ms: Option<Spanned<i64>>,
+    seeds: Option<Spanned<Vec<Spanned<i64>>>>,
+    jitter_bin_us: Option<Spanned<i64>>,
+    sweep: Spanned<RawSweep>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawSweep {
+    os: Option<Spanned<Vec<Spanned<String>>>>,
+    scheduler: Option<Spanned<Vec<Spanned<String>>>>,
+    workload: Spanned<Vec<Spanned<String>>>,
+    tasks: Option<Spanned<Vec<Spanned<i64>>>>,
+    period_us: Option<Spanned<Vec<Spanned<i64>>>>,
+    ratio: Option<Spanned<Vec<Spanned<i64>>>>,
+    tick_hz: Option<Spanned<i64>>,
+    policy: Option<Spanned<Vec<Spanned<String>>>>,
+    mode: Option<Spanned<Vec<Spanned<String>>>>,
+}
+
+/// A variant of a DPM experiment (`kind = "dpm"`): the workload of apps/dpm under one power
+/// policy, on the machine file of one scaling mode (APP/WORKLOAD-MODE.machine.toml).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DpmVariant {
+    pub workload: String,
+    pub policy: String,
+    pub mode: String,
+}
+
+impl DpmVariant {
+    pub fn label(&self) -> String {
+        format!("{}-{}-{}", self.workload, self.mode, self.policy)
+    }
+    pub fn policy_number(&self) -> usize {
+        POLICIES.iter().position(|p| *p == self.policy).unwrap_or(0)
+    }
+    pub fn app_number(&self) -> usize {
+        DPM_WORKLOADS.iter().position(|w| *w == self.workload).unwrap_or(0) + 1
+    }
+}
+
+/// One firmware variant: everything that changes the ELF.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Variant {
+    pub os: String,
+    /// `None` for NOS.
+    pub scheduler: Option<String>,
+    pub workload: String,
+    pub tasks: u32,
+    pub period_us: u32,
+    pub ratio: u32,
+    pub tick_hz: u32,
+}
+
+impl Variant {
+    /// "ubik-prio" or "nos": the system under test.
+    pub fn system(&self) -> String {
+        match &self.scheduler {
+            Some(s) => format!("{}-{s}", self.os),
+            None => self.os.clone(),
+        }
+    }
+
+    /// A unique, file-name-safe label.
+    pub fn label(&self) -> String {
+        let mut s = format!("{}-{}-t{}-p{}", self.system(), self.workload, self.tasks, self.period_us);
+        if self.workload == "up" || self.workload == "down" {
+            s.push_str(&format!("-r{}", self.ratio));
+        }
+        s
+    }
+
+    /// The period of the job that writes the periodic output, in microseconds.
+    pub fn output_period_us(&self) -> u32 {
+        if self.workload == "up" {
+            self.period_us / self.ratio
+        } else {
+            self.period_us
+        }
+    }
+
+    pub fn workload_number(&self) -> u32 {
+        WORKLOADS.iter().position(|w| *w == self.workload).unwrap_or(0) as u32
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Experiment {
+    /// "simbed" (the default) or "dpm".
+    pub kind: String,
+    pub name: String,
+    /// The workload directory (absolute).
+    pub app: PathBuf,
+    /// The machine file (absolute).
+    pub machine: PathBuf,
+    pub run_ms: u32,
+    pub seeds: Vec<u64>,
+    pub jitter_bin_us: u32,
+    pub variants: Vec<Variant>,
+    pub dpm: Vec<DpmVariant>,
+}
+
+struct Ctx<'a> {
+    name: &'a str,
+    text: &'a str,
+}
+
+impl Ctx<'_> {
+    fn err(&self, span: &std::ops::Range<usize>, what: impl Into<String>, expected: impl Into<String>) -> ConfigError {
+        invalid_at(self.name, self.text, span, what, expected)
+    }
+
+    fn strings(&self, v: &Option<Spanned<Vec<Spanned<String>>>>, key: &str, allowed: &[&str], default: &[&str]) -> Result<Vec<String>, ConfigError> {
+        let Some(list) = v else {
+            return Ok(default.iter().map(|s| s.to_string()).collect());
+        };
+        if list.get_ref().is_empty() {
+            return Err(self.err(&list.span(), format!("{key} is empty"), "at least one value"));
+        }
+        let mut out = Vec::new();
+        for s in list.get_ref() {
+            if !allowed.contains(&s.get_ref().as_str()) {
+                return Err(self.err(
+                    &s.span(),
+                    format!("{key} {:?} is not known", s.get_ref()),
+                    format!("one of {}", allowed.iter().map(|a| format!("\"{a}\"")).collect::<Vec<_>>().join(", ")),
+                ));
+            }
+            if out.contains(s.get_ref()) {
+                return Err(self.err(&s.span(), format!("{key} {:?} is listed twice", s.get_ref()), "each value once"));
+            }
+            out.push(s.get_ref().clone());
+        }
+        Ok(out)
+    }
+
+    fn ints(&self, v: &Option<Spanned<Vec<Spanned<i64>>>>, key: &str, lo: i64, hi: i64, default: &[u32]) -> Result<Vec<u32>, ConfigError> {
+        let Some(list) = v else {
+            return Ok(default.to_vec());
+        };
+        if list.get_ref().is_empty() {
+            return Err(self.err(&list.span(), format!("{key} is empty"), "at least one value"));
+        }
+        let mut out = Vec::new();
+        for n in list.get_ref() {
+            let x = *n.get_ref();
+            if !(lo..=hi).contains(&x) {
+                return Err(self.err(&n.span(), format!("{key} {x} is out of range"), format!("an integer from {lo} to {hi}")));
+            }
+            out.push(x as u32);
+        }
+        Ok(out)
+    }
+
+    fn int(&self, v: &Option<Spanned<i64>>, key: &str, lo: i64, hi: i64, default: u32) -> Result<u32, ConfigError> {
+        match v {
+            None => Ok(default),
+            Some(n) => {
+                let x = *n.get_ref();
+                if !(lo..=hi).contains(&x) {
+                    return Err(self.err(&n.span(), format!("{key} = {x} is out of range"), format!("an integer from {lo} to {hi}")));
+                }
+                Ok(x as u32)
+            }
+        }
+    }
+}
+
+impl Experiment {
+    /// Reads an experiment file; `root` is the repository (apps are relative to it).
+    pub fn from_file(path: &Path, root: &Path) -> Result<Experiment, ConfigError> {
+        let text = std::fs::read_to_string(path).map_err(|e| io_error(path, None, "the experiment file", &e))?;
+        let shown = path.display().to_string();
+        let raw: Raw = toml::from_str(&text).map_err(|e| toml_error(&shown, &text, &e))?;
+        let c = Ctx { name: &shown, text: &text };
+        let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+        let dir = if dir.as_os_str().is_empty() { PathBuf::from(".") } else { dir };
+
+        let kind = match &raw.kind {
+            Some(k) if k.get_ref() == "simbed" || k.get_ref() == "dpm" => k.get_ref().clone(),
+            Some(k) => return Err(c.err(&k.span(), format!("kind {:?} is not an experiment kind", k.get_ref()), "\"simbed\" or \"dpm\"")),
+            None => "simbed".to_string(),
+        };
+        let dpm_kind = kind == "dpm";
+        let name = match &raw.name {
+            Some(n) => {
+                let s = n.get_ref();
+                if s.is_empty() || !s.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '-' || ch == '_') {
+                    return Err(c.err(&n.span(), format!("name {s:?} is not usable as a directory name"), "letters, digits, '-' and '_'"));
+                }
+                s.clone()
+            }
+            None => path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "experiment".into()),
+        };
+        let app = match &raw.app {
+            Some(a) => {
+                let p = root.join(a.get_ref());
+                let main = if dpm_kind { "dpm.c" } else { "workloads.c" };
+                if !p.join(main).is_file() {
+                    return Err(c.err(&a.span(), format!("app {:?} has no {main}", a.get_ref()), "a workload directory relative to the repository root, like \"apps/simbed\" (or \"apps/dpm\" for kind = \"dpm\")"));
+                }
+                p
+            }
+            None => root.join(if dpm_kind { "apps/dpm" } else { "apps/simbed" }),
+        };
+        let machine = match &raw.machine {
+            Some(m) => {
+                let p = dir.join(m.get_ref());
+                if !p.is_file() {
+                    return Err(c.err(&m.span(), format!("machine file {:?} does not exist", m.get_ref()), "a machine file relative to the experiment file"));
+                }
+                p
+            }
+            None => app.join("machine.toml"),
+        };
+        let run_ms = c.int(&raw.run_ms, "run_ms", 1, 3_600_000, 1000)?;
+        let seeds = c.ints(&raw.seeds, "seeds", 0, u32::MAX as i64, &[1])?.into_iter().map(u64::from).collect();
+        let jitter_bin_us = c.int(&raw.jitter_bin_us, "jitter_bin_us", 1, 1_000_000, 10)?;
+
+        let sw = raw.sweep.get_ref();
+        if dpm_kind {
+            for (key, present) in [("os", sw.os.is_some()), ("scheduler", sw.scheduler.is_some()), ("tasks", sw.tasks.is_some()), ("period_us", sw.period_us.is_some()), ("ratio", sw.ratio.is_some()), ("tick_hz", sw.tick_hz.is_some())] {
+                if present {
+                    return Err(c.err(&raw.sweep.span(), format!("[sweep] {key} does not apply to kind = \"dpm\""), "workload, policy and mode"));
+                }
+            }
+            let workloads = c.strings(&Some(sw.workload.clone()), "workload", &DPM_WORKLOADS, &[])?;
+            let policies = c.strings(&sw.policy, "policy", &POLICIES, &POLICIES)?;
+            let modes = c.strings(&sw.mode, "mode", &MODES, &["dvfs"])?;
+            let mut dpm = Vec::new();
+            for w in &workloads {
+                for m in &modes {
+                    let mf = app.join(format!("{w}-{m}.machine.toml"));
+                    if !mf.is_file() {
+                        return Err(c.err(&sw.workload.span(), format!("no machine file {} for workload {w:?} in mode {m:?}", mf.display()), "APP/WORKLOAD-MODE.machine.toml"));
+                    }
+                    for p in &policies {
+                        dpm.push(DpmVariant { workload: w.clone(), policy: p.clone(), mode: m.clone() });
+                    }
+                }
+            }
+            return Ok(Experiment { kind, name, app, machine, run_ms, seeds, jitter_bin_us, variants: Vec::new(), dpm });
+        }
+        if sw.policy.is_some() || sw.mode.is_some() {
+            return Err(c.err(&raw.sweep.span(), "[sweep] policy and mode apply to kind = \"dpm\" only", "kind = \"dpm\", or os/scheduler/workload/tasks/period_us/ratio"));
+        }
+        let oses = c.strings(&sw.os, "os", &OSES, &["ubik"])?;
+        let scheds = c.strings(&sw.scheduler, "scheduler", &SCHEDULERS, &["prio"])?;
+        let workloads = c.strings(&Some(sw.workload.clone()), "workload", &WORKLOADS, &[])?;
+        let tasks = c.ints(&sw.tasks, "tasks", 1, 8, &[1])?;
+        let periods = c.ints(&sw.period_us, "period_us", 100, 10_000_000, &[8000])?;
+        let ratios = c.ints(&sw.ratio, "ratio", 1, 64, &[2])?;
+        let tick_hz = c.int(&sw.tick_hz, "tick_hz", 1, 100_000, 1000)?;
+        let tick_us = 1_000_000 / tick_hz;
+
+        let mut variants = Vec::new();
+        for os in &oses {
+            let sched_axis: Vec<Option<String>> = if os == "ubik" { scheds.iter().cloned().map(Some).collect() } else { vec![None] };
+            for sched in &sched_axis {
+                for w in &workloads {
+                    for &t in &tasks {
+                        for &p in &periods {
+                            let ratio_axis: Vec<u32> = if w == "up" || w == "down" { ratios.clone() } else { vec![1] };
+                            for &r in &ratio_axis {
+                                let fast = if w == "up" || w == "down" { p / r } else { p };
+                                if p % r != 0 || fast < 100 {
+                                    let span = sw.period_us.as_ref().map(|x| x.span()).unwrap_or_else(|| raw.sweep.span());
+                                    return Err(c.err(&span, format!("period_us {p} with ratio {r} gives a fast job period of {p}/{r} us"), "a period divisible by the ratio, the fast job at least 100 us"));
+                                }
+                                if os == "ubik" && (p % tick_us != 0 || fast % tick_us != 0) {
+                                    let span = sw.period_us.as_ref().map(|x| x.span()).unwrap_or_else(|| raw.sweep.span());
+                                    return Err(c.err(&span, format!("period_us {p} (ratio {r}: fast job {fast} us) is not a multiple of Ubik's {tick_us} us tick"), "job periods that are multiples of 1e6 / tick_hz microseconds (raise tick_hz)"));
+                                }
+                                variants.push(Variant {
+                                    os: os.clone(),
+                                    scheduler: sched.clone(),
+                                    workload: w.clone(),
+                                    tasks: t,
+                                    period_us: p,
+                                    ratio: r,
+                                    tick_hz,
+                                });
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        Ok(Experiment { kind, name, app, machine, run_ms, seeds, jitter_bin_us, variants, dpm: Vec::new() })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn root() -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../..").canonicalize().unwrap()
+    }
+
+    fn parse(text: &str) -> Result<Experiment, ConfigError> {
+        let dir = std::env::temp_dir().join(format!("ubik-exp-spec-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let p = dir.join("x.toml");
+        std::fs::write(&p, text).unwrap();
+        Experiment::from_file(&p, &root())
+    }
+
+    #[test]
+    fn product_of_axes_scheduler_for_ubik_only() {
+        let e = parse("[sweep]\nos = [\"ubik\", \"nos\"]\nscheduler = [\"prio\", \"rr\"]\nworkload = [\"up\"]\ntasks = [1, 2]\nperiod_us = [8000]\nratio = [2, 4]\n").unwrap();
+        // ubik: 2 schedulers x 2 tasks x 2 ratios; nos: 2 tasks x 2 ratios.
+        assert_eq!(e.variants.len(), 8 + 4);
+        assert!(e.variants.iter().all(|v| (v.os == "nos") == v.scheduler.is_none()));
+        assert_eq!(e.name, "x");
+        assert_eq!(e.seeds, vec![1]);
+    }
+
+    #[test]
+    fn errors_name_line_and_expectation() {
+        let e = parse("[sweep]\nworkload = [\"fft\"]\n").unwrap_err().to_string();
+        assert!(e.contains("x.toml:2:13: workload \"fft\" is not known"), "{e}");
+        let e = parse("[sweep]\nworkload = [\"up\"]\nperiod_us = [1500]\nratio = [2]\n").unwrap_err().to_string();
+        assert!(e.contains("x.toml:3:13:") && e.contains("not a multiple"), "{e}");
+        let e = parse("run_ms = 0\n[sweep]\nworkload = [\"ipc\"]\n").unwrap_err().to_string();
+        assert!(e.contains("x.toml:1:10: run_ms = 0 is out of range"), "{e}");
+        let e = parse("[sweep]\nworkload = [\"ipc\"]\ncolour = 1\n").unwrap_err().to_string();
+        assert!(e.contains("x.toml:3:1") && e.contains("colour"), "{e}");
+        assert!(parse("[sweep]\n").is_err());
+    }
+}

@@ -1,0 +1,100 @@
+//! Kernel awareness: the descriptor a kernel exports for the testbed (`uk_debug_info`, see
+//! `kernel/include/ubik/ubik.h`), read from the ELF's initialised data. Any kernel can
+//! export the same layout; an ELF without it is observed as bare metal (no task timeline).
+//!
+//! Layout (little-endian, version 1):
+//! ```text
+//!  0  u32 magic        0x4b425531 ("1UBK")
+//!  4  u32 version      1
+//!  8  u32 current_task address of the current-task pointer
+//! 12  u32 current_hisr address of the current-HISR pointer (NULL when none runs)
+//! 16  u16 off_name     TCB offset of the name pointer (const char *)
+//! 18  u16 off_prio     TCB offset of the priority (u8)
+//! 20  u16 off_state    TCB offset of the state (u8)
+//! 22  u16 tcb_size
+//! ```
+
+use machine::elf::Image;
+use rv32::Bus;
+
+pub const DEBUG_MAGIC: u32 = 0x4b42_5531;
+pub const DEBUG_SYMBOL: &str = "uk_debug_info";
+/// The idle task's TCB (optional: without it the task named "idle" is the idle task).
+pub const IDLE_SYMBOL: &str = "uk__idle_task";
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DebugInfo {
+    pub version: u32,
+    pub current_task: u32,
+    pub current_hisr: u32,
+    pub off_name: u16,
+    pub off_prio: u16,
+    pub off_state: u16,
+    pub tcb_size: u16,
+    pub idle_tcb: Option<u32>,
+}
+
+fn image_bytes(image: &Image, addr: u32, n: usize) -> Option<Vec<u8>> {
+    image.segments.iter().find_map(|s| {
+        let off = addr.checked_sub(s.addr)? as usize;
+        (off + n <= s.data.len()).then(|| s.data[off..off + n].to_vec())
+    })
+}
+
+impl DebugInfo {
+    /// The descriptor of `image`, if it has a valid one.
+    pub fn from_image(image: &Image) -> Option<DebugInfo> {
+        let sym = image.symbols.iter().find(|s| s.name == DEBUG_SYMBOL)?;
+        let b = image_bytes(image, sym.addr, 24)?;
+        let u32_at = |o: usize| u32::from_le_bytes([b[o], b[o + 1], b[o + 2], b[o + 3]]);
+        let u16_at = |o: usize| u16::from_le_bytes([b[o], b[o + 1]]);
+        if u32_at(0) != DEBUG_MAGIC || u32_at(4) == 0 {
+            return None;
+        }
+        Some(DebugInfo {
+            version: u32_at(4),
+            current_task: u32_at(8),
+            current_hisr: u32_at(12),
+            off_name: u16_at(16),
+            off_prio: u16_at(18),
+            off_state: u16_at(20),
+            tcb_size: u16_at(22),
+            idle_tcb: image
+                .symbols
+                .iter()
+                .find(|s| s.name == IDLE_SYMBOL)
+                .map(|s| s.addr),
+        })
+    }
+}
+
+/// Reads a word from RAM through the bus (instruction-fetch path: RAM only, no side effects).
+pub fn read_u32<B: Bus>(bus: &B, addr: u32) -> Option<u32> {
+    let lo = bus.fetch16(addr)?;
+    let hi = bus.fetch16(addr.wrapping_add(2))?;
+    Some(lo as u32 | (hi as u32) << 16)
+}
+
+pub fn read_u8<B: Bus>(bus: &B, addr: u32) -> Option<u8> {
+    let h = bus.fetch16(addr & !1)?;
+    Some(if addr & 1 == 0 { h as u8 } else { (h >> 8) as u8 })
+}
+
+/// A NUL-terminated string of at most 64 bytes at `addr`, if it is printable.
+pub fn read_cstr<B: Bus>(bus: &B, addr: u32) -> Option<String> {
+    if addr == 0 {
+        return None;
+    }
+    let mut s = Vec::new();
+    for i in 0..64 {
+        let c = read_u8(bus, addr.wrapping_add(i))?;
+        if c == 0 {
+            break;
+        }
+        if !(0x20..0x7f).contains(&c) {
+            return None;
+        }
+        s.push(c);
+    }
+    (!s.is_empty()).then(|| String::from_utf8_lossy(&s).into_owned())
+}

@@ -1,0 +1,102 @@
+//! `--vcd`: the IO record as a value change dump (open it with GTKWave). Time unit: 1 fs
+//! (the machine's own resolution), timestamps are simulated time.
+//!
+//! Signals, in scope `ubik`: `gpio` (32 bits, all pins) and `gpioN` (1 bit) for every pin
+//! that changes; `outN` (32 bits, the value last written to IO port N) and `outN_write`
+//! (an event at every write, so that writes of an unchanged value show) for every port
+//! written; `stimN` (32 bits, the event number of stimulus line N) for every line raised.
+
+use machine::record::{IoEvent, IoKind};
+use std::collections::BTreeMap;
+use std::io::Write;
+use vcd::{IdCode, SimulationCommand, TimescaleUnit, Value, VarType};
+
+fn bits(v: u32, n: u32) -> Vec<Value> {
+    (0..n)
+        .rev()
+        .map(|i| if v >> i & 1 != 0 { Value::V1 } else { Value::V0 })
+        .collect()
+}
+
+/// Writes `record` (in any order; sorted by cycle here, stable) as VCD.
+pub fn write_vcd<W: Write>(w: W, record: &[IoEvent], comment: &str) -> std::io::Result<()> {
+    let mut rows: Vec<&IoEvent> = record.iter().collect();
+    rows.sort_by_key(|e| e.cycle);
+    let mut pins = 0u32;
+    let mut ports: BTreeMap<u32, ()> = BTreeMap::new();
+    let mut lines: BTreeMap<u32, ()> = BTreeMap::new();
+    for e in &rows {
+        match e.kind {
+            IoKind::Gpio => pins |= 1 << (e.port & 31),
+            IoKind::Out => {
+                ports.insert(e.port, ());
+            }
+            IoKind::Stimulus => {
+                lines.insert(e.port, ());
+            }
+        }
+    }
+    let mut v = vcd::Writer::new(std::io::BufWriter::new(w));
+    v.comment(comment)?;
+    v.version("ubik run --vcd")?;
+    v.timescale(1, TimescaleUnit::FS)?;
+    v.add_module("ubik")?;
+    let gpio_bus = v.add_wire(32, "gpio")?;
+    let mut pin_id: BTreeMap<u32, IdCode> = BTreeMap::new();
+    for p in 0..32 {
+        if pins >> p & 1 != 0 {
+            pin_id.insert(p, v.add_wire(1, &format!("gpio{p}"))?);
+        }
+    }
+    let mut port_id: BTreeMap<u32, (IdCode, IdCode)> = BTreeMap::new();
+    for &p in ports.keys() {
+        let val = v.add_var(VarType::Reg, 32, &format!("out{p}"), None)?;
+        let strobe = v.add_var(VarType::Event, 1, &format!("out{p}_write"), None)?;
+        port_id.insert(p, (val, strobe));
+    }
+    let mut line_id: BTreeMap<u32, IdCode> = BTreeMap::new();
+    for &l in lines.keys() {
+        line_id.insert(l, v.add_var(VarType::Reg, 32, &format!("stim{l}"), None)?);
+    }
+    v.upscope()?;
+    v.enddefinitions()?;
+    v.timestamp(0)?;
+    v.begin(SimulationCommand::Dumpvars)?;
+    v.change_vector(gpio_bus, bits(0, 32))?;
+    for &id in pin_id.values() {
+        v.change_scalar(id, Value::V0)?;
+    }
+    for &(val, _) in port_id.values() {
+        v.change_vector(val, bits(0, 32))?;
+    }
+    for &id in line_id.values() {
+        v.change_vector(id, bits(0, 32))?;
+    }
+    v.end()?;
+    let mut level = 0u32;
+    let mut last_t: Option<u64> = Some(0);
+    for e in rows {
+        let t = e.time_fs.min(u64::MAX as u128) as u64;
+        if last_t != Some(t) {
+            v.timestamp(t)?;
+            last_t = Some(t);
+        }
+        match e.kind {
+            IoKind::Gpio => {
+                let p = e.port & 31;
+                level = (level & !(1 << p)) | (e.value & 1) << p;
+                v.change_scalar(pin_id[&p], if e.value & 1 != 0 { Value::V1 } else { Value::V0 })?;
+                v.change_vector(gpio_bus, bits(level, 32))?;
+            }
+            IoKind::Out => {
+                let (val, strobe) = port_id[&e.port];
+                v.change_vector(val, bits(e.value, 32))?;
+                v.change_scalar(strobe, Value::V1)?;
+            }
+            IoKind::Stimulus => {
+                v.change_vector(line_id[&e.port], bits(e.value, 32))?;
+            }
+        }
+    }
+    v.flush()
+}

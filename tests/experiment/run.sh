@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# `ubik experiment` and `ubik report` end to end: the small experiment experiments/smoke.toml
+# is built and run twice; every data file must be written and identical between the two runs
+# (determinism); every figure written; the report must name every figure and, rendered by
+# headless Chromium (when installed: scripts/setup.sh installs it), give a non-trivial
+# screenshot. Usage: tests/experiment/run.sh  (after `make sim`; part of `make test`)
+set -uo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+ubik="${UBIK:-$root/sim/target/release/ubik}"
+work="$root/build/experiment-tests"
+rm -rf "$work"
+mkdir -p "$work"
+fail=0
+bad() { echo "FAIL  experiment: $*"; fail=1; }
+
+for k in a b; do
+    if ! "$ubik" experiment "$root/experiments/smoke.toml" -o "$work/$k/smoke" > "$work/$k.log" 2>&1; then
+        bad "ubik experiment (run $k) failed:"; tail -5 "$work/$k.log" | sed 's/^/      /'
+        exit 1
+    fi
+done
+for f in runs.csv variants.csv jitter.csv delay.csv summary.json; do
+    [[ -s $work/a/smoke/$f ]] || bad "$f missing or empty"
+    cmp -s "$work/a/smoke/$f" "$work/b/smoke/$f" || bad "$f differs between two runs of the same experiment"
+done
+# 4 variants (ubik-prio and nos, 1 and 2 tasks): 4 rows each, every run produced output.
+[[ $(($(wc -l < "$work/a/smoke/runs.csv") - 1)) -eq 4 ]] || bad "runs.csv: expected 4 runs"
+awk -F, 'NR > 1 && ($15 == 0 || $10 == 0) { exit 1 }' "$work/a/smoke/runs.csv" || bad "a run with no outputs or no cycles"
+n_svg=$(ls "$work/a/smoke"/*.svg 2>/dev/null | wc -l)
+[[ $n_svg -eq 5 ]] || bad "expected 5 figures (2 jitter, 2 delay, 1 energy), found $n_svg"
+for s in "$work/a/smoke"/*.svg; do grep -q "</svg>" "$s" || bad "$(basename "$s") is not a complete SVG"; done
+
+# The report.
+if ! "$ubik" report "$work/a" -o "$work/report" > "$work/report.log" 2>&1; then
+    bad "ubik report failed:"; sed 's/^/      /' "$work/report.log"
+else
+    page="$work/report/index.html"
+    n_fig=$(grep -o "<figure>" "$page" | wc -l)
+    [[ $n_fig -eq 5 ]] || bad "report: expected 5 figures, found $n_fig"
+    grep -q "ubik-prio-up-t2-p4000-r2" "$page" || bad "report: the variants table is missing"
+    chromium=$(command -v chromium || command -v chromium-browser || true)
+    if [[ -n $chromium ]]; then
+        timeout 120 "$chromium" --headless --no-sandbox --disable-gpu --hide-scrollbars \
+            --window-size=1280,2000 --screenshot="$work/report.png" "file://$page" > "$work/chromium.log" 2>&1
+        size=$(stat -c %s "$work/report.png" 2>/dev/null || echo 0)
+        [[ $size -gt 20000 ]] || bad "report: Chromium's screenshot is missing or blank ($size bytes)"
+    elif [[ ${CI:-} == true ]]; then
+        bad "report: chromium is not installed (scripts/setup.sh installs it)"
+    else
+        echo "note: chromium not installed; the report's screenshot check was skipped"
+    fi
+    # A missing directory is one clear error, not a panic.
+    "$ubik" report "$work/none" > /dev/null 2> "$work/err.txt"
+    [[ $? -eq 66 ]] && grep -q "not a directory" "$work/err.txt" || bad "report on a missing directory: expected exit 66"
+fi
+# A bad experiment file: one line naming file, line and column; exit 65.
+printf '[sweep]\nworkload = ["fft"]\n' > "$work/bad.toml"
+"$ubik" experiment "$work/bad.toml" -o "$work/bad" > /dev/null 2> "$work/err.txt"
+rc=$?
+[[ $rc -eq 65 ]] && grep -q "bad.toml:2:13: workload \"fft\" is not known" "$work/err.txt" || bad "bad experiment file: expected exit 65 and file:line:column (got $rc: $(cat "$work/err.txt"))"
+
+if [[ $fail -eq 0 ]]; then echo "experiment tests: passed"; else echo "experiment tests: FAILED"; fi
+exit $fail
