@@ -213,10 +213,13 @@ fn builds_an_app_that_runs() {
         defines,
         vec![
             "#define UK_CONFIG_H",
+            "#define UK_CONFIG_OS_UBIK 1",
+            "#define UK_CONFIG_OS_NAME \"ubik\"",
             "#define UK_CONFIG_SCHED_PRIO_RR 1",
             "#define UK_CONFIG_SCHED_NAME \"prio_rr\"",
             "#define UK_TICK_HZ 250",
             "#define UK_TIMESLICE_TICKS 4",
+            "#define UK_CONFIG_SERVICE_FEATURES 1",
             "#define UK_FEATURE_SEM 1",
             "#define UK_FEATURE_HISR 1",
         ]

@@ -341,7 +341,10 @@ mod tests {
     }
 
     fn parse(text: &str) -> Result<Experiment, ConfigError> {
-        let dir = std::env::temp_dir().join(format!("ubik-exp-spec-{}", std::process::id()));
+        // One directory per call: the tests run in parallel threads.
+        static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let k = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let dir = std::env::temp_dir().join(format!("ubik-exp-spec-{}-{k}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let p = dir.join("x.toml");
         std::fs::write(&p, text).unwrap();
