@@ -2,6 +2,7 @@
 
 mod build;
 mod experiment;
+mod gen;
 mod htmlreport;
 mod report;
 mod run;
@@ -41,6 +42,8 @@ enum Command {
     Run(run::RunArgs),
     /// Build an application (APPDIR: system.toml + C sources) with the kernel and BSP into one ELF.
     Build(build::BuildArgs),
+    /// Turn a system description (system.toml) into C: uk_config.h, uk_gen.h, uk_gen.c.
+    Gen(gen::GenArgs),
     /// Build, run and measure the firmware variants of an experiment file; write data and plots.
     Experiment(experiment::ExperimentArgs),
     /// Write one HTML page with every figure and table of the results under DIR.
@@ -130,6 +133,7 @@ fn real_main() -> u8 {
     let result = match cli.command {
         Command::Run(args) => run::run(args),
         Command::Build(args) => build::build(args),
+        Command::Gen(args) => gen::gen(args),
         Command::Experiment(args) => experiment::experiment(args),
         Command::Report(args) => htmlreport::report(args),
         Command::Machine {

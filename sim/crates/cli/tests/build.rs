@@ -222,9 +222,12 @@ fn builds_an_app_that_runs() {
             "#define UK_CONFIG_SERVICE_FEATURES 1",
             "#define UK_FEATURE_SEM 1",
             "#define UK_FEATURE_HISR 1",
+            "#define UK_POWER_POLICY 0",
+            "#define UK_CONFIG_POWER_POLICY_NAME \"default\"",
         ]
     );
     assert!(f.app.join("build/uk_gen.c").is_file());
+    assert!(f.app.join("build/uk_gen.h").is_file());
     assert!(f.app.join("build/app.map").is_file());
 }
 

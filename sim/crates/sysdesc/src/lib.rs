@@ -1,8 +1,6 @@
 //! The Ubik system description, `system.toml`: the model, its validation and the C it turns
 //! into (`gen`).
 //!
-//! Today a description has two tables, both optional:
-//!
 //! ```toml
 //! [kernel]
 //! os = "ubik"                 # "ubik" | "nos" (NOS: the baseline executive, nos/)
@@ -10,25 +8,42 @@
 //! tick_hz = 1000              # 1..=100000
 //! timeslice_ticks = 10        # >= 1
 //! features = ["sem", "mutex", "hisr", "stack_check", "queue", "port", "taskport", "flags",
-//!             "signal", "timer", "pool", "heap"]             # default: all of FEATURES
+//!             "signal", "timer", "pool", "heap", "power"]
+//!             # default: all but "power", which is on when [power] or a task uses it
 //!
 //! [build]
 //! cflags = ["-DDEBUG=1"]      # appended to every compile command
 //! sources = ["main.c"]        # default: every *.c and *.S of the application directory
+//!
+//! [power]
+//! policy = "default"          # "default" | "idle" | "ls0" | "ls1" | "ls2" (ubik/power.h)
+//!
+//! [task.producer]             # objects: [KIND.NAME], the name becomes the C identifier
+//! entry = "produce"
+//! priority = 2
+//! [queue.items]
+//! msg_bytes = 4
+//! capacity = 8
 //! ```
 //!
-//! Unknown keys and tables are errors. Every error is one line,
-//! `FILE:LINE:COLUMN: what is wrong; expected what` (the same [`ConfigError`] as machine
-//! files: exit 65 for bad content, 66 for a file that cannot be read). The services issue
-//! extends `RawSystem` with tasks and objects; `ubik gen` and `ubik build` share this model.
+//! Object kinds: `task`, `sem`, `mutex`, `queue`, `port`, `flags`, `heap`, `pool`, `timer`,
+//! `interrupt` ([`objects`]; docs/system.md has every key). Unknown keys and tables are
+//! errors. Every error is one line, `FILE:LINE:COLUMN: what is wrong; expected what` (the same
+//! [`ConfigError`] as machine files: exit 65 for bad content, 66 for a file that cannot be
+//! read). `ubik gen` and `ubik build` share this model.
 
 pub mod gen;
+pub mod objects;
 
 use std::ops::Range;
 use std::path::Path;
 
 use machine::config::{invalid_at, io_error, line_col, toml_error};
 pub use machine::config::{ConfigError, Location};
+pub use objects::{
+    Arg, Flags, Heap, Hisr, Interrupt, Mutex, Objects, Pool, Port, PowerClass, PowerConfig,
+    PowerPolicy, Queue, QueueKind, Sem, Task, TaskStart, Timer, TimerAction,
+};
 use serde::Deserialize;
 use toml::Spanned;
 
@@ -75,7 +90,7 @@ impl Scheduler {
 
 /// The kernel features `[kernel] features` may name. Each enabled one is a macro
 /// `UK_FEATURE_<NAME>` defined to 1 in `uk_config.h`; a disabled one is not defined.
-pub const FEATURES: [&str; 12] = [
+pub const FEATURES: [&str; 13] = [
     "sem",
     "mutex",
     "hisr",
@@ -88,7 +103,15 @@ pub const FEATURES: [&str; 12] = [
     "timer",
     "pool",
     "heap",
+    "power",
 ];
+
+/// The features enabled when `[kernel] features` is not given: every one but `"power"`. DPM
+/// adds a load and a branch to every task switch, so it joins the default set only when the
+/// description uses it (a `[power] policy` other than `"default"`, or a task's `power_class`).
+pub fn default_features() -> Vec<&'static str> {
+    FEATURES.into_iter().filter(|f| *f != "power").collect()
+}
 
 /// The operating system the image is built with: the Ubik kernel, or NOS (`nos/`), the
 /// bare-bones executive the experiments compare it with.
@@ -133,7 +156,7 @@ impl Default for KernelConfig {
             scheduler: Scheduler::Prio,
             tick_hz: 1000,
             timeslice_ticks: 10,
-            features: FEATURES.to_vec(),
+            features: default_features(),
         }
     }
 }
@@ -160,6 +183,10 @@ pub struct BuildConfig {
 pub struct SystemDesc {
     pub kernel: KernelConfig,
     pub build: BuildConfig,
+    /// The declared tasks and kernel objects (`[task.NAME]`, `[sem.NAME]`, ...).
+    pub objects: Objects,
+    /// `[power]`.
+    pub power: PowerConfig,
 }
 
 /// Largest `tick_hz`.
@@ -197,6 +224,17 @@ impl SystemDesc {
 struct RawSystem {
     kernel: Option<RawKernel>,
     build: Option<RawBuild>,
+    task: Option<objects::Decls<objects::RawTask>>,
+    sem: Option<objects::Decls<objects::RawSem>>,
+    mutex: Option<objects::Decls<objects::RawMutex>>,
+    queue: Option<objects::Decls<objects::RawQueue>>,
+    port: Option<objects::Decls<objects::RawPort>>,
+    flags: Option<objects::Decls<objects::RawFlags>>,
+    heap: Option<objects::Decls<objects::RawHeap>>,
+    pool: Option<objects::Decls<objects::RawPool>>,
+    timer: Option<objects::Decls<objects::RawTimer>>,
+    interrupt: Option<objects::Decls<objects::RawInterrupt>>,
+    power: Option<objects::RawPower>,
 }
 
 #[derive(Deserialize)]
@@ -252,12 +290,45 @@ impl Ctx<'_> {
 
     fn resolve(&self, raw: RawSystem) -> R<SystemDesc> {
         let mut d = SystemDesc::default();
+        let explicit_features = raw.kernel.as_ref().is_some_and(|k| k.features.is_some());
         if let Some(k) = raw.kernel {
             self.kernel(k, &mut d.kernel)?;
+        }
+        // Without an explicit feature list, DPM is on when the description uses it.
+        let uses_power = raw
+            .power
+            .as_ref()
+            .and_then(|p| p.policy())
+            .is_some_and(|p| p != "default")
+            || raw
+                .task
+                .as_ref()
+                .is_some_and(|t| t.0.iter().any(|(_, v)| v.get_ref().has_power_class()));
+        if !explicit_features && uses_power && !d.kernel.features.contains(&"power") {
+            d.kernel.features = FEATURES
+                .into_iter()
+                .filter(|f| *f == "power" || d.kernel.features.contains(f))
+                .collect();
         }
         if let Some(b) = raw.build {
             self.build(b, &mut d.build)?;
         }
+        let r = objects::Resolver::new(self, d.kernel.os, d.kernel.scheduler, &d.kernel.features);
+        if let Some(p) = raw.power {
+            d.power = r.power(p)?;
+        }
+        d.objects = r.resolve(objects::RawObjects {
+            task: raw.task,
+            sem: raw.sem,
+            mutex: raw.mutex,
+            queue: raw.queue,
+            port: raw.port,
+            flags: raw.flags,
+            heap: raw.heap,
+            pool: raw.pool,
+            timer: raw.timer,
+            interrupt: raw.interrupt,
+        })?;
         Ok(d)
     }
 
@@ -281,7 +352,10 @@ impl Ctx<'_> {
                 .ok_or_else(|| {
                     self.err(
                         &s.span(),
-                        format!("os = {:?} is not an operating system Ubik builds", s.get_ref()),
+                        format!(
+                            "os = {:?} is not an operating system Ubik builds",
+                            s.get_ref()
+                        ),
                         format!("one of {}", quoted_list(Os::ALL.into_iter().map(Os::name))),
                     )
                 })?;
@@ -421,7 +495,9 @@ mod tests {
         assert_eq!(d.kernel.scheduler, Scheduler::Prio);
         assert_eq!(d.kernel.tick_hz, 1000);
         assert_eq!(d.kernel.timeslice_ticks, 10);
-        assert_eq!(d.kernel.features, FEATURES.to_vec());
+        assert_eq!(d.kernel.features, default_features());
+        assert!(!d.kernel.features.contains(&"power"));
+        assert_eq!(d.kernel.features.len(), FEATURES.len() - 1);
         assert!(d.build.sources.is_none());
     }
 

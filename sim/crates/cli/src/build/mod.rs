@@ -3,8 +3,8 @@
 //!
 //! 1. Read `APPDIR/system.toml` (`sysdesc`); errors are one line `FILE:LINE:COLUMN: ...`, 65
 //!    (66 when it cannot be read).
-//! 2. Find the repository ([`root`]) and write `BUILD/uk_config.h` and `BUILD/uk_gen.c` (only
-//!    when their content changes).
+//! 2. Find the repository ([`root`]) and write `BUILD/uk_config.h`, `BUILD/uk_gen.h` and
+//!    `BUILD/uk_gen.c` (`sysdesc::gen`, as `ubik gen` does; only when their content changes).
 //! 3. Compile, in parallel and only what is out of date ([`compile`]): the kernel
 //!    (`kernel/src/*.c`, `kernel/sched/<scheduler>.c`, `kernel/arch/rv32/*.S|*.c`), the BSP
 //!    (`bsp/crt0.S`, `bsp/src/*.c`), `BUILD/uk_gen.c` and the application's sources, into

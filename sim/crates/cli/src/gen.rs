@@ -1,0 +1,64 @@
+//! `ubik gen SYSTEM.toml [-o DIR]`: the system description -> `DIR/uk_config.h`,
+//! `DIR/uk_gen.h` and `DIR/uk_gen.c` (the same generator `ubik build` runs; docs/system.md).
+//!
+//! The description is validated completely before anything is written: a mistake is one line
+//! `FILE:LINE:COLUMN: what; expected what` and exit 65 (66 when it cannot be read). Files whose
+//! content is unchanged are not rewritten. Silent on success; `-v` lists the files on stderr.
+
+use crate::{code, Failure};
+use clap::Args;
+use std::path::PathBuf;
+use sysdesc::gen;
+use sysdesc::SystemDesc;
+
+#[derive(Args)]
+pub struct GenArgs {
+    /// The system description (system.toml).
+    pub system: PathBuf,
+    /// The directory to write uk_config.h, uk_gen.h and uk_gen.c into [default: build/ beside
+    /// the description, where `ubik build` puts them].
+    #[arg(short = 'o', long = "output", value_name = "DIR")]
+    pub output: Option<PathBuf>,
+    /// Print each file written (or left unchanged) on stderr.
+    #[arg(short = 'v', long)]
+    pub verbose: bool,
+}
+
+pub fn gen(args: GenArgs) -> Result<u8, Failure> {
+    let desc = SystemDesc::from_file(&args.system)
+        .map_err(|e| Failure::new(e.exit_code() as u8, e.to_string()))?;
+    let dir = args.output.clone().unwrap_or_else(|| {
+        args.system
+            .parent()
+            .map(|p| p.join("build"))
+            .unwrap_or_else(|| PathBuf::from("build"))
+    });
+    if dir.exists() && !dir.is_dir() {
+        return Err(Failure::new(
+            code::IO_ERROR,
+            format!(
+                "cannot write generated files into {}: not a directory; expected a directory (-o DIR)",
+                dir.display()
+            ),
+        ));
+    }
+    let written = gen::generate(&desc, &dir).map_err(|e| {
+        Failure::new(
+            code::IO_ERROR,
+            format!(
+                "cannot write generated files into {}: {e}; expected a writable directory",
+                dir.display()
+            ),
+        )
+    })?;
+    if args.verbose {
+        for (p, changed) in written {
+            eprintln!(
+                "ubik gen: {} {}",
+                if changed { "wrote" } else { "unchanged" },
+                p.display()
+            );
+        }
+    }
+    Ok(0)
+}
