@@ -7,7 +7,7 @@
  *     the DAC (OUT[1]) and wakes the NORMAL-class decoder, which decodes the following buffer
  *     (about 2.6 ms of work at 100 MHz); a LOW-class housekeeping task runs every 100 ms.
  *   DPM_APP = 2 "game" (the paper's PushPush, display on: the machine file adds the display's
- *     constant power): a NORMAL-class frame task renders every 33 ms (about 5 ms of work at 100 MHz),
+ *     constant peripheral_w): a NORMAL-class frame task renders every 33 ms (about 5 ms of work at 100 MHz),
  *     input events (fast line 2, random) release a HIGH-class task with a burst of work, and a
  *     LOW-class task runs the game logic every 100 ms.
  * A deadline is missed when a buffer or a frame is not ready at its next release; the

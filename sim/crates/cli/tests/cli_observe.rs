@@ -341,20 +341,24 @@ fn bare_metal_gets_energy_profile_and_a_trace_without_tasks() {
 }
 
 #[test]
-fn stats_without_energy_has_null_energy() {
+fn stats_has_energy_unless_no_energy() {
     let d = scratch("obsnull");
     let st = d.join("s.json");
-    let r = ubik_run(&[s(&firmware("hello")), "--stats".as_ref(), s(&st)]);
+    let r = ubik_run(&[s(&firmware("hello")), "--stats".as_ref(), s(&st), "--no-energy".as_ref()]);
     assert_eq!(r.code, 0);
     let v = read_json(&st);
     assert!(v["energy_j"].is_null());
     assert!(v["by_category"]["user"]["energy_j"].is_null());
-    let r = ubik_run(&[s(&firmware("hello")), "--stats".as_ref(), s(&st), "--energy".as_ref()]);
+    let r = ubik_run(&[s(&firmware("hello")), "--stats".as_ref(), s(&st)]);
     assert_eq!(r.code, 0);
     let v = read_json(&st);
-    assert_stats_keys(&v, "hello --energy");
-    assert_category_sums(&v, "hello --energy");
+    assert_stats_keys(&v, "hello --stats");
+    assert_category_sums(&v, "hello --stats");
+    assert!(v["energy_j"].as_f64().unwrap() > 0.0);
     assert_eq!(v["by_category"]["user"]["cycles"].as_u64(), Some(u(&v, "cycles")));
+    // --energy and --no-energy contradict each other: a usage error.
+    let r = ubik_run(&[s(&firmware("hello")), "--stats".as_ref(), s(&st), "--energy".as_ref(), "--no-energy".as_ref()]);
+    assert_eq!(r.code, 64);
 }
 
 #[test]

@@ -76,6 +76,9 @@ pub struct EnergyConfig {
     pub sleep_fraction: f64,
     /// Leakage power at `vnom`, W. Default 5e-6.
     pub leak_w: f64,
+    /// Constant power of peripherals outside the core (a display, a radio), W: charged with
+    /// every cycle like leakage but not scaled by the core's voltage. Default 0.
+    pub peripheral_w: f64,
 }
 
 /// Extra wait states per register access, per device (an access costs 2 cycles + these).
@@ -196,6 +199,7 @@ impl Default for MachineConfig {
                 e_mmio_pj: 2.0,
                 sleep_fraction: 0.05,
                 leak_w: 5e-6,
+                peripheral_w: 0.0,
             },
             stimuli: Vec::new(),
             inputs: Vec::new(),
@@ -497,6 +501,7 @@ struct RawEnergy {
     e_mmio_pj: Option<Spanned<f64>>,
     sleep_fraction: Option<Spanned<f64>>,
     leak_w: Option<Spanned<f64>>,
+    peripheral_w: Option<Spanned<f64>>,
 }
 
 #[derive(Deserialize)]
@@ -651,7 +656,7 @@ impl Ctx<'_> {
             if let Some(v) = &e.vnom {
                 en.vnom = self.positive(v, "vnom", "a nominal voltage in volts > 0")?;
             }
-            let fields: [(&Option<Spanned<f64>>, &str, &mut f64, &str); 9] = [
+            let fields: [(&Option<Spanned<f64>>, &str, &mut f64, &str); 10] = [
                 (
                     &e.e_cycle_pj,
                     "e_cycle_pj",
@@ -701,6 +706,12 @@ impl Ctx<'_> {
                     "a fraction >= 0",
                 ),
                 (&e.leak_w, "leak_w", &mut en.leak_w, "a power in W >= 0"),
+                (
+                    &e.peripheral_w,
+                    "peripheral_w",
+                    &mut en.peripheral_w,
+                    "a power in W >= 0",
+                ),
             ];
             for (v, key, slot, expected) in fields {
                 if let Some(v) = v {
@@ -1416,6 +1427,7 @@ mod tests {
                 e_mmio_pj: 9.0,
                 sleep_fraction: 9.0,
                 leak_w: 9.0,
+                peripheral_w: 9.0,
             },
             stimuli: vec![],
             inputs: vec![],
@@ -1772,6 +1784,10 @@ bits = 12
         assert_eq!(
             err("[energy]\nleak_w = -1\n"),
             "m.toml:2:10: leak_w = -1 is negative or not finite; expected a power in W >= 0"
+        );
+        assert_eq!(
+            err("[energy]\nperipheral_w = -0.5\n"),
+            "m.toml:2:16: peripheral_w = -0.5 is negative or not finite; expected a power in W >= 0"
         );
         let s = err("[[stimulus]]\nkind = \"periodic\"\nperiod_us = 10\n");
         assert!(

@@ -133,7 +133,8 @@ impl Model {
         let s = self.scale(opp.volts);
         let s2 = s * s;
         let dyn_cycle_pj = self.cfg.e_cycle_pj * s2;
-        let leak_cycle_pj = self.cfg.leak_w * s / opp.hz as f64 * 1e12;
+        // Leakage, and the peripherals' constant power (not the core's: not scaled by V).
+        let leak_cycle_pj = (self.cfg.leak_w * s + self.cfg.peripheral_w) / opp.hz as f64 * 1e12;
         Rates {
             dyn_cycle_pj,
             leak_cycle_pj,
@@ -162,6 +163,21 @@ impl Model {
 mod tests {
     use super::*;
     use machine::config::MachineConfig;
+
+    #[test]
+    fn peripheral_power_is_constant_per_second() {
+        let mut cfg = MachineConfig::default();
+        cfg.energy.peripheral_w = 0.05; // a 50 mW display
+        let m = Model::new(cfg.energy);
+        // 50 mW at 100 MHz: 500 pJ per cycle on top of the 0.05 pJ of leakage, active or not;
+        // at 24 MHz (0.85 V) the same power per second, not scaled by the voltage.
+        let r0 = m.rates(cfg.opps[0]);
+        assert!((r0.leak_cycle_pj - 500.05).abs() < 1e-9);
+        assert!((r0.sleep_pj - (0.6 + 500.05)).abs() < 1e-9);
+        let r2 = m.rates(cfg.opps[2]);
+        let per_s = r2.leak_cycle_pj * 24e6 * 1e-12;
+        assert!((per_s - (0.05 + 5e-6 * 0.85 / 1.2)).abs() < 1e-12, "{per_s}");
+    }
 
     #[test]
     fn defaults_and_v_squared() {
