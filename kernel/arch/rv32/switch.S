@@ -27,6 +27,7 @@
  * has the tail frame (below) and a full frame under it; resuming it returns into uk__tail's
  * caller, which restores the rest and mrets. */
 #include "bsp/mmio.h"
+#include "bsp/trapframe.h"
 #include "tcb_offsets.h"
 #if __has_include("uk_config.h")
 #include "uk_config.h"
@@ -181,23 +182,7 @@ uk__arch_context_start:
     .globl bsp_vector_fast_irq
     .type bsp_vector_fast_irq, @function
 bsp_vector_fast_irq:
-    addi    sp, sp, -64
-    sw      ra, 0(sp)
-    sw      t0, 4(sp)
-    sw      t1, 8(sp)
-    sw      t2, 12(sp)
-    sw      a0, 16(sp)
-    sw      a1, 20(sp)
-    sw      a2, 24(sp)
-    sw      a3, 28(sp)
-    sw      a4, 32(sp)
-    sw      a5, 36(sp)
-    sw      a6, 40(sp)
-    sw      a7, 44(sp)
-    sw      t3, 48(sp)
-    sw      t4, 52(sp)
-    sw      t5, 56(sp)
-    sw      t6, 60(sp)
+    SAVE_CALLER_SAVED
     csrr    a0, mcause
     andi    a0, a0, 15              /* mcause 16..30: the line */
     slli    t0, a0, 2
@@ -209,24 +194,7 @@ bsp_vector_fast_irq:
     lui     t2, %hi(INTC_ACK)
     sw      t1, %lo(INTC_ACK)(t2)   /* acknowledged first: an event during the LISR stays */
     jalr    t0
-    lw      ra, 0(sp)
-    lw      t0, 4(sp)
-    lw      t1, 8(sp)
-    lw      t2, 12(sp)
-    lw      a0, 16(sp)
-    lw      a1, 20(sp)
-    lw      a2, 24(sp)
-    lw      a3, 28(sp)
-    lw      a4, 32(sp)
-    lw      a5, 36(sp)
-    lw      a6, 40(sp)
-    lw      a7, 44(sp)
-    lw      t3, 48(sp)
-    lw      t4, 52(sp)
-    lw      t5, 56(sp)
-    lw      t6, 60(sp)
-    addi    sp, sp, 64
-    mret
+    RESTORE_CALLER_SAVED_AND_MRET
     .size bsp_vector_fast_irq, . - bsp_vector_fast_irq
 
     .section .text.uk_other.bsp_vector_timer, "ax"
@@ -272,37 +240,9 @@ bsp_vector_software:
     li      t0, 8
     csrc    mie, t0                 /* the kernel lock */
     csrsi   mstatus, 8              /* interrupts on: LISRs and ticks preempt the tail */
-    sw      ra, 0(sp)
-    sw      t1, 8(sp)
-    sw      t2, 12(sp)
-    sw      a0, 16(sp)
-    sw      a1, 20(sp)
-    sw      a2, 24(sp)
-    sw      a3, 28(sp)
-    sw      a4, 32(sp)
-    sw      a5, 36(sp)
-    sw      a6, 40(sp)
-    sw      a7, 44(sp)
-    sw      t3, 48(sp)
-    sw      t4, 52(sp)
-    sw      t5, 56(sp)
-    sw      t6, 60(sp)
+    SAVE_CALLER_SAVED_BUT_T0
     call    uk__tail
-    lw      ra, 0(sp)
-    lw      t1, 8(sp)
-    lw      t2, 12(sp)
-    lw      a0, 16(sp)
-    lw      a1, 20(sp)
-    lw      a2, 24(sp)
-    lw      a3, 28(sp)
-    lw      a4, 32(sp)
-    lw      a5, 36(sp)
-    lw      a6, 40(sp)
-    lw      a7, 44(sp)
-    lw      t3, 48(sp)
-    lw      t4, 52(sp)
-    lw      t5, 56(sp)
-    lw      t6, 60(sp)
+    RESTORE_CALLER_SAVED_BUT_T0
     csrci   mstatus, 8
     lw      t0, 68(sp)
     csrw    mstatus, t0
