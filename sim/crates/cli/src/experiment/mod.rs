@@ -379,7 +379,7 @@ pub fn experiment(args: ExperimentArgs) -> Result<u8, Failure> {
     // series per task count; per (workload, period, ratio) stacked energy bars over systems.
     let mut groups: Vec<(String, String)> = Vec::new(); // (key, title)
     for (v, ..) in &summaries {
-        let key = format!("{}-{}-p{}{}", v.system(), v.workload, v.period_us, if v.ratio > 1 { format!("-r{}", v.ratio) } else { String::new() });
+        let key = v.system_workload_key();
         let title = format!("{} {} {} us{}", v.system(), v.workload, v.period_us, if v.ratio > 1 { format!(" {}:1", v.ratio) } else { String::new() });
         if !groups.iter().any(|g| g.0 == key) {
             groups.push((key, title));
@@ -388,7 +388,7 @@ pub fn experiment(args: ExperimentArgs) -> Result<u8, Failure> {
     for (key, title) in &groups {
         let members: Vec<_> = summaries
             .iter()
-            .filter(|(v, ..)| &format!("{}-{}-p{}{}", v.system(), v.workload, v.period_us, if v.ratio > 1 { format!("-r{}", v.ratio) } else { String::new() }) == key)
+            .filter(|(v, ..)| &v.system_workload_key() == key)
             .collect();
         let jitter: Vec<(String, Vec<(f64, f64)>)> = members.iter().map(|(v, _, jh, _)| (format!("{} task(s)", v.tasks), jh.clone())).collect();
         let delay: Vec<(String, Vec<(f64, f64)>)> = members.iter().map(|(v, _, _, dh)| (format!("{} task(s)", v.tasks), dh.clone())).collect();
@@ -399,7 +399,7 @@ pub fn experiment(args: ExperimentArgs) -> Result<u8, Failure> {
     }
     let mut egroups: Vec<String> = Vec::new();
     for (v, ..) in &summaries {
-        let k = format!("{}-p{}{}", v.workload, v.period_us, if v.ratio > 1 { format!("-r{}", v.ratio) } else { String::new() });
+        let k = v.workload_key();
         if !egroups.contains(&k) {
             egroups.push(k);
         }
@@ -407,7 +407,7 @@ pub fn experiment(args: ExperimentArgs) -> Result<u8, Failure> {
     for k in &egroups {
         let bars: Vec<(String, Vec<(String, f64)>)> = summaries
             .iter()
-            .filter(|(v, ..)| &format!("{}-p{}{}", v.workload, v.period_us, if v.ratio > 1 { format!("-r{}", v.ratio) } else { String::new() }) == k)
+            .filter(|(v, ..)| &v.workload_key() == k)
             .map(|(v, s, ..)| {
                 (
                     format!("{} {}", v.system(), v.tasks),

@@ -112,6 +112,25 @@ impl Variant {
         s
     }
 
+    /// "-r4" for the resamplers' ratio, "" otherwise (file-name parts).
+    fn ratio_suffix(&self) -> String {
+        if self.ratio > 1 {
+            format!("-r{}", self.ratio)
+        } else {
+            String::new()
+        }
+    }
+
+    /// The figures' key of a workload setting over every system: "up-p8000-r2".
+    pub fn workload_key(&self) -> String {
+        format!("{}-p{}{}", self.workload, self.period_us, self.ratio_suffix())
+    }
+
+    /// The figures' key of a system and workload setting over every task count.
+    pub fn system_workload_key(&self) -> String {
+        format!("{}-{}", self.system(), self.workload_key())
+    }
+
     /// The period of the job that writes the periodic output, in microseconds.
     pub fn output_period_us(&self) -> u32 {
         if self.workload == "up" {
