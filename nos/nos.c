@@ -105,23 +105,20 @@ NOS_FN(nos_run) void nos_run(void)
     for (;;) {
         uint64_t now = bsp_timer_now();
         job_t *j = released(now);
-        if (j && j->prio < NOS_IRQ_PRIO) {
+        /* Jobs above the interrupt work's priority first, then one interrupt's work, then the
+         * rest of the jobs (interrupts are LOW: after every job above them). */
+        if (!(j && j->prio < NOS_IRQ_PRIO) && poll_irq())
+            continue;
+        if (j) {
             job_start = now;
             j->next = now + j->period; /* relative to the actual start */
             j->fn(j->arg);
             continue;
         }
-        if (poll_irq())
-            continue;
-        if (j) {
-            job_start = now;
-            j->next = now + j->period;
-            j->fn(j->arg);
-            continue;
-        }
         /* Nothing to do: sleep until the next release or an interrupt line. */
-        bsp_timer_set_compare(earliest());
-        if (bsp_timer_now() < earliest() && !(MMIO32(INTC_PENDING) & irq_lines))
+        uint64_t next = earliest();
+        bsp_timer_set_compare(next);
+        if (bsp_timer_now() < next && !(MMIO32(INTC_PENDING) & irq_lines))
             bsp_wfi();
     }
 }

@@ -38,11 +38,6 @@
 
 #ifdef UK_FEATURE_MUTEX /* the whole file: [kernel] features in system.toml */
 
-static inline bool in_irq(void)
-{
-    return UK_IN_ISR();
-}
-
 /* t's priority by the formula above. O(H). */
 static UK_IPC_FN(effective_prio) uk_prio_t effective_prio(const uk_task_t *t)
 {
@@ -134,7 +129,7 @@ UK_IPC_FN(uk_mutex_lock) int uk_mutex_lock(uk_mutex_t *m, uk_tick_t timeout)
 {
     if (!m)
         return UK_EINVAL;
-    if (in_irq() || !uk__started)
+    if (UK_IN_ISR() || !uk__started)
         return UK_EPERM;
     unsigned key = uk__lock();
     uk_task_t *self = uk__current;
@@ -170,7 +165,7 @@ UK_IPC_FN(uk_mutex_unlock) int uk_mutex_unlock(uk_mutex_t *m)
 {
     if (!m)
         return UK_EINVAL;
-    if (in_irq() || !uk__started)
+    if (UK_IN_ISR() || !uk__started)
         return UK_EPERM;
     unsigned key = uk__lock();
     uk_task_t *self = uk__current;
@@ -197,7 +192,7 @@ UK_IPC_FN(uk_mutex_delete) int uk_mutex_delete(uk_mutex_t *m)
 {
     if (!m)
         return UK_EINVAL;
-    if (in_irq())
+    if (UK_IN_ISR())
         return UK_EPERM;
     unsigned key = uk__lock();
     int r = UK_OK;

@@ -23,12 +23,14 @@ static const uint8_t table[5][4] = {
 uint8_t uk__power_on = UK_POWER_POLICY != 0;
 static uint8_t policy = UK_POWER_POLICY;
 static uint8_t current = 0xFF; /* the point last selected (0xFF: none yet) */
+static uint32_t n_opps;        /* the machine's operating points (0: not read yet) */
 
 static UK_SCHED_FN(select_opp) void select_opp(unsigned opp)
 {
-    unsigned n = MMIO32(POWER_OPP_COUNT);
-    if (n && opp >= n)
-        opp = n - 1; /* a machine with fewer points: its slowest */
+    if (!n_opps) /* read once: a device access on every switch would be wasted */
+        n_opps = MMIO32(POWER_OPP_COUNT);
+    if (n_opps && opp >= n_opps)
+        opp = n_opps - 1u; /* a machine with fewer points: its slowest */
     if (opp != current) {
         current = (uint8_t)opp;
         MMIO32(POWER_OPP_SELECT) = opp;
