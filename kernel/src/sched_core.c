@@ -108,9 +108,11 @@ UK_SCHED_FN(uk__set_prio) void uk__set_prio(uk_task_t *t, uk_prio_t prio)
     if (t->state == UK_TASK_READY || t->state == UK_TASK_RUNNING) {
         uk__sched_set_prio(t, prio);
     } else if (t->state == UK_TASK_PENDING || t->state == UK_TASK_PENDING_DELAYED) {
+        uk_list_t *q = t->waiting_on;
         uk__list_remove(&t->wait_node);
         t->prio = prio;
-        uk__waitq_insert((uk_list_t *)t->waiting_on, t);
+        uk__waitq_insert(q, t);
+        uk__wait_moved(t, q); /* another waiter may be first in line now */
     } else {
         t->prio = prio;
     }
