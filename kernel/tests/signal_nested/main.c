@@ -21,6 +21,7 @@ static volatile uk_tick_t log_start[LOG], log_end[LOG];
 static volatile int outer_res[2];
 static volatile uk_tick_t outer_end[2];
 static volatile int handler_runs_at_outer_end[2];
+static volatile int loop_res = 99;
 
 /* The first run of each round blocks inside the handler: sig 1 sleeps 10 ticks, sig 8
  * waits 10 ticks on a semaphore nobody gives. */
@@ -51,7 +52,7 @@ static void target_task(void *arg)
     outer_end[1] = uk_time();
     handler_runs_at_outer_end[1] = n_log;
     for (;;)
-        CHECK_EQ(uk_task_sleep(1000), UK_OK);
+        loop_res = uk_task_sleep(1000);
 }
 
 static void main_task(void *arg)
@@ -107,6 +108,7 @@ static void main_task(void *arg)
     CHECK_EQ(uk_task_sleep(1), UK_OK);
     CHECK_EQ(n_log, 5);
     CHECK_EQ(log_sigs[4], 32);
+    CHECK_EQ(loop_res, UK_EINTR);
     CHECK_EQ(uk_task_state(&target), UK_TASK_DELAYED); /* its loop sleeps again */
     bsp_exit(check_result());
 }
