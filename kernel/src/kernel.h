@@ -219,7 +219,15 @@ void uk__wait_begin(uk_list_t *q, uk_tick_t timeout);
 void uk__wait_end(uk_task_t *t, int result);
 /* t left wait queue q unserved (t->waiting_on is NULL) or moved in it (a priority change):
  * run t->wait_leave(q), if set, so that the service admits the waiters now first in line. */
-void uk__wait_moved(uk_task_t *t, uk_list_t *q);
+static inline void uk__wait_moved(uk_task_t *t, uk_list_t *q)
+{
+    void (*leave)(uk_list_t *) = t->wait_leave;
+    if (leave) {
+        if (!t->waiting_on)
+            t->wait_leave = 0; /* out of the queue for good: the hook is spent */
+        leave(q);
+    }
+}
 /* End t's wait with `result`: out of the wait queue and the delta list, ready. */
 void uk__wake(uk_task_t *t, int result);
 /* Wake every waiter of `q` with `result` (object deleted). */

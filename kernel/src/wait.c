@@ -60,15 +60,6 @@ UK_IPC_FN(uk__wait_end) void uk__wait_end(uk_task_t *t, int result)
     uk__wait_moved(t, q);
 }
 
-UK_IPC_FN(uk__wait_moved) void uk__wait_moved(uk_task_t *t, uk_list_t *q)
-{
-    void (*leave)(uk_list_t *) = t->wait_leave;
-    if (leave) {
-        if (!t->waiting_on)
-            t->wait_leave = 0; /* out of the queue for good: the hook is spent */
-        leave(q);
-    }
-}
 
 UK_IPC_FN(uk__wake) void uk__wake(uk_task_t *t, int result)
 {
