@@ -154,7 +154,7 @@ UK_OTHER_FN(uk_heap_init) int uk_heap_init(uk_heap_t *h, void *buf, size_t bytes
 
 /* The first block of the first non-empty list at or above size rounded up to a list
  * boundary (every block there fits), or NULL. */
-static UK_OTHER_FN(good_fit) blk_t *good_fit(const uk_heap_t *h, uint32_t size)
+static inline blk_t *good_fit(const uk_heap_t *h, uint32_t size)
 {
     uint32_t want = size;
     if (want >= SMALL)

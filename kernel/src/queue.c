@@ -123,21 +123,9 @@ static UK_IPC_FN(get) uint32_t get(uk_queue_t *q, void *buf)
     return len;
 }
 
-/* Waiting senders are admitted in their order (priority, FIFO among equals). A new sender
- * is first in line when no sender waits, or when it is a task of higher priority than every
- * waiting sender; a LISR's deferred send or a HISR's is behind every waiting task. */
-static inline bool first_in_line(const uk_queue_t *q, bool deferred)
-{
-    if (uk__list_empty(&q->senders))
-        return true;
-    if (deferred || uk__current_hisr)
-        return false;
-    return UK_CONTAINER_OF(q->senders.next, uk_task_t, wait_node)->prio > uk__current->prio;
-}
-
 /* The send under the lock, without waiting: 1 if it woke a receiver (the caller
  * reschedules), UK_OK if queued, UK_EAGAIN if there is no room (or senders wait ahead). */
-static UK_IPC_FN(send_now) int send_now(uk_queue_t *q, const void *msg, uint32_t len, bool deferred)
+static UK_IPC_FN(send_now) int send_now(uk_queue_t *q, const void *msg, uint32_t len)
 {
     uk_task_t *w = uk__waitq_first(&q->receivers);
     if (w) { /* the queue is empty: straight into the receiver's buffer */
@@ -147,16 +135,29 @@ static UK_IPC_FN(send_now) int send_now(uk_queue_t *q, const void *msg, uint32_t
         uk__wake(w, UK_OK);
         return 1;
     }
-    if (first_in_line(q, deferred) && has_room(q, len)) {
+    if (uk__list_empty(&q->senders) && has_room(q, len)) {
         put(q, msg, len);
         return UK_OK;
     }
     return UK_EAGAIN;
 }
 
+/* Waiting senders are admitted in their order: priority, FIFO among equals. So a task whose
+ * send_now was refused only because senders wait is first in line if they all have a lower
+ * priority, and goes in if its message fits (a LISR's or a HISR's send is behind every
+ * waiting task). Off the fast path: only after send_now refused. */
+static UK_IPC_FN(send_ahead) __attribute__((noinline)) int send_ahead(uk_queue_t *q, const void *msg, uint32_t len)
+{
+    uk_task_t *w = uk__waitq_first(&q->senders);
+    if (!w || uk__current_hisr || w->prio <= uk__current->prio || !has_room(q, len))
+        return UK_EAGAIN;
+    put(q, msg, len);
+    return UK_OK;
+}
+
 /* Move the waiting senders' messages in, first come first: 1 if one woke. A sender whose
  * message does not fit yet stops the walk: nobody overtakes it. */
-static UK_IPC_FN(admit_senders) int admit_senders(uk_queue_t *q)
+static UK_IPC_FN(admit_senders) __attribute__((noinline)) int admit_senders(uk_queue_t *q)
 {
     int r = UK_OK;
     uk_task_t *w;
@@ -186,7 +187,7 @@ static UK_IPC_FN(recv_now) int recv_now(uk_queue_t *q, void *buf, uint32_t *len)
     if (!q->count)
         return UK_EAGAIN;
     *len = get(q, buf);
-    return admit_senders(q);
+    return uk__list_empty(&q->senders) ? UK_OK : admit_senders(q);
 }
 
 /* ---- The LISR side: the staging ring ------------------------------------------------- */
@@ -209,7 +210,7 @@ static UK_IPC_FN(send_deferred) int send_deferred(void *obj, uint32_t arg)
     uint32_t len = *(uint32_t *)(stage + at);
     int r = UK_EINVAL;
     if (valid_queue(obj)) {
-        r = send_now(obj, stage + at + 4, len, true);
+        r = send_now(obj, stage + at + 4, len);
         if (r > 0)
             r = UK_OK;
     }
@@ -280,7 +281,9 @@ static UK_IPC_FN(queue_send) int queue_send(uk_queue_t *q, const void *msg, uint
     if (UK_IN_LISR())
         return send_from_lisr(q, msg, len);
     unsigned key = uk__lock();
-    int r = send_now(q, msg, len, false);
+    int r = send_now(q, msg, len);
+    if (r == UK_EAGAIN)
+        r = send_ahead(q, msg, len);
     if (r > 0) {
         uk__reschedule();
         r = UK_OK;
