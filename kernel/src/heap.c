@@ -177,7 +177,7 @@ static inline blk_t *good_fit(const uk_heap_t *h, uint32_t size)
 }
 
 /* No list above holds a block: the first block of size's own list, if it is large enough. */
-static inline blk_t *own_list_fit(const uk_heap_t *h, uint32_t size)
+static UK_OTHER_FN(own_list_fit) __attribute__((noinline)) blk_t *own_list_fit(const uk_heap_t *h, uint32_t size)
 {
     unsigned fl, sl;
     mapping(size, &fl, &sl);
