@@ -1,7 +1,8 @@
 /* Head-of-line admission: a variable-size queue admits waiting senders in order, and a
  * sender whose message does not fit yet holds back the ones behind it. When that sender
  * leaves the line in any way -- deleted, suspended (from a task or deferred from interrupt
- * context), timed out, interrupted by a signal, moved back by a priority change -- the
+ * context), timed out, interrupted by a signal, moved back by a priority change, overtaken by
+ * one that priority inheritance raised above it -- the
  * senders behind it are admitted at once if their messages fit. A sender of higher priority
  * than the waiting one is ahead of it in the line: its message goes in at once if it fits.
  * Self-checking, every scheduler. */
@@ -10,14 +11,16 @@
 #include "check.h"
 
 #define STK 384
-enum { BIG, SMALL, HIGH, NTASKS };
+enum { BIG, SMALL, HIGH, LOCKER, NTASKS };
 static uk_task_t main_t, tasks[NTASKS];
 static uint32_t main_stack[STK], stacks[NTASKS][STK];
 static uk_queue_t vq;
 static uint32_t vbuf[128 / 4];
 static uint8_t msg[120];
-static const uint16_t len_of[NTASKS] = {100, 4, 8};
-static const uint8_t prio_of[NTASKS] = {20, 21, 15};
+static const uint16_t len_of[NTASKS] = {100, 4, 8, 0};
+static const uint8_t prio_of[NTASKS] = {20, 21, 15, 12};
+static uk_mutex_t m;
+static volatile int small_locks_first, locker_res;
 static volatile uk_tick_t timeout_of[NTASKS];
 static volatile int res[NTASKS];
 static volatile uk_tick_t done_at[NTASKS];
@@ -28,8 +31,14 @@ static void on_signal(uint32_t sigs) { handled |= sigs; }
 static void sender(void *arg)
 {
     int id = (int)(uintptr_t)arg;
+    if (id == LOCKER) { /* blocks on m, lending its priority to its owner */
+        locker_res = uk_mutex_lock(&m, UK_FOREVER);
+        return;
+    }
     if (id == BIG)
         CHECK_EQ(uk_signal_handler(0, on_signal), UK_OK);
+    if (id == SMALL && small_locks_first)
+        CHECK_EQ(uk_mutex_lock(&m, UK_FOREVER), UK_OK);
     res[id] = uk_queue_send_var(&vq, msg, len_of[id], timeout_of[id]);
     done_at[id] = uk_time();
 }
@@ -147,6 +156,21 @@ static void main_task(void *arg)
     CHECK_EQ(uk_queue_recv_var(&vq, msg, sizeof msg, &n, UK_NO_WAIT), UK_OK);
     CHECK_EQ(n, 100);
     teardown();
+
+    /* The small sender holds a mutex; a task of priority 12 waits for it and lends it its
+     * priority: the small sender is now ahead of the big one (20) and goes in. Its task
+     * then ends, and the mutex passes to the locker. */
+    CHECK_EQ(uk_mutex_init(&m), UK_OK);
+    small_locks_first = 1;
+    setup(UK_FOREVER);
+    small_locks_first = 0;
+    locker_res = 99;
+    start(LOCKER, UK_FOREVER);
+    small_admitted("inheritance");
+    CHECK_EQ(locker_res, UK_OK);
+    CHECK_EQ(uk_task_state(&tasks[BIG]), UK_TASK_PENDING);
+    teardown();
+    CHECK_EQ(uk_mutex_delete(&m), UK_OK);
 
     /* A sender of higher priority than the waiting big one is ahead of it: its 8 bytes go
      * in at once (not at the next receive); the small one, behind the big one, still waits. */
