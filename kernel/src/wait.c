@@ -60,7 +60,6 @@ UK_IPC_FN(uk__wait_end) void uk__wait_end(uk_task_t *t, int result)
     uk__wait_moved(t, q);
 }
 
-
 UK_IPC_FN(uk__wake) void uk__wake(uk_task_t *t, int result)
 {
     uk__list_remove(&t->wait_node);
