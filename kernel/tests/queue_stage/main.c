@@ -4,7 +4,8 @@
  * bytes to a variable queue, each consumed before the next interrupt; then a task with
  * interrupts disabled (a LISR for the kernel: the same path) sweeps every pair of sizes with
  * the ring empty in between, fills the ring to its last byte (one more record is refused),
- * and fills the deferral ring (the 33rd call is refused). Self-checking, every scheduler. */
+ * fills the deferral ring (the 33rd call is refused), and sends 300-byte messages to a fixed
+ * queue, which share the ring. Self-checking, every scheduler. */
 #include <ubik/ubik.h>
 #include "bsp/bsp.h"
 #include "check.h"
@@ -14,7 +15,8 @@
 
 static uk_task_t main_t;
 static uint32_t main_stack[512];
-static uk_queue_t vq;
+static uk_queue_t vq, fq;
+static uint32_t fbuf[300 / 4];
 static uint32_t vbuf[UK_QUEUE_VAR_BYTES(MAX_MSG, 2) / 4];
 static uint8_t out[MAX_MSG], in[MAX_MSG], lisr_out[MAX_MSG]; /* the LISR has its own */
 
@@ -133,6 +135,21 @@ static void main_task(void *arg)
     CHECK_EQ(c, 32);
     for (int i = 0; i < 32; i++)
         expect_msg(0, 0, UK_NO_WAIT);
+
+    /* A fixed queue's messages share the ring: a 300-byte one after a 250-byte one for the
+     * variable queue (which used to leave the ring at byte 256, with no room at its end). */
+    CHECK_EQ(uk_queue_init(&fq, fbuf, 300, 1), UK_OK);
+    for (unsigned k = 0; k < 4; k++) {
+        CHECK_EQ(send_irqs_off(250, 6), UK_OK);
+        expect_msg(250, 6, UK_NO_WAIT);
+        fill(out, 300, 10 + k);
+        key = uk_irq_disable();
+        int r = uk_queue_send(&fq, out, UK_NO_WAIT);
+        uk_irq_restore(key);
+        CHECK_EQ(r, UK_OK);
+        CHECK_EQ(uk_queue_recv(&fq, in, UK_NO_WAIT), UK_OK);
+        CHECK_EQ(in[299], out[299]);
+    }
     CHECK_EQ(uk_deferred_failed(), 0);
     bsp_exit(check_result());
 }
