@@ -10,7 +10,12 @@
  * and per non-empty class (fl_bitmap) make the search a pair of lowest-set-bit lookups (a de
  * Bruijn multiply: RV32IMC has no CTZ). Alloc rounds the request up to the next list
  * boundary, so any block of the first non-empty list at or above it fits (good fit, no list
- * walk); the rest of the block, if at least MIN_BLOCK, becomes a free block. Free checks the
+ * walk); when there is none, the first block of the request's own list is taken if it is
+ * large enough (one look: a request for the largest free block's payload is served when
+ * that block is first on its list, as always in a heap with one free block of its size
+ * class). So the largest request alloc serves is the payload of the first block of the
+ * highest non-empty list, which uk_heap_stats reports in O(1). The rest of the block, if at
+ * least MIN_BLOCK, becomes a free block. Free checks the
  * pointer (inside the heap, 8-aligned, a used block's tag, a consistent size and neighbour),
  * merges with free neighbours and files the result. No loop depends on the heap's contents:
  * the worst case of each call is a fixed number of steps.
@@ -147,10 +152,10 @@ UK_OTHER_FN(uk_heap_init) int uk_heap_init(uk_heap_t *h, void *buf, size_t bytes
     return r;
 }
 
-/* The allocation under the lock: the block's payload or NULL. */
-static UK_OTHER_FN(heap_alloc_locked) void *heap_alloc_locked(uk_heap_t *h, uint32_t size)
+/* The first block of the first non-empty list at or above size rounded up to a list
+ * boundary (every block there fits), or NULL. */
+static inline blk_t *good_fit(const uk_heap_t *h, uint32_t size)
 {
-    /* Round up to the next list boundary: every block of the lists found fits. */
     uint32_t want = size;
     if (want >= SMALL)
         want += (1u << (fls32(want) - 3)) - 1;
@@ -168,8 +173,26 @@ static UK_OTHER_FN(heap_alloc_locked) void *heap_alloc_locked(uk_heap_t *h, uint
         fl = ffs32(fl_map);
         sl_map = h->sl_bitmap[fl];
     }
-    sl = ffs32(sl_map);
+    return h->free[fl][ffs32(sl_map)];
+}
+
+/* No list above holds a block: the first block of size's own list, if it is large enough. */
+static UK_OTHER_FN(own_list_fit) __attribute__((noinline)) blk_t *own_list_fit(const uk_heap_t *h, uint32_t size)
+{
+    unsigned fl, sl;
+    mapping(size, &fl, &sl);
+    if (fl >= UK_HEAP_FL)
+        return 0;
     blk_t *b = h->free[fl][sl];
+    return b && bsize(b) >= size ? b : 0;
+}
+
+/* The allocation under the lock: the block's payload or NULL. */
+static UK_OTHER_FN(heap_alloc_locked) void *heap_alloc_locked(uk_heap_t *h, uint32_t size)
+{
+    blk_t *b = good_fit(h, size);
+    if (!b && !(b = own_list_fit(h, size)))
+        return 0;
     list_remove(h, b);
     uint32_t rest = bsize(b) - size;
     if (rest >= MIN_BLOCK) { /* split: the rest becomes a free block */
@@ -253,15 +276,13 @@ UK_OTHER_FN(uk_heap_stats) int uk_heap_stats(const uk_heap_t *h, size_t *free_by
         *free_bytes = h->free_bytes;
     if (used_blocks)
         *used_blocks = h->used_blocks;
-    if (largest) {
+    if (largest) { /* what one alloc can get: the first block of the highest list (above) */
         uint32_t big = 0;
         if (h->fl_bitmap) {
             unsigned fl = fls32(h->fl_bitmap), sl = fls32(h->sl_bitmap[fl]);
-            for (const blk_t *b = h->free[fl][sl]; b; b = b->next_free)
-                if (bsize(b) > big)
-                    big = bsize(b);
+            big = bsize(h->free[fl][sl]);
         }
-        *largest = big > HDR ? big - HDR : 0;
+        *largest = big >= MIN_BLOCK ? big - HDR : 0;
     }
     uk__unlock(key);
     return UK_OK;

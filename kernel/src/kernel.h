@@ -214,8 +214,20 @@ int uk__wait(uk_list_t *q, void *obj, uk_tick_t timeout);
  * uk__current->wait_result. For services that must act between the two (mutex inheritance). */
 void uk__wait_begin(uk_list_t *q, uk_tick_t timeout);
 /* End t's wait with `result`: out of the wait queue and (with a timeout) the delta list;
- * its state is left to the caller. The mutex hook (t->blocked_on) is the caller's too. */
+ * its state is left to the caller. The mutex hook (t->blocked_on) is the caller's too. The
+ * waiters behind t are admitted again if the service asked for it (t->wait_leave). */
 void uk__wait_end(uk_task_t *t, int result);
+/* t left wait queue q unserved (t->waiting_on is NULL) or moved in it (a priority change):
+ * run t->wait_leave(q), if set, so that the service admits the waiters now first in line. */
+static inline void uk__wait_moved(uk_task_t *t, uk_list_t *q)
+{
+    void (*leave)(uk_list_t *) = t->wait_leave;
+    if (leave) {
+        if (!t->waiting_on)
+            t->wait_leave = 0; /* out of the queue for good: the hook is spent */
+        leave(q);
+    }
+}
 /* End t's wait with `result`: out of the wait queue and the delta list, ready. */
 void uk__wake(uk_task_t *t, int result);
 /* Wake every waiter of `q` with `result` (object deleted). */

@@ -142,18 +142,29 @@ static UK_IPC_FN(send_now) int send_now(uk_queue_t *q, const void *msg, uint32_t
     return UK_EAGAIN;
 }
 
-/* The receive under the lock, without waiting: 1 if it woke senders, UK_OK, UK_EAGAIN. */
-static UK_IPC_FN(recv_now) int recv_now(uk_queue_t *q, void *buf, uint32_t *len)
+/* Waiting senders are admitted in their order: priority, FIFO among equals. So a task whose
+ * send_now was refused only because senders wait is first in line if they all have a lower
+ * priority, and goes in if its message fits (a LISR's or a HISR's send is behind every
+ * waiting task). Off the fast path: only after send_now refused. */
+static UK_IPC_FN(send_ahead) __attribute__((noinline)) int send_ahead(uk_queue_t *q, const void *msg, uint32_t len)
 {
-    if (!q->count)
+    uk_task_t *w = uk__waitq_first(&q->senders);
+    if (!w || uk__current_hisr || w->prio <= uk__current->prio || !has_room(q, len))
         return UK_EAGAIN;
-    *len = get(q, buf);
+    put(q, msg, len);
+    return UK_OK;
+}
+
+/* Move the waiting senders' messages in, first come first: 1 if one woke. A sender whose
+ * message does not fit yet stops the walk: nobody overtakes it. */
+static UK_IPC_FN(admit_senders) __attribute__((noinline)) int admit_senders(uk_queue_t *q)
+{
     int r = UK_OK;
     uk_task_t *w;
     while ((w = uk__waitq_first(&q->senders)) != 0) {
         tx_t *tx = (tx_t *)(uintptr_t)w->wait_arg;
         if (!has_room(q, tx->len))
-            break; /* the first sender's message does not fit yet: nobody overtakes it */
+            break;
         put(q, tx->msg, tx->len);
         uk__wake(w, UK_OK);
         r = 1;
@@ -161,11 +172,36 @@ static UK_IPC_FN(recv_now) int recv_now(uk_queue_t *q, void *buf, uint32_t *len)
     return r;
 }
 
+/* A variable queue's waiting sender left the line unserved or moved in it (wait.c): the
+ * senders now first in line may fit. The caller reschedules. */
+static UK_IPC_FN(sender_left) void sender_left(uk_list_t *senders)
+{
+    uk_queue_t *q = UK_CONTAINER_OF(senders, uk_queue_t, senders);
+    if (valid_queue(q))
+        (void)admit_senders(q);
+}
+
+/* The receive under the lock, without waiting: 1 if it woke senders, UK_OK, UK_EAGAIN. */
+static UK_IPC_FN(recv_now) int recv_now(uk_queue_t *q, void *buf, uint32_t *len)
+{
+    if (!q->count)
+        return UK_EAGAIN;
+    *len = get(q, buf);
+    return uk__list_empty(&q->senders) ? UK_OK : admit_senders(q);
+}
+
 /* ---- The LISR side: the staging ring ------------------------------------------------- */
 
+/* stage_head and stage_tail count bytes from the ring's start, modulo 2^32; a record at
+ * position h lies at h % UK_QUEUE_STAGE_BYTES and never wraps (the bytes up to the ring's
+ * end are skipped, and released with the record after them). stage_head is written by
+ * interrupt context only; stage_tail by the tail, except when the ring is empty: then no
+ * record is in flight, the tail will not write it until the next one is deferred, and the
+ * producer restarts both at the ring's start, so that an empty ring takes any message up
+ * to its size wherever the last one ended. */
 static uint8_t stage[UK_QUEUE_STAGE_BYTES] __attribute__((aligned(4)));
-static uint32_t stage_head;          /* written by interrupt context only */
-static volatile uint32_t stage_tail; /* written by the tail only */
+static uint32_t stage_head;
+static volatile uint32_t stage_tail;
 
 /* Applied by the tail: arg is the record's position in the staging ring. */
 static UK_IPC_FN(send_deferred) int send_deferred(void *obj, uint32_t arg)
@@ -184,6 +220,8 @@ static UK_IPC_FN(send_deferred) int send_deferred(void *obj, uint32_t arg)
 
 static UK_IPC_FN(send_from_lisr) int send_from_lisr(uk_queue_t *q, const void *msg, uint32_t len)
 {
+    if (stage_head == stage_tail)
+        stage_head = stage_tail = 0; /* empty: start over at the ring's start (see above) */
     uint32_t h = stage_head, at = h & (UK_QUEUE_STAGE_BYTES - 1), need = rec_bytes(len);
     uint32_t skip = at + need > UK_QUEUE_STAGE_BYTES ? UK_QUEUE_STAGE_BYTES - at : 0;
     if (UK_QUEUE_STAGE_BYTES - (h - stage_tail) < skip + need)
@@ -244,6 +282,8 @@ static UK_IPC_FN(queue_send) int queue_send(uk_queue_t *q, const void *msg, uint
         return send_from_lisr(q, msg, len);
     unsigned key = uk__lock();
     int r = send_now(q, msg, len);
+    if (r == UK_EAGAIN)
+        r = send_ahead(q, msg, len);
     if (r > 0) {
         uk__reschedule();
         r = UK_OK;
@@ -252,8 +292,12 @@ static UK_IPC_FN(queue_send) int queue_send(uk_queue_t *q, const void *msg, uint
             r = UK_EPERM;
         } else {
             tx_t tx = {msg, len};
-            uk__current->wait_arg = (uint32_t)(uintptr_t)&tx;
+            uk_task_t *self = uk__current;
+            self->wait_arg = (uint32_t)(uintptr_t)&tx;
+            if (q->variable) /* its message may hold back smaller ones behind it */
+                self->wait_leave = sender_left;
             r = uk__wait(&q->senders, q, timeout); /* UK_OK: a receiver queued it */
+            self->wait_leave = 0;
         }
     }
     uk__unlock(key);

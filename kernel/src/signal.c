@@ -14,7 +14,10 @@
  * ends that sleep or wait with UK_EINTR: the task becomes ready, runs its handler first and
  * then sees UK_EINTR from the call (it decides whether to wait again). A suspended task
  * keeps its signals until resumed. Handlers do not nest: bits sent while one runs are
- * handled when it returns (a loop, until none is pending). */
+ * handled when it returns (a loop, until none is pending), and they do not cut a sleep or
+ * wait of the handler itself -- it would return UK_EINTR with no handler run for the signal,
+ * and running the handler inside itself would make its stack use unbounded. So UK_EINTR
+ * always means that the handler has run for every signal that arrived until then. */
 #include "kernel.h"
 #include "bsp/mmio.h"
 
@@ -39,6 +42,8 @@ static UK_OTHER_FN(signal_post) int signal_post(void *obj, uint32_t sigs)
     if (!t->sig_handler)
         return UK_ESTATE; /* nobody would handle it: refused, not dropped */
     t->sig_pending |= sigs;
+    if (t->sig_busy)
+        return UK_OK; /* in its handler: handled when the handler returns (see above) */
     switch (t->state) {
     case UK_TASK_DELAYED:
         uk__delay_remove(t);

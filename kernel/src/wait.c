@@ -1,5 +1,13 @@
 /* Waiting on kernel objects: wait queues ordered by priority (FIFO among equals), and the
- * end of a wait by wake-up, timeout or deletion. */
+ * end of a wait by wake-up, timeout or deletion.
+ *
+ * Head-of-line admission. Where a waiter's admission depends on what it asks for (a
+ * variable-size queue's sender waits until its message fits, and holds back the senders
+ * behind it), a waiter that leaves the queue unserved, or moves in it, may unblock the ones
+ * behind. Every such leave goes through uk__wait_end (timeout, suspension, deletion, signal)
+ * and every move through uk__set_prio, which call the waiter's t->wait_leave hook, set by the
+ * service before it waits: one place that covers every way out. Waiters served by the object
+ * leave through uk__wake, where the serving code admits the next ones itself. */
 #include "kernel.h"
 
 /* Invariant: a queue's tasks have non-decreasing prio values from head to tail (highest
@@ -43,11 +51,13 @@ UK_IPC_FN(uk__wait) int uk__wait(uk_list_t *q, void *obj, uk_tick_t timeout)
 
 UK_IPC_FN(uk__wait_end) void uk__wait_end(uk_task_t *t, int result)
 {
+    uk_list_t *q = t->waiting_on;
     uk__list_remove(&t->wait_node);
     t->waiting_on = 0;
     if (t->state == UK_TASK_PENDING_DELAYED)
         uk__delay_remove(t);
     t->wait_result = result;
+    uk__wait_moved(t, q);
 }
 
 UK_IPC_FN(uk__wake) void uk__wake(uk_task_t *t, int result)

@@ -18,6 +18,25 @@ static uint8_t mem[HEAP_BYTES + 8];
 static struct { uint8_t *p; size_t n; uint8_t fill; } slot[SLOTS];
 static unsigned long checks;
 
+/* uk_heap_stats' `largest` is what one alloc can get: exactly that succeeds, one byte more
+ * (and the next 8-byte step) does not. The heap is left as it was. */
+static unsigned long largest_checks;
+static void check_largest(uk_heap_t *h)
+{
+    size_t free_before, big, used_before, free_after, used_after;
+    void *p;
+    assert(uk_heap_stats(h, &free_before, &big, &used_before) == UK_OK);
+    assert(uk_heap_alloc(h, big + 1, &p) == UK_ENOMEM);
+    assert(uk_heap_alloc(h, big + 8, &p) == UK_ENOMEM);
+    if (big == 0)
+        return;
+    assert(uk_heap_alloc(h, big, &p) == UK_OK);
+    assert(uk_heap_free(h, p) == UK_OK);
+    assert(uk_heap_stats(h, &free_after, 0, &used_after) == UK_OK);
+    assert(free_after == free_before && used_after == used_before);
+    largest_checks++;
+}
+
 static uint32_t rng = 12345;
 static uint32_t rnd(void) { rng = rng * 1103515245u + 12345u; return rng >> 8; }
 
@@ -42,6 +61,8 @@ int main(void)
     void *p;
     assert(uk_heap_alloc(&h, 0, &p) == UK_EINVAL);
     assert(uk_heap_alloc(&h, HEAP_BYTES, &p) == UK_ENOMEM);
+    assert(big0 > HEAP_BYTES - 64); /* a fresh heap: one block, all of it */
+    check_largest(&h);
     assert(uk_heap_alloc(&h, big0 - big0 / 8, &p) == UK_OK); /* good fit: within 1/8 of the largest */
     assert(uk_heap_free(&h, p) == UK_OK);
     assert(uk_heap_free(&h, p) == UK_EINVAL); /* double free */
@@ -74,6 +95,8 @@ int main(void)
         }
         if (round % 1000 == 0)
             check_all(); /* no overlap: every payload still holds its own pattern */
+        if (round % 97 == 0)
+            check_largest(&h);
     }
     check_all();
     for (int i = 0; i < SLOTS; i++)
@@ -82,7 +105,9 @@ int main(void)
     size_t free1, big1;
     assert(uk_heap_stats(&h, &free1, &big1, &used) == UK_OK);
     assert(used == 0 && free1 == free0 && big1 == big0); /* one block again */
+    check_largest(&h);
     assert(uk_heap_delete(&h) == UK_OK);
-    printf("test_heap: %lu payload checks passed, fully coalesced (%zu bytes free)\n", checks, free1);
+    printf("test_heap: %lu payload checks, %lu largest-block checks passed, fully coalesced (%zu bytes free)\n",
+           checks, largest_checks, free1);
     return 0;
 }

@@ -23,7 +23,9 @@ typedef struct uk_heap {
 int uk_heap_init(uk_heap_t *h, void *buf, size_t bytes);
 int uk_heap_alloc(uk_heap_t *h, size_t bytes, void **p);
 int uk_heap_free(uk_heap_t *h, void *p);
-/* Free bytes (headers included), the largest block one alloc could get, blocks in use. */
+/* Free bytes (headers included); `largest`: the largest request one uk_heap_alloc serves
+ * now -- alloc(largest) succeeds, alloc(largest + 1) fails (0: no alloc can succeed); blocks
+ * in use. */
 int uk_heap_stats(const uk_heap_t *h, size_t *free_bytes, size_t *largest, size_t *used_blocks);
 int uk_heap_delete(uk_heap_t *h); /* UK_ESTATE while blocks are allocated */
 

@@ -49,6 +49,9 @@ typedef struct uk_task {
     uint8_t power_class;      /* uk_power_class_t (power.h): its operating point under a policy */
     uint32_t sig_pending;     /* signals sent, not yet handled */
     void (*sig_handler)(uint32_t sigs);
+    /* Set by a service whose admission looks at the first waiter (a variable-size queue's
+     * senders): called with the wait queue when this task leaves it unserved or moves in it. */
+    void (*wait_leave)(uk_list_t *q);
 } uk_task_t;
 
 int uk_task_create(uk_task_t *t, const char *name, void (*entry)(void *), void *arg,

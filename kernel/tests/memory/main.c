@@ -61,6 +61,26 @@ static void check_slots(void)
             }
 }
 
+/* uk_heap_stats' `largest` is what one alloc can get: exactly that succeeds, one byte more
+ * (and the next 8-byte step) does not; the heap is left as it was. */
+static void check_largest(uk_heap_t *h)
+{
+    size_t fr0 = 0, big = 0, used0 = 0, fr1 = 0, used1 = 0;
+    void *p;
+    CHECK_EQ(uk_heap_stats(h, &fr0, &big, &used0), UK_OK);
+    CHECK_EQ(uk_heap_alloc(h, big + 1, &p), UK_ENOMEM);
+    CHECK_EQ(uk_heap_alloc(h, big + 8, &p), UK_ENOMEM);
+    if (big == 0)
+        return;
+    int r = uk_heap_alloc(h, big, &p);
+    CHECK_EQ(r, UK_OK);
+    if (r == UK_OK)
+        CHECK_EQ(uk_heap_free(h, p), UK_OK);
+    CHECK_EQ(uk_heap_stats(h, &fr1, 0, &used1), UK_OK);
+    CHECK_EQ(fr1, fr0);
+    CHECK_EQ(used1, used0);
+}
+
 static void main_task(void *arg)
 {
     (void)arg;
@@ -114,6 +134,8 @@ static void main_task(void *arg)
     CHECK_EQ(uk_heap_stats(&heap, &free0, &big0, &used), UK_OK);
     CHECK_EQ(used, 0);
     CHECK(free0 > sizeof heap_buf - 64);
+    CHECK(big0 > sizeof heap_buf - 64);
+    check_largest(&heap); /* a fresh heap: all of it in one alloc */
     /* A pool carved from the heap, given back when deleted. */
     CHECK_EQ(uk_pool_create(&carved, &heap, 32, 20), UK_OK);
     CHECK_EQ(uk_heap_stats(&heap, &fr, &big, &used), UK_OK);
@@ -156,6 +178,8 @@ static void main_task(void *arg)
         }
         if (round % 250 == 0)
             check_slots();
+        if (round % 97 == 0)
+            check_largest(&heap);
     }
     check_slots();
     CHECK_EQ(uk_heap_free(&heap, heap_buf + 3), UK_EINVAL);
