@@ -200,6 +200,9 @@ void uk__unready(uk_task_t *t, uint8_t state); /* current or ready t blocks in `
 void uk__reschedule(void);               /* switch to the policy's pick if it differs */
 void uk__tail(void);                     /* the software interrupt: the kernel's deferred work */
 void uk__set_prio(uk_task_t *t, uk_prio_t prio); /* effective priority, keeps queues ordered */
+/* Stop the system: prints "ubik: fatal: WHAT NAME" (WHAT alone for a NULL name) and exits
+ * with UK_EXIT_FATAL. WHAT says what happened and to what kind of context ("stack overflow in
+ * task", "stack overflow in HISR"), NAME which one: the wording docs/api.md promises. */
 __attribute__((noreturn)) void uk__fatal(const char *what, const char *name);
 
 /* ---- Waiting (wait.c): queues ordered by priority, FIFO among equals ------------------- */
@@ -274,7 +277,7 @@ static inline void uk__check_stack(const uk_task_t *t, uintptr_t sp)
 #endif
     uintptr_t lo = (uintptr_t)t->stack_base;
     if (t->stack_base[0] != UK_STACK_CANARY || sp <= lo || sp > lo + t->stack_bytes)
-        uk__fatal("stack overflow", t->name);
+        uk__fatal("stack overflow in task", t->name);
 }
 void uk__task_run(uk_task_t *t); /* the first code of every task (task.c) */
 void uk__arch_timer_start(uint32_t hz);

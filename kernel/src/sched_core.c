@@ -24,7 +24,7 @@ UK_SCHED_FN(uk__unready) void uk__unready(uk_task_t *t, uint8_t state)
 UK_OTHER_FN(uk__fatal) void uk__fatal(const char *what, const char *name)
 {
     (void)uk_irq_disable();
-    bsp_printf("ubik: fatal: %s%s%s\n", what, name ? " in task " : "", name ? name : "");
+    bsp_printf("ubik: fatal: %s%s%s\n", what, name ? " " : "", name ? name : "");
     bsp_exit(UK_EXIT_FATAL);
 }
 

@@ -162,7 +162,7 @@ uk__resume_min:
 
     .section .rodata.uk__yield_overflow, "a"
 uk__yield_overflow:
-    .string "stack overflow"
+    .string "stack overflow in task"
     .section .text.uk_sched.uk__arch_context_start, "ax"
 
 /* A new context's first switch returns here with its function in s0 and argument in s1. */
