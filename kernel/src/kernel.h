@@ -23,6 +23,17 @@
 #ifndef UK_TIMESLICE_TICKS
 #define UK_TIMESLICE_TICKS 10
 #endif
+/* The kernel's stacks and the tick's start ([kernel] irq_stack_bytes, idle_stack_bytes,
+ * tick_start; the defaults are sysdesc's). */
+#ifndef UK_IRQ_STACK_BYTES
+#define UK_IRQ_STACK_BYTES 1024
+#endif
+#ifndef UK_IDLE_STACK_BYTES
+#define UK_IDLE_STACK_BYTES 512
+#endif
+#ifndef UK_TICK_START
+#define UK_TICK_START 0u
+#endif
 #if !defined(UK_CONFIG_SCHED_RR) && !defined(UK_CONFIG_SCHED_PRIO_RR) && !defined(UK_CONFIG_SCHED_BITMAP)
 #ifndef UK_CONFIG_SCHED_PRIO
 #define UK_CONFIG_SCHED_PRIO 1
@@ -278,6 +289,29 @@ static inline void uk__check_stack(const uk_task_t *t, uintptr_t sp)
     uintptr_t lo = (uintptr_t)t->stack_base;
     if (t->stack_base[0] != UK_STACK_CANARY || sp <= lo || sp > lo + t->stack_bytes)
         uk__fatal("stack overflow in task", t->name);
+}
+/* The kernel's own stacks (init.c). Every LISR runs on `irq`, whatever it interrupted
+ * (switch.S switches to it through mscratch, which holds its top while no LISR runs); the
+ * idle task runs on `idle`. */
+typedef struct {
+    uint32_t idle[UK_IDLE_STACK_BYTES / 4];
+    uint32_t irq[UK_IRQ_STACK_BYTES / 4];
+} uk__stacks_t;
+extern uk__stacks_t uk__stacks;
+void uk__arch_irq_stack_init(uint32_t *top); /* the stack the next LISR enters on */
+#define UK__STR(x) #x
+#define UK__XSTR(x) UK__STR(x)
+/* The interrupt stack is intact if its lowest word still holds the canary: checked by every
+ * run of the kernel tail (after each LISR that made a kernel call, and at each tick), on the
+ * tail's own stack, so the check costs the interrupt entry nothing. */
+static inline void uk__check_irq_stack(void)
+{
+#ifdef UK_FEATURE_STACK_CHECK
+    if (uk__stacks.irq[0] != UK_STACK_CANARY)
+        uk__fatal("stack overflow in the interrupt stack ([kernel] irq_stack_bytes = " UK__XSTR(
+                      UK_IRQ_STACK_BYTES) ")",
+                  0);
+#endif
 }
 void uk__task_run(uk_task_t *t); /* the first code of every task (task.c) */
 void uk__arch_timer_start(uint32_t hz);

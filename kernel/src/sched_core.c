@@ -89,6 +89,7 @@ UK_SCHED_FN(uk__reschedule) void uk__reschedule(void)
  * again, and the tail runs once more when the lock is next released. */
 UK_SCHED_FN(uk__tail) void uk__tail(void)
 {
+    uk__check_irq_stack(); /* first: a LISR that overflowed it ran just before */
     uk__arch_tail_ack();
     if (uk__tick_due) {
         uk__tick_due = 0;

@@ -1,5 +1,6 @@
-/* Ubik: interrupts. A LISR runs on the interrupted stack with interrupts disabled (no
- * nesting); the kernel acknowledges its line at the interrupt controller before calling it. */
+/* Ubik: interrupts. A LISR runs on the kernel's interrupt stack ([kernel] irq_stack_bytes)
+ * with interrupts disabled (no nesting); the kernel acknowledges its line at the interrupt
+ * controller before calling it. */
 #ifndef UBIK_IRQ_H
 #define UBIK_IRQ_H
 

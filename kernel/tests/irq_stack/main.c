@@ -1,7 +1,7 @@
 /* LISRs run on the kernel's interrupt stack ([kernel] irq_stack_bytes), not on the stack of
  * whatever they interrupt. A LISR with 600 bytes of locals (a 192-byte one used to stop the
  * system with "stack overflow in task idle") interrupts the idle task, two tasks with small
- * 256-byte stacks (sleeping, and spinning in yields and kernel calls) and the kernel's tail;
+ * 512-byte stacks (sleeping, and spinning in yields and kernel calls) and the kernel's tail;
  * every interrupted stack keeps only its own use, the kernel's stack checks stay quiet, and
  * the LISR's locals lie inside none of the task stacks. Also: [kernel] idle_stack_bytes sizes
  * the idle task's stack. Self-checking. Needs machine.toml (the stimulus). */
@@ -14,7 +14,7 @@
 extern uk_task_t uk__idle_task; /* the kernel's idle task: its stack size is checked */
 
 static uk_task_t sleeper, spinner, main_t;
-static uint32_t sleeper_stack[64], spinner_stack[64], main_stack[256];
+static uint32_t sleeper_stack[128], spinner_stack[128], main_stack[256];
 static uk_sem_t ev;
 static volatile uint32_t lisr_runs, on_task_stack, spins;
 
