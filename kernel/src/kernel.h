@@ -108,6 +108,15 @@ static inline __attribute__((always_inline)) void uk__unlock(unsigned key)
 #define UK_IN_LISR() (uk__irqs_off() && uk__started)
 /* In a LISR or a HISR (where blocking, and changing other objects' lifetimes, is refused). */
 #define UK_IN_ISR() (uk__current_hisr != 0 || UK_IN_LISR())
+/* An interrupt handler never waits, so every call that takes a timeout must get UK_NO_WAIT
+ * from a LISR or HISR (or a task with interrupts disabled). Each such call refuses any other
+ * timeout with UK_EPERM at its entry, every time, not only when it would have had to wait:
+ * the mistake then shows at the first call instead of under load. The one rule for every
+ * call with a timeout. A call tests it where it already knows its context, so tasks pay
+ * only a not-taken branch (UK_NO_WAIT) or a load: UK_LISR_TIMEOUT in the branch a LISR
+ * takes (calls that defer; the others refuse LISRs outright), UK_HISR_TIMEOUT after it. */
+#define UK_LISR_TIMEOUT(timeout) ((timeout) != UK_NO_WAIT)
+#define UK_HISR_TIMEOUT(timeout) __builtin_expect((timeout) != UK_NO_WAIT && uk__current_hisr != 0, 0)
 
 /* A deferred kernel call: applied by the tail with the lock held; returns a UK_E* code
  * (failures are counted in uk__deferred_failed). */
