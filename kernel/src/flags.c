@@ -130,6 +130,8 @@ UK_IPC_FN(uk_flags_wait) int uk_flags_wait(uk_flags_t *f, uint32_t bits, unsigne
         return UK_EINVAL;
     if (UK_IN_LISR())
         return UK_EPERM;
+    if (UK_HISR_TIMEOUT(timeout))
+        return UK_EPERM; /* an interrupt handler never waits: UK_NO_WAIT only (kernel.h) */
     unsigned key = uk__lock();
     int r = UK_OK;
     uint32_t have = f->bits;

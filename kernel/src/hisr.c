@@ -52,7 +52,7 @@ static UK_OTHER_FN(hisr_run) void hisr_run(void *arg)
     if (uk__list_empty(&ready[h->prio]))
         uk__hisr_ready &= ~(1u << h->prio);
     uk__reschedule(); /* never comes back here */
-    uk__fatal("finished HISR resumed", h->name);
+    uk__fatal("resumed the finished HISR", h->name);
 }
 
 /* One more run of h, under the lock (the tail applies a LISR's activation this way). */

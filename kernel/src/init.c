@@ -2,12 +2,13 @@
 #include "kernel.h"
 
 uk_task_t uk__idle_task;
-/* The idle task's stack holds, besides idle's own frame, the kernel tail's frames when a
- * tail interrupts idle, and a LISR (with its deferred kernel calls) nested on top. */
-#ifndef UK_IDLE_STACK_BYTES
-#define UK_IDLE_STACK_BYTES 512
-#endif
-static uint32_t idle_stack[UK_IDLE_STACK_BYTES / 4] __attribute__((aligned(16)));
+
+/* The kernel's own stacks (kernel.h): one object, so that the interrupt stack sits right
+ * above the idle stack, and an interrupt stack that overflows runs into the idle stack's
+ * unused bottom rather than into kernel data before the tail's check reports it. */
+_Static_assert(UK_IDLE_STACK_BYTES % 16 == 0 && UK_IDLE_STACK_BYTES >= 256, "idle_stack_bytes");
+_Static_assert(UK_IRQ_STACK_BYTES % 16 == 0 && UK_IRQ_STACK_BYTES >= 256, "irq_stack_bytes");
+uk__stacks_t uk__stacks __attribute__((aligned(16)));
 /* uk_start abandons main's stack: its switch saves the context here, never to be resumed. */
 static uk_task_t boot_context;
 
@@ -36,8 +37,11 @@ __attribute__((weak)) void uk__gen_init(void) {}
 UK_OTHER_FN(uk_init) void uk_init(void)
 {
     (void)uk_irq_disable();
+    uk__stacks.irq[0] = UK_STACK_CANARY;
+    uk__arch_irq_stack_init(uk__stacks.irq + UK_IRQ_STACK_BYTES / 4);
     uk__sched_init();
-    uk_task_create(&uk__idle_task, "idle", idle, 0, UK_IDLE_PRIO, idle_stack, sizeof idle_stack);
+    uk_task_create(&uk__idle_task, "idle", idle, 0, UK_IDLE_PRIO, uk__stacks.idle,
+                   sizeof uk__stacks.idle);
     uk_task_activate(&uk__idle_task);
     uk__gen_init();
 }

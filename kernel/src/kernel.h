@@ -23,6 +23,17 @@
 #ifndef UK_TIMESLICE_TICKS
 #define UK_TIMESLICE_TICKS 10
 #endif
+/* The kernel's stacks and the tick's start ([kernel] irq_stack_bytes, idle_stack_bytes,
+ * tick_start; the defaults are sysdesc's). */
+#ifndef UK_IRQ_STACK_BYTES
+#define UK_IRQ_STACK_BYTES 1024
+#endif
+#ifndef UK_IDLE_STACK_BYTES
+#define UK_IDLE_STACK_BYTES 512
+#endif
+#ifndef UK_TICK_START
+#define UK_TICK_START 0u
+#endif
 #if !defined(UK_CONFIG_SCHED_RR) && !defined(UK_CONFIG_SCHED_PRIO_RR) && !defined(UK_CONFIG_SCHED_BITMAP)
 #ifndef UK_CONFIG_SCHED_PRIO
 #define UK_CONFIG_SCHED_PRIO 1
@@ -97,6 +108,15 @@ static inline __attribute__((always_inline)) void uk__unlock(unsigned key)
 #define UK_IN_LISR() (uk__irqs_off() && uk__started)
 /* In a LISR or a HISR (where blocking, and changing other objects' lifetimes, is refused). */
 #define UK_IN_ISR() (uk__current_hisr != 0 || UK_IN_LISR())
+/* An interrupt handler never waits, so every call that takes a timeout must get UK_NO_WAIT
+ * from a LISR or HISR (or a task with interrupts disabled). Each such call refuses any other
+ * timeout with UK_EPERM at its entry, every time, not only when it would have had to wait:
+ * the mistake then shows at the first call instead of under load. The one rule for every
+ * call with a timeout. A call tests it where it already knows its context, so tasks pay
+ * only a not-taken branch (UK_NO_WAIT) or a load: UK_LISR_TIMEOUT in the branch a LISR
+ * takes (calls that defer; the others refuse LISRs outright), UK_HISR_TIMEOUT after it. */
+#define UK_LISR_TIMEOUT(timeout) ((timeout) != UK_NO_WAIT)
+#define UK_HISR_TIMEOUT(timeout) __builtin_expect((timeout) != UK_NO_WAIT && uk__current_hisr != 0, 0)
 
 /* A deferred kernel call: applied by the tail with the lock held; returns a UK_E* code
  * (failures are counted in uk__deferred_failed). */
@@ -200,6 +220,9 @@ void uk__unready(uk_task_t *t, uint8_t state); /* current or ready t blocks in `
 void uk__reschedule(void);               /* switch to the policy's pick if it differs */
 void uk__tail(void);                     /* the software interrupt: the kernel's deferred work */
 void uk__set_prio(uk_task_t *t, uk_prio_t prio); /* effective priority, keeps queues ordered */
+/* Stop the system: prints "ubik: fatal: WHAT NAME" (WHAT alone for a NULL name) and exits
+ * with UK_EXIT_FATAL. WHAT says what happened and to what kind of context ("stack overflow in
+ * task", "stack overflow in HISR"), NAME which one: the wording docs/api.md promises. */
 __attribute__((noreturn)) void uk__fatal(const char *what, const char *name);
 
 /* ---- Waiting (wait.c): queues ordered by priority, FIFO among equals ------------------- */
@@ -286,7 +309,30 @@ static inline void uk__check_stack(const uk_task_t *t, uintptr_t sp)
 #endif
     uintptr_t lo = (uintptr_t)t->stack_base;
     if (t->stack_base[0] != UK_STACK_CANARY || sp <= lo || sp > lo + t->stack_bytes)
-        uk__fatal("stack overflow", t->name);
+        uk__fatal("stack overflow in task", t->name);
+}
+/* The kernel's own stacks (init.c). Every LISR runs on `irq`, whatever it interrupted
+ * (switch.S switches to it through mscratch, which holds its top while no LISR runs); the
+ * idle task runs on `idle`. */
+typedef struct {
+    uint32_t idle[UK_IDLE_STACK_BYTES / 4];
+    uint32_t irq[UK_IRQ_STACK_BYTES / 4];
+} uk__stacks_t;
+extern uk__stacks_t uk__stacks;
+void uk__arch_irq_stack_init(uint32_t *top); /* the stack the next LISR enters on */
+#define UK__STR(x) #x
+#define UK__XSTR(x) UK__STR(x)
+/* The interrupt stack is intact if its lowest word still holds the canary: checked by every
+ * run of the kernel tail (after each LISR that made a kernel call, and at each tick), on the
+ * tail's own stack, so the check costs the interrupt entry nothing. */
+static inline void uk__check_irq_stack(void)
+{
+#ifdef UK_FEATURE_STACK_CHECK
+    if (uk__stacks.irq[0] != UK_STACK_CANARY)
+        uk__fatal("stack overflow in the interrupt stack ([kernel] irq_stack_bytes = " UK__XSTR(
+                      UK_IRQ_STACK_BYTES) ")",
+                  0);
+#endif
 }
 void uk__task_run(uk_task_t *t); /* the first code of every task (task.c) */
 void uk__arch_timer_start(uint32_t hz);

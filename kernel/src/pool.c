@@ -121,6 +121,8 @@ UK_IPC_FN(uk_pool_alloc) int uk_pool_alloc(uk_pool_t *p, void **blk, uk_tick_t t
         return UK_EINVAL;
     if (UK_IN_LISR())
         return UK_EPERM;
+    if (UK_HISR_TIMEOUT(timeout))
+        return UK_EPERM; /* an interrupt handler never waits: UK_NO_WAIT only (kernel.h) */
     unsigned key = uk__lock();
     int r = UK_OK;
     void **b = p->free_list;

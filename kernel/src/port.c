@@ -65,7 +65,10 @@ UK_IPC_FN(uk_port_send) int uk_port_send(uk_port_t *p, void *msg, uk_tick_t time
     if (!valid_port(p))
         return UK_EINVAL;
     if (UK_IN_LISR())
-        return uk__defer(port_send_deferred, p, (uint32_t)(uintptr_t)msg);
+        return UK_LISR_TIMEOUT(timeout) ? UK_EPERM
+                                        : uk__defer(port_send_deferred, p, (uint32_t)(uintptr_t)msg);
+    if (UK_HISR_TIMEOUT(timeout))
+        return UK_EPERM; /* an interrupt handler never waits: UK_NO_WAIT only (kernel.h) */
     unsigned key = uk__lock();
     int r = UK_EAGAIN;
     if (uk__list_empty(&p->senders))
@@ -91,6 +94,8 @@ UK_IPC_FN(uk_port_recv) int uk_port_recv(uk_port_t *p, void **msg, uk_tick_t tim
         return UK_EINVAL;
     if (UK_IN_LISR())
         return UK_EPERM;
+    if (UK_HISR_TIMEOUT(timeout))
+        return UK_EPERM; /* an interrupt handler never waits: UK_NO_WAIT only (kernel.h) */
     unsigned key = uk__lock();
     int r = UK_OK;
     if (p->count) {

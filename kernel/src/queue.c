@@ -279,7 +279,9 @@ UK_IPC_FN(uk_queue_init_var) int uk_queue_init_var(uk_queue_t *q, void *buf, siz
 static UK_IPC_FN(queue_send) int queue_send(uk_queue_t *q, const void *msg, uint32_t len, uk_tick_t timeout)
 {
     if (UK_IN_LISR())
-        return send_from_lisr(q, msg, len);
+        return UK_LISR_TIMEOUT(timeout) ? UK_EPERM : send_from_lisr(q, msg, len);
+    if (UK_HISR_TIMEOUT(timeout))
+        return UK_EPERM; /* an interrupt handler never waits: UK_NO_WAIT only (kernel.h) */
     unsigned key = uk__lock();
     int r = send_now(q, msg, len);
     if (r == UK_EAGAIN)
@@ -308,6 +310,8 @@ static UK_IPC_FN(queue_recv) int queue_recv(uk_queue_t *q, void *buf, uint32_t *
 {
     if (UK_IN_LISR())
         return UK_EPERM; /* the queue may be in the middle of a task's change */
+    if (UK_HISR_TIMEOUT(timeout))
+        return UK_EPERM; /* an interrupt handler never waits: UK_NO_WAIT only (kernel.h) */
     unsigned key = uk__lock();
     int r = recv_now(q, buf, len);
     if (r > 0) {

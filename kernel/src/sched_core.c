@@ -24,7 +24,7 @@ UK_SCHED_FN(uk__unready) void uk__unready(uk_task_t *t, uint8_t state)
 UK_OTHER_FN(uk__fatal) void uk__fatal(const char *what, const char *name)
 {
     (void)uk_irq_disable();
-    bsp_printf("ubik: fatal: %s%s%s\n", what, name ? " in task " : "", name ? name : "");
+    bsp_printf("ubik: fatal: %s%s%s\n", what, name ? " " : "", name ? name : "");
     bsp_exit(UK_EXIT_FATAL);
 }
 
@@ -89,6 +89,7 @@ UK_SCHED_FN(uk__reschedule) void uk__reschedule(void)
  * again, and the tail runs once more when the lock is next released. */
 UK_SCHED_FN(uk__tail) void uk__tail(void)
 {
+    uk__check_irq_stack(); /* first: a LISR that overflowed it ran just before */
     uk__arch_tail_ack();
     if (uk__tick_due) {
         uk__tick_due = 0;

@@ -30,6 +30,8 @@ UK_IPC_FN(uk_sem_take) int uk_sem_take(uk_sem_t *s, uk_tick_t timeout)
         return UK_EINVAL;
     if (UK_IN_LISR())
         return UK_EPERM; /* the count may be in the middle of a kernel call's change */
+    if (UK_HISR_TIMEOUT(timeout))
+        return UK_EPERM; /* an interrupt handler never waits: UK_NO_WAIT only (kernel.h) */
     unsigned key = uk__lock();
     int r;
     if (s->count) {

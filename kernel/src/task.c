@@ -27,7 +27,7 @@ UK_OTHER_FN(uk_task_create) int uk_task_create(uk_task_t *t, const char *name, v
     *t = (uk_task_t){0};
     t->name = name ? name : "?";
     t->prio = t->base_prio = prio;
-    t->state = UK_TASK_SUSPENDED;
+    t->state = UK_TASK_CREATED; /* activate, not resume, starts it */
     t->entry = entry;
     t->arg = arg;
     t->slice = t->slice_left = UK_TIMESLICE_TICKS;
@@ -60,9 +60,8 @@ static UK_OTHER_FN(task_activate) int task_activate(void *obj, uint32_t arg)
 {
     (void)arg;
     uk_task_t *t = obj;
-    if (!valid_task(t) || t->state != UK_TASK_SUSPENDED || (t->flags & 1))
-        return UK_ESTATE;
-    t->flags |= 1; /* activated once: resume, not activate, undoes a suspend */
+    if (!valid_task(t) || t->state != UK_TASK_CREATED)
+        return UK_ESTATE; /* activated before: resume, not activate, undoes a suspend */
     uk__make_ready(t);
     return UK_OK;
 }
@@ -99,8 +98,8 @@ static UK_OTHER_FN(task_resume) int task_resume(void *obj, uint32_t arg)
 {
     (void)arg;
     uk_task_t *t = obj;
-    if (!valid_task(t) || t->state != UK_TASK_SUSPENDED || !(t->flags & 1))
-        return UK_ESTATE;
+    if (!valid_task(t) || t->state != UK_TASK_SUSPENDED)
+        return UK_ESTATE; /* not suspended (a created task is activated instead) */
     uk__make_ready(t);
     return UK_OK;
 }

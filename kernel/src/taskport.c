@@ -61,7 +61,9 @@ UK_IPC_FN(uk_taskport_send) int uk_taskport_send(uk_task_t *to, uint32_t msg, uk
     if (!valid_task_tp(to))
         return UK_EINVAL;
     if (UK_IN_LISR())
-        return uk__defer(tp_post_deferred, to, msg);
+        return UK_LISR_TIMEOUT(timeout) ? UK_EPERM : uk__defer(tp_post_deferred, to, msg);
+    if (UK_HISR_TIMEOUT(timeout))
+        return UK_EPERM; /* an interrupt handler never waits: UK_NO_WAIT only (kernel.h) */
     unsigned key = uk__lock();
     int r;
     if (uk__current_hisr || !uk__started) {

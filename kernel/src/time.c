@@ -5,7 +5,7 @@
  * decrements the head and expires the zeros at the front. */
 #include "kernel.h"
 
-volatile uk_tick_t uk__ticks;
+volatile uk_tick_t uk__ticks = UK_TICK_START; /* [kernel] tick_start: to test the wrap */
 static uk_list_t delta_list = {&delta_list, &delta_list};
 
 UK_TIME_FN(uk__delay_insert) void uk__delay_insert(uk_task_t *t, uk_tick_t ticks)
@@ -69,6 +69,20 @@ UK_TIME_FN(uk_time) uk_tick_t uk_time(void)
 UK_TIME_FN(uk_tick_hz) uint32_t uk_tick_hz(void)
 {
     return UK_TICK_HZ;
+}
+
+/* ceil(ms * UK_TICK_HZ / 1000) without a 64-bit division: whole seconds times the rate, plus
+ * the rest rounded up (r * UK_TICK_HZ < 1000 * 100000 fits 32 bits). */
+UK_TIME_FN(uk_ms_to_ticks) uk_tick_t uk_ms_to_ticks(uint32_t ms)
+{
+    uint64_t ticks = (uint64_t)(ms / 1000u) * UK_TICK_HZ + ((ms % 1000u) * UK_TICK_HZ + 999u) / 1000u;
+    return ticks < UK_FOREVER ? (uk_tick_t)ticks : UK_FOREVER - 1;
+}
+
+UK_TIME_FN(uk_ms_timeout) uk_tick_t uk_ms_timeout(uint32_t ms)
+{
+    uk_tick_t t = uk_ms_to_ticks(ms);
+    return ms == 0 ? UK_NO_WAIT : t < UK_FOREVER - 1 ? t + 1 : t;
 }
 
 UK_TIME_FN(uk_task_sleep) int uk_task_sleep(uk_tick_t ticks)

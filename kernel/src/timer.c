@@ -96,9 +96,9 @@ static UK_TIME_FN(expire) void expire(uk_timer_t *tm)
     switch (tm->kind) {
     case T_TASK: {
         uk_task_t *t = tm->arg;
-        if (t->magic == UK_TASK_MAGIC && t->state == UK_TASK_SUSPENDED) {
-            t->flags |= 1; /* task.c: "activated once" (resume undoes later suspends) */
-            uk__make_ready(t);
+        if (t->magic == UK_TASK_MAGIC &&
+            (t->state == UK_TASK_CREATED || t->state == UK_TASK_SUSPENDED)) {
+            uk__make_ready(t); /* activated the first time, resumed afterwards */
         } else {
             tm->overruns++;
         }

@@ -39,6 +39,13 @@ UK_OTHER_FN(uk__arch_task_init) void uk__arch_task_init(uk_task_t *t)
     t->sp = uk__arch_context_init(t->stack_base, t->stack_bytes, (void (*)(void *))uk__task_run, t);
 }
 
+/* mscratch holds the interrupt stack's top while no LISR runs: the fast-line entry swaps it
+ * with sp in one instruction (switch.S). */
+UK_OTHER_FN(uk__arch_irq_stack_init) void uk__arch_irq_stack_init(uint32_t *top)
+{
+    __asm__ volatile(UK_ASM_ZICSR("csrw mscratch, %0") : : "r"(top));
+}
+
 static uint64_t next_tick;
 static uint32_t tick_period;
 

@@ -3,9 +3,10 @@
  *
  * - Kernel data changes only under the kernel lock, mie.MSIE = 0. Interrupts stay enabled
  *   under it; the lock only holds off the kernel's tail, the machine software interrupt.
- * - A fast-line interrupt runs its LISR with interrupts disabled on the interrupted stack and
- *   returns: no kernel work on that path, so it is short and the same every time. Kernel
- *   calls from the LISR are queued (kernel/src/defer.c) and raise the software interrupt.
+ * - A fast-line interrupt runs its LISR with interrupts disabled on the kernel's interrupt
+ *   stack and returns: no kernel work on that path, so it is short and the same every time.
+ *   Kernel calls from the LISR are queued (kernel/src/defer.c) and raise the software
+ *   interrupt.
  * - The timer interrupt masks itself, notes that a tick is due and raises the software
  *   interrupt: a handful of instructions.
  * - The software interrupt (the tail) saves the interrupted context, takes the lock, enables
@@ -14,8 +15,8 @@
  *   the timer stub, and the last instructions of the tail's return.
  * - Interrupts nest one level deep in one place: a fast line or the timer may interrupt the
  *   tail. LISRs do not nest (they run with MIE = 0); the tail does not nest (its own lock
- *   masks it). A task's stack must hold a tail frame (80 bytes), a LISR frame (64) and the
- *   LISR's own use.
+ *   masks it). A task's stack must hold a tail frame (80 bytes) with the tail's work and the
+ *   timer stub's 16 bytes; a LISR's frame (64) and its own use are on the interrupt stack.
  *
  * Saved contexts: every one starts with the address of the code that resumes it, so one
  * switch can enter either kind:
@@ -162,7 +163,7 @@ uk__resume_min:
 
     .section .rodata.uk__yield_overflow, "a"
 uk__yield_overflow:
-    .string "stack overflow"
+    .string "stack overflow in task"
     .section .text.uk_sched.uk__arch_context_start, "ax"
 
 /* A new context's first switch returns here with its function in s0 and argument in s1. */
@@ -178,10 +179,16 @@ uk__arch_context_start:
 
 /* Fast lines 0..14 (mcause 16 + line): acknowledge the line at the interrupt controller, call
  * uk__lisr_table[line](line) with interrupts disabled, return. Only the caller-saved
- * registers are saved: a LISR is an ordinary C function, and nothing here switches. */
+ * registers are saved: a LISR is an ordinary C function, and nothing here switches.
+ * The LISR runs on the kernel's interrupt stack ([kernel] irq_stack_bytes), so no task,
+ * HISR or tail stack has to hold a LISR: mscratch holds that stack's top whenever no LISR
+ * runs (LISRs do not nest), and one csrrw, which does not flush the pipeline, swaps it with
+ * the interrupted sp at entry (1 cycle of latency) and back at exit. */
     .globl bsp_vector_fast_irq
     .type bsp_vector_fast_irq, @function
+    .p2align 2                      /* the vector's jump to a 32-bit csrrw at 2 mod 4 costs 1 */
 bsp_vector_fast_irq:
+    csrrw   sp, mscratch, sp        /* onto the interrupt stack; mscratch = interrupted sp */
     SAVE_CALLER_SAVED
     csrr    a0, mcause
     andi    a0, a0, 15              /* mcause 16..30: the line */
@@ -194,7 +201,11 @@ bsp_vector_fast_irq:
     lui     t2, %hi(INTC_ACK)
     sw      t1, %lo(INTC_ACK)(t2)   /* acknowledged first: an event during the LISR stays */
     jalr    t0
-    RESTORE_CALLER_SAVED_AND_MRET
+    RESTORE_CALLER_SAVED_BUT_T0
+    lw      t0, 4(sp)
+    addi    sp, sp, FRAME_BYTES     /* the interrupt stack's top again */
+    csrrw   sp, mscratch, sp        /* back to the interrupted stack; mscratch = the top */
+    mret
     .size bsp_vector_fast_irq, . - bsp_vector_fast_irq
 
     .section .text.uk_other.bsp_vector_timer, "ax"

@@ -1,5 +1,6 @@
-/* Ubik: interrupts. A LISR runs on the interrupted stack with interrupts disabled (no
- * nesting); the kernel acknowledges its line at the interrupt controller before calling it. */
+/* Ubik: interrupts. A LISR runs on the kernel's interrupt stack ([kernel] irq_stack_bytes)
+ * with interrupts disabled (no nesting); the kernel acknowledges its line at the interrupt
+ * controller before calling it. */
 #ifndef UBIK_IRQ_H
 #define UBIK_IRQ_H
 
@@ -57,7 +58,8 @@ int uk_hisr_delete(uk_hisr_t *h);   /* UK_ESTATE while activated or running */
  * uk_deferred_failed(). Also: uk_sem_count, uk_task_self/state/prio, uk_time, uk_tick_hz,
  * uk_irq_*, uk_in_isr. A task that disables interrupts is treated as a LISR until it enables
  * them. A HISR may make the calls above (applied at once) and uk_sem_take(UK_NO_WAIT).
- * The others return UK_EPERM (docs/api.md lists each call). */
+ * The others return UK_EPERM (docs/api.md lists each call), and so does every call with a
+ * timeout other than UK_NO_WAIT from a LISR or HISR: an interrupt handler never waits. */
 uint32_t uk_deferred_failed(void);
 
 #endif

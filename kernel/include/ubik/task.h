@@ -1,17 +1,19 @@
-/* Ubik: tasks. A task is created suspended, activated, and deletable from any state. */
+/* Ubik: tasks. A task is created (UK_TASK_CREATED), activated once, suspended and resumed,
+ * and deletable from any state. */
 #ifndef UBIK_TASK_H
 #define UBIK_TASK_H
 
 #include "ubik/types.h"
 
 typedef enum {
-    UK_TASK_SUSPENDED = 0, /* created, or suspended: not eligible to run */
+    UK_TASK_SUSPENDED = 0, /* suspended after it was activated: uk_task_resume readies it */
     UK_TASK_READY,         /* eligible to run, not running */
     UK_TASK_RUNNING,       /* the current task */
     UK_TASK_DELAYED,       /* sleeping until a tick */
     UK_TASK_PENDING,       /* waiting on an object, no timeout */
     UK_TASK_PENDING_DELAYED, /* waiting on an object with a timeout */
     UK_TASK_DELETED,       /* deleted (or never created) */
+    UK_TASK_CREATED,       /* created, never activated: uk_task_activate starts it */
 } uk_task_state_t;
 
 /* The task control block. Caller-allocated; fields are the kernel's (read them through the

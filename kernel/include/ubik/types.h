@@ -20,6 +20,10 @@ typedef uint32_t uk_tick_t;
 #define UK_ESTATE   (-7) /* the object or task is in the wrong state for this call */
 #define UK_EINTR    (-8) /* a signal ended the wait or sleep (its handler has run) */
 
+/* The text of a return value, for messages: "UK_ETIMEOUT: the wait timed out". Never NULL:
+ * a value that is no UK_E* code gets a text that says so. Callable anywhere, LISRs too. */
+const char *uk_strerror(int code);
+
 /* Timeouts, in ticks. */
 #define UK_NO_WAIT  ((uk_tick_t)0)
 #define UK_FOREVER  ((uk_tick_t)0xFFFFFFFFu)

@@ -156,12 +156,12 @@ static void task_errors(void)
     CHECK_EQ(uk_task_suspend(&uk__idle_task), UK_EINVAL);
     CHECK_EQ(uk_task_delete(&uk__idle_task), UK_EINVAL);
 
-    /* States: created (suspended, never activated), ready, activated twice, resumed. */
+    /* States: created (never activated), ready, activated twice, resumed. */
     CHECK_EQ(uk_task_create(&spare, "spare", spare_task, 0, 20, spare_stack, sizeof spare_stack), UK_OK);
     CHECK_EQ(uk_task_create(&spare, "spare", spare_task, 0, 20, spare_stack, sizeof spare_stack), UK_ESTATE);
-    CHECK_EQ(uk_task_state(&spare), UK_TASK_SUSPENDED);
+    CHECK_EQ(uk_task_state(&spare), UK_TASK_CREATED);
     CHECK_EQ(uk_task_resume(&spare), UK_ESTATE);  /* created: activate, not resume, starts it */
-    CHECK_EQ(uk_task_suspend(&spare), UK_ESTATE); /* already suspended */
+    CHECK_EQ(uk_task_suspend(&spare), UK_ESTATE); /* not running yet */
     CHECK_EQ(uk_task_activate(&spare), UK_OK);
     CHECK_EQ(uk_task_activate(&spare), UK_ESTATE); /* ready */
     CHECK_EQ(uk_task_resume(&spare), UK_ESTATE);   /* not suspended */

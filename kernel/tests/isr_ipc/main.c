@@ -87,11 +87,11 @@ static void step_lisr(unsigned line)
         uint32_t m[4] = {11, 22, 33, 44};
         void *b = 0;
         uint32_t got = 0;
-        r_[0][0] = uk_queue_send(&q, m, UK_FOREVER); /* a LISR never waits: deferred */
+        r_[0][0] = uk_queue_send(&q, m, UK_NO_WAIT); /* a LISR never waits: deferred */
         m[0] = 99;                                   /* copied at the call: this is not sent */
         r_[0][1] = uk_port_send(&port, &objs[1], 0);
         r_[0][2] = uk_flags_set(&flags, 0x3);
-        r_[0][3] = uk_taskport_send(&rx, 1234, UK_FOREVER);
+        r_[0][3] = uk_taskport_send(&rx, 1234, UK_NO_WAIT);
         r_[0][4] = uk_signal_send(&sig_t, 0x80);
         r_[0][5] = uk_pool_free(&pool, blocks[0]);
         r_[0][6] = uk_queue_recv(&q, m, 0);
@@ -109,14 +109,14 @@ static void hisr_entry(uk_hisr_t *h)
     uint32_t m[4] = {55, 66, 77, 88};
     void *b = 0;
     r_[2][0] = uk_queue_send(&q, m, UK_NO_WAIT);
-    r_[2][1] = uk_queue_send(&q, m, 10); /* would wait if full; here it fits */
+    r_[2][1] = uk_queue_send(&q, m, UK_NO_WAIT); /* a timeout: UK_EPERM (isr_timeout) */
     r_[2][2] = uk_port_send(&port, &objs[2], 0);
     r_[2][3] = uk_flags_set(&flags, 0x4);
-    r_[2][4] = uk_taskport_send(&rx, 5678, 10); /* rx waits: handed over */
+    r_[2][4] = uk_taskport_send(&rx, 5678, UK_NO_WAIT); /* rx waits: handed over */
     r_[2][5] = uk_signal_send(&sig_t, 0x100);
     r_[2][6] = uk_pool_alloc(&pool, &b, UK_NO_WAIT);
     r_[2][7] = uk_pool_free(&pool, b);
-    r_[2][8] = uk_pool_alloc(&pool, &b, 5); /* would wait: refused in a HISR... if empty */
+    r_[2][8] = uk_pool_alloc(&pool, &b, UK_NO_WAIT);
     r_[2][9] = uk_sem_give(&done);
     if (r_[2][8] == UK_OK)
         uk_pool_free(&pool, b);

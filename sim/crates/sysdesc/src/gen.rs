@@ -27,7 +27,7 @@ const BANNER: &str =
 ///
 /// Defines `UK_CONFIG_SCHED_<NAME> 1` for the selected scheduler only (test it with
 /// `#ifdef`/`#if defined`), `UK_CONFIG_SCHED_NAME`, `UK_TICK_HZ`, `UK_TIMESLICE_TICKS`,
-/// `UK_FEATURE_<NAME> 1` for each enabled feature only, and the power policy
+/// `UK_IRQ_STACK_BYTES`, `UK_IDLE_STACK_BYTES`, `UK_TICK_START`, `UK_FEATURE_<NAME> 1` for each enabled feature only, and the power policy
 /// (`UK_POWER_POLICY`, the value of its `uk_power_policy_t`).
 pub fn config_header(d: &SystemDesc) -> String {
     let k = &d.kernel;
@@ -51,6 +51,9 @@ pub fn config_header(d: &SystemDesc) -> String {
         "#define UK_TIMESLICE_TICKS {}\n",
         k.timeslice_ticks
     ));
+    s.push_str(&format!("#define UK_IRQ_STACK_BYTES {}\n", k.irq_stack_bytes));
+    s.push_str(&format!("#define UK_IDLE_STACK_BYTES {}\n", k.idle_stack_bytes));
+    s.push_str(&format!("#define UK_TICK_START {}u\n", k.tick_start));
     s.push_str(
         "\n/* [kernel] features: defined (to 1) only when enabled (every service is listed). */\n",
     );
@@ -637,6 +640,9 @@ mod tests {
                 "#define UK_CONFIG_SCHED_NAME \"prio\"",
                 "#define UK_TICK_HZ 1000",
                 "#define UK_TIMESLICE_TICKS 10",
+                "#define UK_IRQ_STACK_BYTES 1024",
+                "#define UK_IDLE_STACK_BYTES 512",
+                "#define UK_TICK_START 0u",
                 "#define UK_CONFIG_SERVICE_FEATURES 1",
                 "#define UK_FEATURE_SEM 1",
                 "#define UK_FEATURE_MUTEX 1",
@@ -846,7 +852,8 @@ lisr = "rx_lisr"
     #[test]
     fn header_follows_the_description() {
         let d = SystemDesc::from_str(
-            "[kernel]\nscheduler = \"prio_rr\"\ntick_hz = 250\ntimeslice_ticks = 4\nfeatures = [\"sem\"]\n",
+            "[kernel]\nscheduler = \"prio_rr\"\ntick_hz = 250\ntimeslice_ticks = 4\nfeatures = [\"sem\"]\n\
+             irq_stack_bytes = 2048\nidle_stack_bytes = 768\ntick_start = 4294967280\n",
             "s.toml",
         )
         .unwrap();
@@ -856,6 +863,9 @@ lisr = "rx_lisr"
         assert!(h.contains("#define UK_CONFIG_SCHED_NAME \"prio_rr\"\n"));
         assert!(h.contains("#define UK_TICK_HZ 250\n"));
         assert!(h.contains("#define UK_TIMESLICE_TICKS 4\n"));
+        assert!(h.contains("#define UK_IRQ_STACK_BYTES 2048\n"));
+        assert!(h.contains("#define UK_IDLE_STACK_BYTES 768\n"));
+        assert!(h.contains("#define UK_TICK_START 4294967280u\n"));
         assert!(h.contains("#define UK_FEATURE_SEM 1\n"));
         assert!(!h.contains("UK_FEATURE_MUTEX"));
     }

@@ -7,6 +7,9 @@
 //! scheduler = "prio"          # "rr" | "prio" | "prio_rr" | "bitmap"
 //! tick_hz = 1000              # 1..=100000
 //! timeslice_ticks = 10        # >= 1
+//! irq_stack_bytes = 1024      # the interrupt stack LISRs run on: 256..=16 MiB, a multiple of 16
+//! idle_stack_bytes = 512      # the idle task's stack: 256..=16 MiB, a multiple of 16
+//! tick_start = 0              # uk_time() at uk_start(): 0..=2^32-1 (to test the tick's wrap)
 //! features = ["sem", "mutex", "hisr", "stack_check", "queue", "port", "taskport", "flags",
 //!             "signal", "timer", "pool", "heap", "power"]
 //!             # default: all but "power", which is on when [power] or a task uses it
@@ -145,6 +148,13 @@ pub struct KernelConfig {
     pub scheduler: Scheduler,
     pub tick_hz: u32,
     pub timeslice_ticks: u32,
+    /// The interrupt stack's size in bytes (`UK_IRQ_STACK_BYTES`): every LISR runs on it.
+    pub irq_stack_bytes: u32,
+    /// The idle task's stack size in bytes (`UK_IDLE_STACK_BYTES`).
+    pub idle_stack_bytes: u32,
+    /// The tick counter's value at `uk_start()` (`UK_TICK_START`), e.g. just below 2^32 to
+    /// test timeouts across the counter's wrap.
+    pub tick_start: u32,
     /// Enabled features, in the order of [`FEATURES`].
     pub features: Vec<&'static str>,
 }
@@ -156,6 +166,9 @@ impl Default for KernelConfig {
             scheduler: Scheduler::Prio,
             tick_hz: 1000,
             timeslice_ticks: 10,
+            irq_stack_bytes: DEFAULT_IRQ_STACK_BYTES,
+            idle_stack_bytes: DEFAULT_IDLE_STACK_BYTES,
+            tick_start: 0,
             features: default_features(),
         }
     }
@@ -193,6 +206,20 @@ pub struct SystemDesc {
 pub const MAX_TICK_HZ: i64 = 100_000;
 /// Largest `timeslice_ticks` (ticks are compared by 32-bit difference).
 pub const MAX_TIMESLICE_TICKS: i64 = 0x7fff_ffff;
+/// The default interrupt stack: LISRs do not nest, so it holds one LISR's 64-byte frame and
+/// what the LISR itself uses (its locals, the calls it makes, a deferred queue send's copy);
+/// 1024 bytes leave a LISR 960.
+pub const DEFAULT_IRQ_STACK_BYTES: u32 = 1024;
+/// The default idle task's stack: idle's own frame, the kernel tail's frame and its work
+/// (ticks, deferred calls, a switch) when the tail interrupts idle.
+pub const DEFAULT_IDLE_STACK_BYTES: u32 = 512;
+/// The smallest interrupt or idle stack `[kernel]` accepts: a frame and a little room.
+pub const MIN_KERNEL_STACK_BYTES: i64 = 256;
+/// The largest one (as for objects: 16 MiB).
+pub const MAX_KERNEL_STACK_BYTES: i64 = 16 << 20;
+/// Kernel stacks are multiples of 16 bytes: the RISC-V ABI's stack alignment, so no byte of
+/// the size given is lost to rounding.
+pub const KERNEL_STACK_MULTIPLE: i64 = 16;
 
 impl SystemDesc {
     /// Reads and resolves a `system.toml`; its path as given names it in messages.
@@ -245,6 +272,9 @@ struct RawKernel {
     timeslice_ticks: Option<Spanned<i64>>,
     features: Option<Spanned<Vec<Spanned<String>>>>,
     os: Option<Spanned<String>>,
+    irq_stack_bytes: Option<Spanned<i64>>,
+    idle_stack_bytes: Option<Spanned<i64>>,
+    tick_start: Option<Spanned<i64>>,
 }
 
 #[derive(Deserialize)]
@@ -344,6 +374,31 @@ impl Ctx<'_> {
         Ok(n as u32)
     }
 
+    /// A kernel stack's size: `MIN_KERNEL_STACK_BYTES..=MAX_KERNEL_STACK_BYTES`, a multiple
+    /// of `KERNEL_STACK_MULTIPLE`.
+    fn stack_bytes(&self, v: &Spanned<i64>, key: &str) -> R<u32> {
+        let n = *v.get_ref();
+        let (lo, hi, m) = (
+            MIN_KERNEL_STACK_BYTES,
+            MAX_KERNEL_STACK_BYTES,
+            KERNEL_STACK_MULTIPLE,
+        );
+        let what = if n < lo {
+            "is too small".to_string()
+        } else if n > hi {
+            "is too large".to_string()
+        } else if n % m != 0 {
+            format!("is not a multiple of {m}")
+        } else {
+            return Ok(n as u32);
+        };
+        Err(self.err(
+            &v.span(),
+            format!("{key} = {n} {what}"),
+            format!("a size in bytes from {lo} to {hi}, a multiple of {m}"),
+        ))
+    }
+
     fn kernel(&self, k: RawKernel, out: &mut KernelConfig) -> R<()> {
         if let Some(s) = &k.os {
             out.os = Os::ALL
@@ -377,6 +432,15 @@ impl Ctx<'_> {
         }
         if let Some(v) = &k.timeslice_ticks {
             out.timeslice_ticks = self.int_range(v, "timeslice_ticks", 1, MAX_TIMESLICE_TICKS)?;
+        }
+        if let Some(v) = &k.irq_stack_bytes {
+            out.irq_stack_bytes = self.stack_bytes(v, "irq_stack_bytes")?;
+        }
+        if let Some(v) = &k.idle_stack_bytes {
+            out.idle_stack_bytes = self.stack_bytes(v, "idle_stack_bytes")?;
+        }
+        if let Some(v) = &k.tick_start {
+            out.tick_start = self.int_range(v, "tick_start", 0, u32::MAX as i64)?;
         }
         if let Some(list) = &k.features {
             let mut on = [false; FEATURES.len()];
@@ -518,6 +582,49 @@ mod tests {
         let s = d.build.sources.unwrap();
         assert_eq!(s[1].path, "sub/isr.S");
         assert_eq!((s[1].at.line, s[1].at.column), (8, 22));
+    }
+
+    #[test]
+    fn kernel_stacks_and_tick_start() {
+        let d = parse("").unwrap();
+        assert_eq!(d.kernel.irq_stack_bytes, 1024);
+        assert_eq!(d.kernel.idle_stack_bytes, 512);
+        assert_eq!(d.kernel.tick_start, 0);
+        let d = parse(
+            "[kernel]\nirq_stack_bytes = 256\nidle_stack_bytes = 16777216\n\
+             tick_start = 4294967295\n",
+        )
+        .unwrap();
+        assert_eq!(d.kernel.irq_stack_bytes, 256);
+        assert_eq!(d.kernel.idle_stack_bytes, 16 << 20);
+        assert_eq!(d.kernel.tick_start, u32::MAX);
+
+        assert_eq!(
+            err("[kernel]\nirq_stack_bytes = 128\n"),
+            "system.toml:2:19: irq_stack_bytes = 128 is too small; expected a size in bytes from 256 to 16777216, a multiple of 16"
+        );
+        assert_eq!(
+            err("[kernel]\nidle_stack_bytes = 1000\n"),
+            "system.toml:2:20: idle_stack_bytes = 1000 is not a multiple of 16; expected a size in bytes from 256 to 16777216, a multiple of 16"
+        );
+        assert_eq!(
+            err("[kernel]\nidle_stack_bytes = 16777232\n"),
+            "system.toml:2:20: idle_stack_bytes = 16777232 is too large; expected a size in bytes from 256 to 16777216, a multiple of 16"
+        );
+        assert_eq!(
+            err("[kernel]\nirq_stack_bytes = -16\n"),
+            "system.toml:2:19: irq_stack_bytes = -16 is too small; expected a size in bytes from 256 to 16777216, a multiple of 16"
+        );
+        assert_eq!(
+            err("[kernel]\ntick_start = 4294967296\n"),
+            "system.toml:2:14: tick_start = 4294967296 is out of range; expected an integer from 0 to 4294967295"
+        );
+        assert_eq!(
+            err("[kernel]\ntick_start = -1\n"),
+            "system.toml:2:14: tick_start = -1 is out of range; expected an integer from 0 to 4294967295"
+        );
+        let e = err("[kernel]\ntick_start = \"max\"\n");
+        assert!(e.starts_with("system.toml:2:14: `tick_start`: invalid type"), "{e}");
     }
 
     #[test]
