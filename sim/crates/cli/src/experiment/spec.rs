@@ -33,6 +33,17 @@ pub const MODES: [&str; 2] = ["dvfs", "freq"];
 pub const SCHEDULERS: [&str; 4] = ["rr", "prio", "prio_rr", "bitmap"];
 pub const OSES: [&str; 2] = ["ubik", "nos"];
 
+/// Largest experiment file read, in bytes (a real one is a few hundred).
+const MAX_FILE_BYTES: u64 = 1 << 20;
+
+/// At most `MAX_FILE_BYTES + 1` bytes of `path`: an endless file is not read to its end.
+fn read_bounded(path: &Path) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)?.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Raw {
@@ -231,7 +242,10 @@ impl Experiment {
     /// Reads an experiment file; `root` is the repository (apps are relative to it).
     pub fn from_file(path: &Path, root: &Path) -> Result<Experiment, ConfigError> {
         let shown = path.display().to_string();
-        let bytes = std::fs::read(path).map_err(|e| io_error(path, None, "the experiment file", &e))?;
+        let bytes = read_bounded(path).map_err(|e| io_error(path, None, "the experiment file", &e))?;
+        if bytes.len() as u64 > MAX_FILE_BYTES {
+            return Err(invalid_at(&shown, "", &(0..0), format!("the file is larger than {MAX_FILE_BYTES} bytes"), "an experiment file of a few lines"));
+        }
         let text = String::from_utf8(bytes).map_err(|e| {
             let at = e.utf8_error().valid_up_to();
             let valid = String::from_utf8_lossy(&e.as_bytes()[..at]).into_owned();
