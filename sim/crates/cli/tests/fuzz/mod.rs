@@ -381,7 +381,22 @@ pub fn mutate_text_once(rng: &mut Rng, data: &mut Vec<u8>, donors: &[Vec<u8>]) {
             let spans = number_spans(data);
             if !spans.is_empty() {
                 let s = spans[rng.below(spans.len())];
-                replace(data, s, rng.pick(NUMBERS).as_bytes());
+                let text = String::from_utf8_lossy(&data[s.0..s.1]).into_owned();
+                let new = match text.parse::<f64>() {
+                    // Scaled by a power of ten: still a number of the right type, often one a
+                    // check lets through (a period of 2e-8 us, a size of 1e12).
+                    Ok(x) if rng.chance(2) => {
+                        let k = 1 + rng.below(12) as i32;
+                        let y = if rng.chance(2) { x * 10f64.powi(k) } else { x / 10f64.powi(k) };
+                        if text.contains('.') || text.contains('e') || y.fract() != 0.0 || y.abs() > 9e18 {
+                            format!("{y:e}")
+                        } else {
+                            format!("{}", y as i64)
+                        }
+                    }
+                    _ => rng.pick(NUMBERS).to_string(),
+                };
+                replace(data, s, new.as_bytes());
             }
         }
         8 | 9 => {
