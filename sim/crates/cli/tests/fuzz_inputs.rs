@@ -156,7 +156,7 @@ fn fuzz_machine_files() {
     // Firmware that runs for the whole cycle budget (waiting for interrupts, spinning) as
     // well as firmware that stops at once.
     let elfs: Vec<PathBuf> = ["idle_short", "dev_intc", "spin", "dev_io", "hello"].iter().map(|n| firmware_path(n)).collect();
-    fuzz_files("machine", &seeds, 300, 400, "toml", mutate_text, |bytes| {
+    fuzz_files("machine", &seeds, 500, 400, "toml", mutate_text, |bytes| {
         std::fs::write(dir.join("m.toml"), bytes).unwrap();
         let args = os(&["machine", "--check", "m.toml"]);
         let o = run_limited(&args, &dir, &[], LIMITS);
@@ -183,7 +183,7 @@ fn fuzz_system_descriptions() {
     paths.extend(files(&root.join("tests/observe"), "system.toml", true));
     let seeds = read_seeds(&paths);
     let dir = scratch("fuzz-system");
-    fuzz_files("system", &seeds, 300, 400, "toml", mutate_text, |bytes| {
+    fuzz_files("system", &seeds, 500, 400, "toml", mutate_text, |bytes| {
         std::fs::write(dir.join("system.toml"), bytes).unwrap();
         let o = run_limited(&os(&["gen", "system.toml", "-o", "gen"]), &dir, &[], LIMITS);
         verdict(&o, &[0, 65], &["system.toml"], &["system.toml"], format!("cd {} && ubik gen system.toml -o gen", dir.display()))
@@ -215,7 +215,7 @@ fn experiment_check(dir: &Path) -> (Outcome, String) {
 fn fuzz_experiment_files() {
     let seeds = experiment_seeds();
     let dir = experiment_dir("fuzz-experiment");
-    fuzz_files("experiment", &seeds, 200, 400, "toml", mutate_text, |bytes| {
+    fuzz_files("experiment", &seeds, 400, 400, "toml", mutate_text, |bytes| {
         std::fs::write(dir.join("exp.toml"), bytes).unwrap();
         let (o, cmd) = experiment_check(&dir);
         verdict(&o, &[0, 65, 66], &["exp.toml", "machine.toml"], &["exp.toml", "simbed.machine.toml"], cmd)
@@ -229,7 +229,7 @@ fn fuzz_experiment_machine_files() {
     let seeds = read_seeds(&files(&root.join("experiments"), ".machine.toml", false));
     let dir = experiment_dir("fuzz-experiment-machine");
     std::fs::write(dir.join("exp.toml"), std::fs::read(root.join("experiments/demo.toml")).unwrap()).unwrap();
-    fuzz_files("experiment-machine", &seeds, 100, 400, "toml", mutate_text, |bytes| {
+    fuzz_files("experiment-machine", &seeds, 200, 400, "toml", mutate_text, |bytes| {
         std::fs::write(dir.join("simbed.machine.toml"), bytes).unwrap();
         let (o, cmd) = experiment_check(&dir);
         verdict(&o, &[0, 65, 66], &["simbed.machine.toml"], &["simbed.machine.toml"], cmd)
@@ -242,7 +242,7 @@ fn fuzz_elf_files() {
     let paths: Vec<PathBuf> = names.iter().map(|n| firmware_path(n)).collect();
     let seeds = read_seeds(&paths);
     let dir = scratch("fuzz-elf");
-    fuzz_files("elf", &seeds, 300, 0, "elf", |rng, seed, _| mutate_elf(rng, seed), |bytes| {
+    fuzz_files("elf", &seeds, 500, 0, "elf", |rng, seed, _| mutate_elf(rng, seed), |bytes| {
         std::fs::write(dir.join("m.elf"), bytes).unwrap();
         let o = run_limited(&os(&["run", "m.elf", "--max-cycles", "300000"]), &dir, &[], LIMITS);
         verdict(&o, &run_codes(), &["m.elf"], &["m.elf"], format!("cd {} && ubik run m.elf --max-cycles 300000", dir.display()))
@@ -323,7 +323,7 @@ fn fuzz_result_folders() {
     let dir = scratch("fuzz-results");
     let mut rng = Rng::for_class(class);
     let mut findings = Findings::default();
-    let iters = iterations(200);
+    let iters = iterations(300);
     let run = |dir: &Path| {
         let o = run_limited(&os(&["report", "res", "-o", "page"]), dir, &[], LIMITS);
         verdict(&o, &[0, 65, 66], &["res"], &[], format!("cd {} && ubik report res -o page", dir.display()))
