@@ -239,13 +239,24 @@ fn fuzz_experiment_machine_files() {
 #[test]
 fn fuzz_elf_files() {
     let names = ["hello", "exit_code", "trap_loop", "printf", "dev_timer", "unhandled_trap"];
-    let paths: Vec<PathBuf> = names.iter().map(|n| firmware_path(n)).collect();
-    let seeds = read_seeds(&paths);
+    let mut paths: Vec<PathBuf> = names.iter().map(|n| firmware_path(n)).collect();
     let dir = scratch("fuzz-elf");
+    // A kernel application too: the observers read its symbols and the kernel's descriptor.
+    let kernel_elf = dir.join("two_tasks.elf");
+    let app = repo_root().join("tests/observe/two_tasks");
+    let b = support::ubik(&["build".as_ref(), app.as_os_str(), "-o".as_ref(), kernel_elf.as_os_str()]);
+    assert_eq!(b.code, 0, "ubik build two_tasks: {}", b.stderr);
+    paths.push(kernel_elf);
+    let seeds = read_seeds(&paths);
     fuzz_files("elf", &seeds, 500, 0, "elf", |rng, seed, _| mutate_elf(rng, seed), |bytes| {
         std::fs::write(dir.join("m.elf"), bytes).unwrap();
-        let o = run_limited(&os(&["run", "m.elf", "--max-cycles", "300000"]), &dir, &[], LIMITS);
-        verdict(&o, &run_codes(), &["m.elf"], &["m.elf"], format!("cd {} && ubik run m.elf --max-cycles 300000", dir.display()))
+        // Half of the mutants with every observer on (symbols, sections, kernel awareness).
+        let observe: &[&str] = if choose(bytes, 2) == 0 { &[] } else { &["--stats", "s.json", "--profile", "p.csv", "--trace", "t.json"] };
+        let mut args = os(&["run", "m.elf", "--max-cycles", "300000"]);
+        args.extend(os(observe));
+        let o = run_limited(&args, &dir, &[], LIMITS);
+        let cmd = format!("cd {} && ubik run m.elf --max-cycles 300000 {}", dir.display(), observe.join(" "));
+        verdict(&o, &run_codes(), &["m.elf"], &["m.elf"], cmd)
     });
 }
 

@@ -8,8 +8,11 @@
 //! - `jitter.csv`, `delay.csv`: the probability distributions (bin centre in us, probability);
 //! - `summary.json`: the experiment, and every variant's summary and distributions;
 //! - `jitter-*.svg`, `delay-*.svg`, `energy-*.svg`: the figures (SimBed Figs. 1-3);
-//! - `build/LABEL/` (the generated application and its ELF), `runs/LABEL-sSEED/` (the stats
-//!   and the IO record of each run).
+//! - `build/LABEL/` (the generated application, its ELF and `build.log`), `runs/LABEL-sSEED/`
+//!   (the stats, the IO record and the console output of each run).
+//!
+//! Every input is checked before anything is built (check.rs; `--check` stops there); a build
+//! or a run that fails ends the experiment with its exit code and one line (steps.rs).
 //!
 //! Everything but timing on the host is deterministic: the same experiment file gives the same
 //! files, byte for byte.
