@@ -7,8 +7,8 @@
 //!   bit flips, truncation, NUL/DEL/UTF-8 junk, lines duplicated, removed, swapped or taken
 //!   from another seed, extreme numbers, values of the wrong type, deep nesting, long lines;
 //!   ELF header, program and section header fields set to edge values;
-//! - [`run_limited`]: the real `ubik` binary under a wall-clock limit and an address-space
-//!   limit (`ulimit -v` in a shell wrapper);
+//! - [`run_limited`]: the real `ubik` binary under a wall-clock limit, a peak-resident-memory
+//!   limit (watched in /proc) and an address-space backstop (`ulimit -v` in a shell wrapper);
 //! - [`check_contract`]: the README's exit-status contract: an allowed code (never 70, 101 or
 //!   a signal), no panic text, and a failure (64 and up) is exactly one line starting with
 //!   `ubik: ` that names the input and has a message;
@@ -38,11 +38,21 @@ pub fn base_seed() -> u64 {
 #[derive(Clone, Copy)]
 pub struct Limits {
     pub wall: Duration,
-    /// Address space, KiB.
-    pub mem_kib: u64,
+    /// Peak resident memory, KiB (watched in /proc: lazily backed reservations, such as a large
+    /// simulated RAM, cost nothing until touched).
+    pub rss_kib: u64,
+    /// Address space, KiB (`ulimit -v`): a backstop that keeps a runaway from the host.
+    pub vm_kib: u64,
 }
 
-pub const LIMITS: Limits = Limits { wall: Duration::from_secs(5), mem_kib: 512 * 1024 };
+pub const LIMITS: Limits = Limits { wall: Duration::from_secs(5), rss_kib: 512 * 1024, vm_kib: 8 * 1024 * 1024 };
+
+/// The peak resident memory of a live process, KiB (`VmHWM`), if it can be read.
+fn peak_rss_kib(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
 
 // ---------------------------------------------------------------------------------------------
 // Random numbers
@@ -577,6 +587,9 @@ pub struct Outcome {
     pub code: Option<i32>,
     pub signal: Option<i32>,
     pub timed_out: bool,
+    /// The peak resident memory seen, KiB; above the limit the command was killed.
+    pub peak_kib: u64,
+    pub over_memory: bool,
     pub elapsed: Duration,
     pub stdout: Vec<u8>,
     pub stderr: String,
@@ -584,7 +597,9 @@ pub struct Outcome {
 
 impl Outcome {
     pub fn describe(&self) -> String {
-        if self.timed_out {
+        if self.over_memory {
+            format!("over the memory limit ({} MiB resident)", self.peak_kib / 1024)
+        } else if self.timed_out {
             format!("timed out after {:.1} s", self.elapsed.as_secs_f64())
         } else if let Some(s) = self.signal {
             format!("killed by signal {s}")
@@ -601,7 +616,7 @@ pub fn run_limited(args: &[OsString], dir: &Path, env: &[(&str, OsString)], limi
     let err_path = dir.join(".fuzz-stderr");
     let mut cmd = Command::new("/bin/sh");
     cmd.arg("-c")
-        .arg(format!("ulimit -v {} && exec \"$0\" \"$@\"", limits.mem_kib))
+        .arg(format!("ulimit -v {} && exec \"$0\" \"$@\"", limits.vm_kib))
         .arg(env!("CARGO_BIN_EXE_ubik"))
         .args(args)
         .current_dir(dir)
@@ -614,12 +629,14 @@ pub fn run_limited(args: &[OsString], dir: &Path, env: &[(&str, OsString)], limi
     let t0 = Instant::now();
     let mut child = cmd.spawn().expect("start /bin/sh");
     let mut timed_out = false;
+    let mut peak_kib = 0;
     let status = loop {
         if let Some(s) = child.try_wait().expect("wait") {
             break s;
         }
-        if t0.elapsed() > limits.wall {
-            timed_out = true;
+        peak_kib = peak_kib.max(peak_rss_kib(child.id()).unwrap_or(0));
+        if peak_kib > limits.rss_kib || t0.elapsed() > limits.wall {
+            timed_out = peak_kib <= limits.rss_kib;
             let _ = child.kill();
             break child.wait().expect("wait");
         }
@@ -631,6 +648,8 @@ pub fn run_limited(args: &[OsString], dir: &Path, env: &[(&str, OsString)], limi
         code: status.code(),
         signal: status.signal(),
         timed_out,
+        peak_kib,
+        over_memory: peak_kib > limits.rss_kib,
         elapsed,
         stdout: std::fs::read(&out_path).unwrap_or_default(),
         stderr: String::from_utf8_lossy(&std::fs::read(&err_path).unwrap_or_default()).into_owned(),
@@ -642,6 +661,9 @@ pub fn run_limited(args: &[OsString], dir: &Path, env: &[(&str, OsString)], limi
 /// print nothing on stderr; the `readable` inputs are never "cannot read" (66). The kind of
 /// violation, or None.
 pub fn check_contract(o: &Outcome, dir: &Path, allowed: &[i32], names: &[&str], readable: &[&str]) -> Option<String> {
+    if o.over_memory {
+        return Some("memory".into());
+    }
     if o.timed_out {
         return Some("timeout".into());
     }
