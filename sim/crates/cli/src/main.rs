@@ -5,6 +5,7 @@ mod experiment;
 mod gen;
 mod htmlreport;
 mod report;
+mod results;
 mod run;
 
 use clap::{Parser, Subcommand};

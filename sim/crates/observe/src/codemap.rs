@@ -44,6 +44,18 @@ fn image_u16(image: &Image, addr: u32) -> Option<u16> {
     })
 }
 
+/// The slots of the halfwords at even addresses in `[from, to)` that lie in RAM (`base` and
+/// `slots` halfwords on).
+fn slot_range(from: u32, to: u32, base: u32, slots: usize) -> std::ops::Range<usize> {
+    let (from, to, base) = (u64::from(from & !1), u64::from(to), u64::from(base));
+    let lo = from.max(base);
+    let hi = to.min(base + 2 * slots as u64);
+    if lo >= hi {
+        return 0..0;
+    }
+    (((lo - base) >> 1) as usize)..((((hi - base + 1) >> 1) as usize).min(slots))
+}
+
 impl CodeMap {
     /// The map of `image` loaded into RAM `[base, base + len)`.
     pub fn new(image: &Image, base: u32, len: u32) -> CodeMap {
@@ -115,38 +127,12 @@ impl CodeMap {
                 accepted[i].0 = idx;
                 first_fn.get_or_insert(idx);
             }
-            // Code of the section outside every symbol: one pseudo-function per section.
+            // Code of the section outside every symbol: one pseudo-function per section. Only
+            // the part in RAM is mapped (a corrupt section may claim the whole address space).
             let mut gap_fn = None;
-            let mut a = sec.addr & !1;
-            for &(idx, _) in &accepted {
-                let f = &funcs[idx];
-                let (fs, fe) = (f.start, f.end);
-                while a < fs {
-                    if in_ram(a) {
-                        let g = *gap_fn.get_or_insert_with(|| {
-                            funcs.push(Func {
-                                name: format!("({})", sec.name),
-                                start: sec.addr,
-                                end: sec_end,
-                                cat,
-                            });
-                            funcs.len() - 1
-                        });
-                        slots[slot_of(a)] = g as u32;
-                    }
-                    a += 2;
-                }
-                let mut b = fs & !1;
-                while b < fe {
-                    if in_ram(b) {
-                        slots[slot_of(b)] = idx as u32;
-                    }
-                    b += 2;
-                }
-                a = a.max(fe);
-            }
-            while a < sec_end {
-                if in_ram(a) {
+            let mut gap = |slots: &mut Vec<u32>, funcs: &mut Vec<Func>, from: u32, to: u32| {
+                let r = slot_range(from, to, base, slots.len());
+                if !r.is_empty() {
                     let g = *gap_fn.get_or_insert_with(|| {
                         funcs.push(Func {
                             name: format!("({})", sec.name),
@@ -156,9 +142,21 @@ impl CodeMap {
                         });
                         funcs.len() - 1
                     });
-                    slots[slot_of(a)] = g as u32;
+                    slots[r].fill(g as u32);
                 }
-                a += 2;
+            };
+            let mut a = sec.addr & !1;
+            for &(idx, _) in &accepted {
+                let (fs, fe) = (funcs[idx].start, funcs[idx].end);
+                if a < fs {
+                    gap(&mut slots, &mut funcs, a, fs);
+                }
+                let r = slot_range(fs, fe, base, slots.len());
+                slots[r].fill(idx as u32);
+                a = a.max(fs).max(fe);
+            }
+            if a < sec_end {
+                gap(&mut slots, &mut funcs, a, sec_end);
             }
             // Entry points and call instructions (a linear sweep through each function).
             for &(idx, _) in &accepted {

@@ -142,6 +142,19 @@ fn is_asm(p: &Path) -> bool {
     p.extension().is_some_and(|e| e == "S")
 }
 
+/// The RISC-V cross compiler: `riscv64-unknown-elf-gcc` (another prefix: `UBIK_CROSS`) on
+/// PATH; exit 69 when it is missing.
+pub fn cross_compiler() -> Result<PathBuf, Failure> {
+    let cross = std::env::var("UBIK_CROSS").unwrap_or_else(|_| DEFAULT_CROSS.to_string());
+    let cc_name = format!("{cross}gcc");
+    find_on_path(&cc_name).ok_or_else(|| {
+        Failure::new(
+            code::UNAVAILABLE,
+            format!("{cc_name}: the RISC-V cross compiler is not on PATH; expected it installed: run scripts/setup.sh (Debian package gcc-riscv64-unknown-elf)"),
+        )
+    })
+}
+
 /// Builds the ELF; Ok(0) on success.
 pub fn build(args: BuildArgs) -> Result<u8, Failure> {
     // ---- The application directory and its description.
@@ -247,14 +260,7 @@ pub fn build(args: BuildArgs) -> Result<u8, Failure> {
     let link_ld = bsp.join("link.ld");
 
     // ---- The compiler.
-    let cross = std::env::var("UBIK_CROSS").unwrap_or_else(|_| DEFAULT_CROSS.to_string());
-    let cc_name = format!("{cross}gcc");
-    let cc = find_on_path(&cc_name).ok_or_else(|| {
-        Failure::new(
-            code::UNAVAILABLE,
-            format!("{cc_name}: the RISC-V cross compiler is not on PATH; expected it installed: run scripts/setup.sh (Debian package gcc-riscv64-unknown-elf)"),
-        )
-    })?;
+    let cc = cross_compiler()?;
 
     // ---- Flags.
     let includes: Vec<OsString> = [
