@@ -101,6 +101,16 @@ heap = "line"
 block_bytes = 8
 count = 2
 
+[heap.table]            # words of the generated code's own names
+bytes = 64
+
+[queue.check]
+msg_bytes = 1
+capacity = 1
+
+[port.obj]
+capacity = 1
+
 [timer.i]
 call = "exit"
 arg = "sigs"

@@ -8,7 +8,11 @@
 //!
 //! Names: every object is the C identifier of its name, except an object that has the name
 //! of a function the description names (a task named as its entry): the function keeps the
-//! name and the object is `uk__gen_obj_NAME`, reached as `UK_GEN_OBJECT(NAME)`.
+//! name and the object is `uk__gen_obj_NAME`, reached as `UK_GEN_OBJECT(NAME)`. The generated
+//! code's own identifiers are `uk__gen_check`, `uk__gen_error`, `uk__gen_init` and
+//! `uk__gen_FAMILY_SUFFIX` with FAMILY one of `heap`, `pool`, `queue`, `port`, `stack`,
+//! `hisr_stack`, `obj` (SUFFIX an object's name) and `table` (SUFFIX a kind): no family is a
+//! prefix of another, so no name can make two of them equal.
 
 use crate::objects::{Arg, QueueKind, TaskStart, TimerAction};
 use crate::{Os, SystemDesc};
@@ -294,7 +298,7 @@ fn c_string(s: &str) -> String {
     format!("\"{}\"", s.replace(['"', '\\', '\n'], "_"))
 }
 
-/// One descriptor table: `static const struct uk__gen_KIND { FIELDS } uk__gen_KIND_table[] =
+/// One descriptor table: `static const struct uk__gen_KIND { FIELDS } uk__gen_table_KIND[] =
 /// { ROWS };`, written only when it has rows.
 fn table(s: &mut String, kind: &str, fields: &str, rows: &[String]) {
     if rows.is_empty() {
@@ -302,7 +306,7 @@ fn table(s: &mut String, kind: &str, fields: &str, rows: &[String]) {
     }
     let _ = write!(
         s,
-        "\nstatic const struct uk__gen_{kind} {{\n{fields}}} uk__gen_{kind}_table[] = {{\n"
+        "\nstatic const struct uk__gen_{kind} {{\n{fields}}} uk__gen_table_{kind}[] = {{\n"
     );
     for r in rows {
         let _ = writeln!(s, "    {{{r}}},");
@@ -314,8 +318,8 @@ fn table(s: &mut String, kind: &str, fields: &str, rows: &[String]) {
 fn walk(s: &mut String, kind: &str, body: &str) {
     let _ = write!(
         s,
-        "    for (unsigned i = 0; i < sizeof uk__gen_{kind}_table / sizeof uk__gen_{kind}_table[0]; i++) {{\n        \
-         const struct uk__gen_{kind} *d = &uk__gen_{kind}_table[i];\n{body}    }}\n"
+        "    for (unsigned i = 0; i < sizeof uk__gen_table_{kind} / sizeof uk__gen_table_{kind}[0]; i++) {{\n        \
+         const struct uk__gen_{kind} *d = &uk__gen_table_{kind}[i];\n{body}    }}\n"
     );
 }
 
@@ -1006,9 +1010,9 @@ lisr = "rx_lisr"
         assert_eq!(h.matches("void rx_lisr(unsigned line);").count(), 1, "{h}");
     }
 
-    /// The rows of the table `uk__gen_KIND_table`.
+    /// The rows of the table `uk__gen_table_KIND`.
     fn rows<'c>(c: &'c str, kind: &str) -> Vec<&'c str> {
-        let head = format!("}} uk__gen_{kind}_table[] = {{\n");
+        let head = format!("}} uk__gen_table_{kind}[] = {{\n");
         let Some(start) = c.find(&head) else {
             return Vec::new();
         };
