@@ -408,3 +408,201 @@ fn every_name_the_generated_c_sees_is_refused() {
     );
     let _ = std::fs::remove_dir_all(&work);
 }
+
+/// The accepted names most likely to clash: every identifier of the headers and of the
+/// generated code that `system.toml` accepts (parameter, member and local names, the words of
+/// the generated code's own names).
+fn accepted_tricky_names(work: &Path, config: &Path) -> Vec<String> {
+    let root = repo_root();
+    let mut includes = vec!["stdint.h".to_string(), "stdarg.h".to_string()];
+    includes.extend(headers_in(&root.join("kernel/include/ubik"), "ubik"));
+    includes.extend(headers_in(&root.join("bsp/include/bsp"), "bsp"));
+    let tu: String = includes
+        .iter()
+        .map(|h| format!("#include <{h}>\n"))
+        .collect();
+    let tu_path = work.join("words.c");
+    std::fs::write(&tu_path, &tu).unwrap();
+    let (ok, pre, err) = run(Command::new(GCC)
+        .args([
+            "-march=rv32imc_zicsr",
+            "-mabi=ilp32",
+            "-ffreestanding",
+            "-O2",
+            "-E",
+            "-P",
+        ])
+        .arg(format!("-I{}", root.join("kernel/include").display()))
+        .arg(format!("-I{}", root.join("bsp/include").display()))
+        .arg("-imacros")
+        .arg(config)
+        .arg(&tu_path));
+    assert!(ok, "{err}");
+    let every_kind = SystemDesc::from_str(
+        "[task.t]\nentry = \"f\"\npriority = 1\nsignal = \"g\"\nslice = 2\n[sem.s]\n[mutex.m]\n\
+         [queue.q]\nmax_msg_bytes = 4\ncapacity = 1\n[queue.r]\nmsg_bytes = 4\ncapacity = 1\n\
+         [port.p]\ncapacity = 1\n[flags.l]\ninitial = 1\n[heap.h]\nbytes = 256\n\
+         [pool.o]\nblock_bytes = 8\ncount = 2\n[pool.c]\nblock_bytes = 8\ncount = 2\nheap = \"h\"\n\
+         [timer.k]\ncall = \"tick\"\ndelay = 1\n[timer.a]\nactivate = \"t\"\ndelay = 1\n\
+         [timer.b]\nflags = \"l\"\nbits = 1\ndelay = 1\n\
+         [interrupt.i]\nline = 1\nlisr = \"ll\"\nhisr = \"hh\"\nhisr_stack_bytes = 128\n",
+        "system.toml",
+    )
+    .unwrap();
+    let generated = format!(
+        "{} {}",
+        sysdesc::gen::gen_source(&every_kind),
+        sysdesc::gen::gen_header(&every_kind)
+    );
+    let mut words: BTreeSet<String> = identifiers(&pre);
+    words.extend(identifiers(&generated));
+    // The words of the generated code's own names.
+    for w in [
+        "check",
+        "error",
+        "init",
+        "table",
+        "heap",
+        "pool",
+        "queue",
+        "port",
+        "stack",
+        "hisr",
+        "hisr_stack",
+        "obj",
+        "gen",
+        "d",
+        "i",
+        "r",
+        "call",
+        "name",
+        "line",
+        "object",
+    ] {
+        words.insert(w.to_string());
+    }
+    words
+        .into_iter()
+        .filter(|w| SystemDesc::from_str(&format!("[sem.{w}]\n"), "system.toml").is_ok())
+        .collect()
+}
+
+/// Compiles `uk_gen.c` and an application translation unit (uk_gen.h with bsp/bsp.h, in both
+/// orders) of `d` with `-Wall -Wextra -Werror`; the compiler's errors if any.
+fn compile_generated(dir: &Path, d: &SystemDesc) -> Result<(), String> {
+    let root = repo_root();
+    let _ = std::fs::remove_dir_all(dir);
+    sysdesc::gen::generate(d, dir).unwrap();
+    std::fs::write(
+        dir.join("app1.c"),
+        "#include \"uk_gen.h\"\n#include \"bsp/bsp.h\"\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("app2.c"),
+        "#include \"bsp/bsp.h\"\n#include \"uk_gen.h\"\n",
+    )
+    .unwrap();
+    for src in ["uk_gen.c", "app1.c", "app2.c"] {
+        let (ok, _, err) = run(Command::new(GCC)
+            .args([
+                "-march=rv32imc_zicsr",
+                "-mabi=ilp32",
+                "-O2",
+                "-std=c11",
+                "-ffreestanding",
+            ])
+            .args(["-Wall", "-Wextra", "-Werror", "-fsyntax-only"])
+            .arg(format!("-I{}", root.join("kernel/include").display()))
+            .arg(format!("-I{}", root.join("bsp/include").display()))
+            .arg(format!("-I{}", dir.display()))
+            .arg("-imacros")
+            .arg(dir.join("uk_config.h"))
+            .arg(dir.join(src)));
+        if !ok {
+            return Err(format!(
+                "{src}: {}",
+                err.lines().take(12).collect::<Vec<_>>().join("\n")
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Every accepted tricky name, as an object of each kind, as a function, and as a task named
+/// as its entry: the generated C compiles (issue 10, item 12: "the generated C must compile
+/// for every description `ubik gen` accepts").
+#[test]
+fn accepted_tricky_names_compile_as_every_kind_and_function() {
+    require_tools();
+    let work = scratch("c-namespace-compile");
+    let config = config_with_every_feature(&work, "prio");
+    let words = accepted_tricky_names(&work, &config);
+    assert!(words.len() > 50, "{words:?}");
+    let declare = |kind: &str, w: &str| -> String {
+        match kind {
+            "task" => format!("[task.{w}]\nentry = \"e_\"\npriority = 1\nstack_bytes = 128\n"),
+            "queue" => format!("[queue.{w}]\nmsg_bytes = 1\ncapacity = 1\n"),
+            "port" => format!("[port.{w}]\ncapacity = 1\n"),
+            "heap" => format!("[heap.{w}]\nbytes = 48\n"),
+            "pool" => format!("[pool.{w}]\nblock_bytes = 8\ncount = 1\n"),
+            "timer" => format!("[timer.{w}]\ncall = \"tick_\"\ndelay = 1\n"),
+            other => format!("[{other}.{w}]\n"),
+        }
+    };
+    let mut texts: Vec<(String, String)> = Vec::new();
+    for kind in [
+        "task", "sem", "mutex", "queue", "port", "flags", "heap", "pool", "timer",
+    ] {
+        let text: String = words.iter().map(|w| declare(kind, w)).collect();
+        texts.push((format!("every name as a {kind}"), text));
+    }
+    // Functions of every role, and objects named as their functions.
+    let mut functions = String::new();
+    let mut same = String::new();
+    for (i, w) in words.iter().enumerate() {
+        let role = match i % 4 {
+            0 => format!("entry = \"{w}\"\npriority = 1\nstack_bytes = 128\n"),
+            1 => format!("entry = \"e_\"\npriority = 1\nstack_bytes = 128\nsignal = \"{w}\"\n"),
+            2 => {
+                functions.push_str(&format!("[timer.k_{i}]\ncall = \"{w}\"\ndelay = 1\n"));
+                continue;
+            }
+            _ => format!("entry = \"{w}\"\npriority = 2\nstack_bytes = 128\n"),
+        };
+        functions.push_str(&format!("[task.t_{i}]\n{role}"));
+        same.push_str(&format!(
+            "[task.{w}]\nentry = \"{w}\"\npriority = 1\nstack_bytes = 128\n"
+        ));
+    }
+    texts.push(("every name as a function".into(), functions));
+    texts.push(("every name as a task and its entry".into(), same));
+    // Interrupts: 15 lines, so 15 names at a time, with HISRs named as their interrupts.
+    for (c, chunk) in words.chunks(15).enumerate().take(4) {
+        let text: String = chunk
+            .iter()
+            .enumerate()
+            .map(|(line, w)| {
+                format!(
+                    "[interrupt.{w}]\nline = {line}\nlisr = \"l_\"\nhisr = \"{w}\"\nhisr_stack_bytes = 128\n"
+                )
+            })
+            .collect();
+        texts.push((format!("interrupts {c}"), text));
+    }
+    let mut bad = Vec::new();
+    for (what, text) in &texts {
+        let d = match SystemDesc::from_str(text, "system.toml") {
+            Ok(d) => d,
+            Err(e) => {
+                bad.push(format!("{what}: refused: {e}"));
+                continue;
+            }
+        };
+        if let Err(e) = compile_generated(&work.join("gen"), &d) {
+            bad.push(format!("{what}: {e}"));
+        }
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n\n"));
+    let _ = std::fs::remove_dir_all(&work);
+}
