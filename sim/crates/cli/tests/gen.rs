@@ -89,10 +89,12 @@ fn good_description_writes_three_files_silently() {
     let c = read("uk_gen.c");
     for want in [
         "void uk__gen_init(void)",
-        "uk_task_create(&consumer, \"consumer\", consume, &items, 1,",
-        "uk_timer_init_task(&kick, &consumer)",
-        "uk_irq_install(3, rx_lisr)",
-        "\"uk_queue_init(items) [system.toml:13]\"",
+        // The tables uk__gen_init walks: a row per object, with its name and line.
+        "{&consumer, \"consumer\", consume, &items, uk__gen_stack_consumer, sizeof uk__gen_stack_consumer, 0, 0, 8, 1, 1, 255},",
+        "{&kick, 0, 0, &consumer, 0, 0, 10, 0, \"kick\", 17, 1, 1},",
+        "{3, rx_lisr, \"rx\", 21},",
+        "{&items, uk__gen_queue_items, sizeof uk__gen_queue_items, 4, 8, \"items\", 13, 0},",
+        "uk_task_create(d->task, d->name, d->entry, d->arg, d->priority, d->stack, d->stack_bytes), \"uk_task_create\"",
     ] {
         assert!(c.contains(want), "uk_gen.c lacks {want:?}:\n{c}");
     }

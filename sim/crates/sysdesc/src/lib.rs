@@ -35,13 +35,17 @@
 //! [`ConfigError`] as machine files: exit 65 for bad content, 66 for a file that cannot be
 //! read). `ubik gen` and `ubik build` share this model.
 
+pub mod budget;
 pub mod gen;
+mod gen_objects;
+mod lines;
+pub mod names;
 pub mod objects;
 
 use std::ops::Range;
 use std::path::Path;
 
-use machine::config::{invalid_at, io_error, line_col, toml_error};
+use machine::config::{invalid_at, io_error, toml_error};
 pub use machine::config::{ConfigError, Location};
 pub use objects::{
     Arg, Flags, Heap, Hisr, Interrupt, Mutex, Objects, Pool, Port, PowerClass, PowerConfig,
@@ -249,6 +253,7 @@ impl SystemDesc {
         let ctx = Ctx {
             name: name_for_errors,
             text,
+            lines: lines::LineIndex::new(text),
         };
         let raw: RawSystem =
             toml::from_str(text).map_err(|e| toml_error(name_for_errors, text, &e))?;
@@ -301,6 +306,8 @@ struct RawBuild {
 struct Ctx<'a> {
     name: &'a str,
     text: &'a str,
+    /// Where the lines start: every object's location is taken, in logarithmic time.
+    lines: lines::LineIndex,
 }
 
 type R<T> = Result<T, ConfigError>;
@@ -324,7 +331,7 @@ impl Ctx<'_> {
     }
 
     fn loc(&self, offset: usize) -> Location {
-        let (line, column) = line_col(self.text, offset);
+        let (line, column) = self.lines.line_col(self.text, offset);
         Location {
             file: self.name.to_string(),
             line,

@@ -8,6 +8,7 @@
 //! across all kinds. Objects are created in the order of [`Objects`]'s fields and, within a
 //! kind, in the order they are written (docs/system.md, "Objects").
 
+use std::collections::HashMap;
 use std::fmt;
 use std::marker::PhantomData;
 use std::ops::Range;
@@ -16,7 +17,7 @@ use serde::de::{Deserializer, MapAccess, Visitor};
 use serde::Deserialize;
 use toml::Spanned;
 
-use crate::{Ctx, Location, Os, Scheduler, R};
+use crate::{budget, names, Ctx, Location, Os, Scheduler, R};
 
 // ---------------------------------------------------------------------------------------------
 // The resolved model.
@@ -311,19 +312,6 @@ pub const MAX_LINE: i64 = 14;
 /// Default task stack.
 pub const DEFAULT_STACK_BYTES: u32 = 1024;
 
-/// C keywords (C11 and the extensions GCC accepts in gnu modes) and the macros of
-/// `<stdbool.h>`/`<stddef.h>` a program is likely to see.
-const C_KEYWORDS: &[&str] = &[
-    "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else",
-    "enum", "extern", "float", "for", "goto", "if", "inline", "int", "long", "register",
-    "restrict", "return", "short", "signed", "sizeof", "static", "struct", "switch", "typedef",
-    "union", "unsigned", "void", "volatile", "while", "asm", "typeof", "bool", "true", "false",
-    "NULL",
-];
-
-/// Global names the BSP and C start-up already define.
-const TAKEN_NAMES: &[&str] = &["main", "memcpy", "memmove", "memset", "memcmp"];
-
 // ---------------------------------------------------------------------------------------------
 // Raw (as written).
 
@@ -549,9 +537,8 @@ struct Declared {
     object: bool,
 }
 
-/// A function named in the description.
+/// A function named in the description, where it is first named.
 struct Function {
-    name: String,
     role: Role,
     at: Location,
 }
@@ -561,23 +548,15 @@ pub(crate) struct Resolver<'c, 'a> {
     scheduler: Scheduler,
     os: Os,
     features: &'c [&'static str],
+    /// The declared names in the order written, and where each is in it (lookups by name
+    /// are hashed: a description may declare thousands).
     names: Vec<Declared>,
-    functions: Vec<Function>,
+    index: HashMap<String, usize>,
+    /// The functions named, by name.
+    functions: HashMap<String, Function>,
     /// References to check once every name is known: (span, referring key, name, wanted kind;
     /// "" for any object).
     refs: Vec<(Range<usize>, &'static str, String, &'static str)>,
-}
-
-fn is_ident(s: &str) -> bool {
-    let mut c = s.chars();
-    matches!(c.next(), Some(ch) if ch.is_ascii_alphabetic() || ch == '_')
-        && c.all(|ch| ch.is_ascii_alphanumeric() || ch == '_')
-}
-
-fn reserved_prefix(s: &str) -> Option<&'static str> {
-    ["uk_", "UK_", "bsp_", "BSP_", "_"]
-        .into_iter()
-        .find(|p| s.starts_with(p))
 }
 
 impl<'c, 'a> Resolver<'c, 'a> {
@@ -593,7 +572,8 @@ impl<'c, 'a> Resolver<'c, 'a> {
             os,
             features,
             names: Vec::new(),
-            functions: Vec::new(),
+            index: HashMap::new(),
+            functions: HashMap::new(),
             refs: Vec::new(),
         }
     }
@@ -611,41 +591,17 @@ impl<'c, 'a> Resolver<'c, 'a> {
         self.ctx.loc(span.start).line
     }
 
-    /// Checks that `text` may be a C identifier the generated code defines or declares; `what`
-    /// names it in messages (`task "x"`, `entry = "x"`), `base` says what it should be ("a
-    /// name", "a function name").
+    /// Checks that `text` may be a C identifier the generated code defines or declares
+    /// ([`crate::names`]); `what` names it in messages (`task "x"`, `entry = "x"`), `base` says
+    /// what it should be ("a name", "a function name").
     fn c_name(&self, span: &Range<usize>, what: &str, text: &str, base: &str) -> R<()> {
-        if !is_ident(text) {
-            return Err(self.err(
-                span,
-                format!("{what} is not a C identifier"),
-                format!("{base} made of letters, digits and _, not starting with a digit"),
-            ));
+        match names::refusal(text) {
+            None => Ok(()),
+            Some(r) => {
+                let (message, expected) = r.message(what, base);
+                Err(self.err(span, message, expected))
+            }
         }
-        if C_KEYWORDS.contains(&text) {
-            return Err(self.err(
-                span,
-                format!("{what} is a C keyword"),
-                format!("{base} that is not a C keyword"),
-            ));
-        }
-        if let Some(p) = reserved_prefix(text) {
-            return Err(self.err(
-                span,
-                format!(
-                    "{what} starts with `{p}`, reserved for the kernel, the BSP and the compiler"
-                ),
-                format!("{base} without the prefixes uk_, UK_, bsp_, BSP_ or _"),
-            ));
-        }
-        if TAKEN_NAMES.contains(&text) {
-            return Err(self.err(
-                span,
-                format!("{what} is already defined by the C start-up or the BSP"),
-                format!("{base} other than {}", TAKEN_NAMES.join(", ")),
-            ));
-        }
-        Ok(())
     }
 
     /// Declares an object name (unique across kinds; a C identifier).
@@ -653,7 +609,7 @@ impl<'c, 'a> Resolver<'c, 'a> {
         let name = key.get_ref();
         let span = key.span();
         self.c_name(&span, &format!("{kind} \"{name}\""), name, "a name")?;
-        if let Some(d) = self.names.iter().find(|d| d.name == *name) {
+        if let Some(d) = self.declared(name) {
             return Err(self.err(
                 &span,
                 format!(
@@ -672,6 +628,7 @@ impl<'c, 'a> Resolver<'c, 'a> {
                 "os = \"ubik\", or no object tables",
             ));
         }
+        self.index.insert(name.clone(), self.names.len());
         self.names.push(Declared {
             name: name.clone(),
             kind,
@@ -679,6 +636,11 @@ impl<'c, 'a> Resolver<'c, 'a> {
             object,
         });
         Ok(())
+    }
+
+    /// The declaration of `name`, if any.
+    fn declared(&self, name: &str) -> Option<&Declared> {
+        self.index.get(name).map(|&i| &self.names[i])
     }
 
     /// Fails unless every feature of `needed` is enabled.
@@ -705,11 +667,7 @@ impl<'c, 'a> Resolver<'c, 'a> {
             name,
             "a function name",
         )?;
-        if let Some(f) = self
-            .functions
-            .iter()
-            .find(|f| f.name == *name && f.role != role)
-        {
+        if let Some(f) = self.functions.get(name).filter(|f| f.role != role) {
             return Err(self.err(
                 &span,
                 format!(
@@ -721,11 +679,10 @@ impl<'c, 'a> Resolver<'c, 'a> {
                 "one function per signature",
             ));
         }
-        self.functions.push(Function {
-            name: name.clone(),
-            role,
-            at: self.ctx.loc(span.start),
-        });
+        if !self.functions.contains_key(name) {
+            let at = self.ctx.loc(span.start);
+            self.functions.insert(name.clone(), Function { role, at });
+        }
         Ok(name.clone())
     }
 
@@ -819,7 +776,7 @@ impl<'c, 'a> Resolver<'c, 'a> {
         // Names first, in the order written, so that a repeated name is reported where it is
         // repeated. Objects are then resolved kind by kind.
         let mut all: Vec<(&Spanned<String>, &'static str, bool)> = Vec::new();
-        fn names<'r, T: Kind>(
+        fn collect_names<'r, T: Kind>(
             all: &mut Vec<(&'r Spanned<String>, &'static str, bool)>,
             d: &'r Option<Decls<T>>,
             object: impl Fn(&T) -> bool,
@@ -828,16 +785,16 @@ impl<'c, 'a> Resolver<'c, 'a> {
                 all.push((k, T::KIND, object(v.get_ref())));
             }
         }
-        names(&mut all, &raw.heap, |_| true);
-        names(&mut all, &raw.pool, |_| true);
-        names(&mut all, &raw.sem, |_| true);
-        names(&mut all, &raw.mutex, |_| true);
-        names(&mut all, &raw.queue, |_| true);
-        names(&mut all, &raw.port, |_| true);
-        names(&mut all, &raw.flags, |_| true);
-        names(&mut all, &raw.task, |_| true);
-        names(&mut all, &raw.timer, |_| true);
-        names(&mut all, &raw.interrupt, |i| i.hisr.is_some());
+        collect_names(&mut all, &raw.heap, |_| true);
+        collect_names(&mut all, &raw.pool, |_| true);
+        collect_names(&mut all, &raw.sem, |_| true);
+        collect_names(&mut all, &raw.mutex, |_| true);
+        collect_names(&mut all, &raw.queue, |_| true);
+        collect_names(&mut all, &raw.port, |_| true);
+        collect_names(&mut all, &raw.flags, |_| true);
+        collect_names(&mut all, &raw.task, |_| true);
+        collect_names(&mut all, &raw.timer, |_| true);
+        collect_names(&mut all, &raw.interrupt, |i| i.hisr.is_some());
         all.sort_by_key(|(k, _, _)| k.span().start);
         for (k, kind, object) in all {
             self.declare(k, kind, object)?;
@@ -916,13 +873,14 @@ impl<'c, 'a> Resolver<'c, 'a> {
             }
         }
         self.check_refs(&o)?;
+        budget::check(&o)?;
         Ok(o)
     }
 
     /// References by name: timers' tasks and flags, pools' heaps, args.
     fn check_refs(&self, o: &Objects) -> R<()> {
         for (span, key, name, kind) in &self.refs {
-            let Some(d) = self.names.iter().find(|d| d.name == *name) else {
+            let Some(d) = self.declared(name) else {
                 let noun = if *kind == "flags" {
                     "flags object"
                 } else {
@@ -973,20 +931,18 @@ impl<'c, 'a> Resolver<'c, 'a> {
             }
         }
         // Every pool carved from a heap must fit in it (its blocks' payload, at least).
+        let mut carved: HashMap<&str, (u64, &Pool)> = HashMap::new();
+        for p in &o.pools {
+            if let Some(h) = &p.heap {
+                let e = carved.entry(h.as_str()).or_insert((0, p));
+                *e = (e.0 + p.block_bytes as u64 * p.count as u64, p);
+            }
+        }
         for h in &o.heaps {
-            let need: u64 = o
-                .pools
-                .iter()
-                .filter(|p| p.heap.as_deref() == Some(h.name.as_str()))
-                .map(|p| p.block_bytes as u64 * p.count as u64)
-                .sum();
+            let Some(&(need, p)) = carved.get(h.name.as_str()) else {
+                continue;
+            };
             if need > h.bytes as u64 {
-                let p = o
-                    .pools
-                    .iter()
-                    .rev()
-                    .find(|p| p.heap.as_deref() == Some(h.name.as_str()))
-                    .expect("a pool");
                 return Err(crate::ConfigError::Invalid {
                     at: p.at.clone(),
                     message: format!(
@@ -1000,22 +956,8 @@ impl<'c, 'a> Resolver<'c, 'a> {
                 });
             }
         }
-        // A function must not have an object's name: both are C identifiers of uk_gen.h.
-        for f in &self.functions {
-            if let Some(d) = self.names.iter().find(|d| d.name == f.name && d.object) {
-                return Err(crate::ConfigError::Invalid {
-                    at: f.at.clone(),
-                    message: format!(
-                        "function \"{}\" ({}) has the name of the {} declared at line {}",
-                        f.name,
-                        f.role.what(),
-                        d.kind,
-                        d.line
-                    ),
-                    expected: "functions named apart from objects (both are C identifiers)".into(),
-                });
-            }
-        }
+        // A function may have an object's name: the generated C gives the object a symbol of
+        // its own (`gen`), so both compile.
         Ok(())
     }
 
@@ -1598,27 +1540,22 @@ mod tests {
         (
             "reserved",
             "[sem.uk_x]\n",
-            "system.toml:1:6: sem \"uk_x\" starts with `uk_`, reserved for the kernel, the BSP and the compiler; expected a name without the prefixes uk_, UK_, bsp_, BSP_ or _",
+            "system.toml:1:6: sem \"uk_x\" starts with `uk_`, reserved for the kernel, the BSP and the compiler; expected a name without the prefixes uk_, UK_, bsp_, BSP_, UBIK_ or _",
         ),
         (
             "reserved_underscore",
             "[sem._x]\n",
-            "system.toml:1:6: sem \"_x\" starts with `_`, reserved for the kernel, the BSP and the compiler; expected a name without the prefixes uk_, UK_, bsp_, BSP_ or _",
+            "system.toml:1:6: sem \"_x\" starts with `_`, reserved for the kernel, the BSP and the compiler; expected a name without the prefixes uk_, UK_, bsp_, BSP_, UBIK_ or _",
         ),
         (
             "taken",
             "[sem.main]\n",
-            "system.toml:1:6: sem \"main\" is already defined by the C start-up or the BSP; expected a name other than main, memcpy, memmove, memset, memcmp",
+            "system.toml:1:6: sem \"main\" is already the program's main(), which the C start-up calls; expected a name other than main",
         ),
         (
             "fn_not_ident",
             "[task.t]\nentry = \"do it\"\npriority = 1\n",
             "system.toml:2:9: entry = \"do it\" is not a C identifier; expected a function name made of letters, digits and _, not starting with a digit",
-        ),
-        (
-            "fn_is_object",
-            "[task.t]\nentry = \"q\"\npriority = 1\n[queue.q]\nmsg_bytes = 4\ncapacity = 1\n",
-            "system.toml:2:9: function \"q\" (a task entry, void f(void *arg)) has the name of the queue declared at line 4; expected functions named apart from objects (both are C identifiers)",
         ),
         (
             "fn_two_roles",
