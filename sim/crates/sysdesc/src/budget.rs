@@ -1,7 +1,9 @@
 //! RAM: the declared objects must fit in the machine before anything is compiled. Every
 //! object is static: its control block, its stack or buffer (16-byte aligned), its descriptor
 //! in the tables of `uk_gen.c` and its name. Their sum, in the order written, must stay within
-//! [`OBJECT_RAM_BYTES`]; the object that takes it over is named, one line, exit 65.
+//! [`OBJECT_RAM_BYTES`], less the kernel's own stacks (`[kernel] irq_stack_bytes` and
+//! `idle_stack_bytes`, counted first); the object that takes it over is named, one line,
+//! exit 65.
 
 use crate::objects::Objects;
 use crate::{ConfigError, Location};
@@ -10,8 +12,8 @@ use crate::{ConfigError, Location};
 /// default machine's `ram_size`; a test keeps the two equal).
 pub const RAM_BYTES: u64 = 1 << 20;
 /// What the objects leave to the rest of the image: the kernel's, the BSP's and the
-/// application's code and data, the idle task's stack and the start-up stack (`__stack_size`,
-/// 4 KiB). The tutorial takes about 20 KiB of it.
+/// application's code and data and the start-up stack (`__stack_size`, 4 KiB); the kernel's
+/// interrupt and idle stacks are counted apart, from `[kernel]`. The tutorial takes about 20 KiB of it.
 pub const RESERVED_BYTES: u64 = 64 << 10;
 /// The RAM the declared objects may take together.
 pub const OBJECT_RAM_BYTES: u64 = RAM_BYTES - RESERVED_BYTES;
@@ -155,15 +157,16 @@ pub fn object_ram_bytes(o: &Objects) -> u64 {
     costs(o).iter().map(|c| c.bytes).sum()
 }
 
-/// Fails at the first object, in the order written, with which the objects no longer fit in
-/// [`OBJECT_RAM_BYTES`].
-pub fn check(o: &Objects) -> Result<(), ConfigError> {
+/// Fails at the first object, in the order written, with which the kernel's stacks
+/// (`kernel_stack_bytes`, at most 512 KiB: they always fit alone) and the objects no longer
+/// fit in [`OBJECT_RAM_BYTES`].
+pub fn check(o: &Objects, kernel_stack_bytes: u64) -> Result<(), ConfigError> {
     let mut v = costs(o);
-    if v.iter().map(|c| c.bytes).sum::<u64>() <= OBJECT_RAM_BYTES {
+    if kernel_stack_bytes + v.iter().map(|c| c.bytes).sum::<u64>() <= OBJECT_RAM_BYTES {
         return Ok(());
     }
     v.sort_by_key(|c| (c.at.line, c.at.column));
-    let mut total = 0u64;
+    let mut total = kernel_stack_bytes;
     for c in v {
         total += c.bytes;
         if total > OBJECT_RAM_BYTES {
@@ -171,8 +174,8 @@ pub fn check(o: &Objects) -> Result<(), ConfigError> {
                 at: c.at.clone(),
                 message: format!(
                     "{} \"{}\" takes the objects declared up to it to {total} bytes of RAM \
-                     (stacks, buffers, control blocks), more than the {OBJECT_RAM_BYTES} the \
-                     machine has for them",
+                     (stacks, buffers, control blocks; the kernel's interrupt and idle stacks \
+                     included), more than the {OBJECT_RAM_BYTES} the machine has for them",
                     c.kind, c.name
                 ),
                 expected: format!(

@@ -7,8 +7,8 @@
 //! scheduler = "prio"          # "rr" | "prio" | "prio_rr" | "bitmap"
 //! tick_hz = 1000              # 1..=100000
 //! timeslice_ticks = 10        # >= 1
-//! irq_stack_bytes = 1024      # the interrupt stack LISRs run on: 256..=16 MiB, a multiple of 16
-//! idle_stack_bytes = 512      # the idle task's stack: 256..=16 MiB, a multiple of 16
+//! irq_stack_bytes = 1024      # the interrupt stack LISRs run on: 256..=256 KiB, a multiple of 16
+//! idle_stack_bytes = 512      # the idle task's stack: 256..=256 KiB, a multiple of 16
 //! tick_start = 0              # uk_time() at uk_start(): 0..=2^32-1 (to test the tick's wrap)
 //! features = ["sem", "mutex", "hisr", "stack_check", "queue", "port", "taskport", "flags",
 //!             "signal", "timer", "pool", "heap", "power"]
@@ -219,8 +219,9 @@ pub const DEFAULT_IRQ_STACK_BYTES: u32 = 1024;
 pub const DEFAULT_IDLE_STACK_BYTES: u32 = 512;
 /// The smallest interrupt or idle stack `[kernel]` accepts: a frame and a little room.
 pub const MIN_KERNEL_STACK_BYTES: i64 = 256;
-/// The largest one (as for objects: 16 MiB).
-pub const MAX_KERNEL_STACK_BYTES: i64 = 16 << 20;
+/// The largest one: 256 KiB, so that both kernel stacks together stay well within the RAM
+/// `ubik build` links for (`budget` counts them with the objects).
+pub const MAX_KERNEL_STACK_BYTES: i64 = 256 << 10;
 /// Kernel stacks are multiples of 16 bytes: the RISC-V ABI's stack alignment, so no byte of
 /// the size given is lost to rounding.
 pub const KERNEL_STACK_MULTIPLE: i64 = 16;
@@ -380,6 +381,8 @@ impl Ctx<'_> {
             timer: raw.timer,
             interrupt: raw.interrupt,
         })?;
+        let kernel_stacks = d.kernel.irq_stack_bytes as u64 + d.kernel.idle_stack_bytes as u64;
+        budget::check(&d.objects, kernel_stacks)?;
         Ok(d)
     }
 
@@ -612,29 +615,29 @@ mod tests {
         assert_eq!(d.kernel.idle_stack_bytes, 512);
         assert_eq!(d.kernel.tick_start, 0);
         let d = parse(
-            "[kernel]\nirq_stack_bytes = 256\nidle_stack_bytes = 16777216\n\
+            "[kernel]\nirq_stack_bytes = 256\nidle_stack_bytes = 262144\n\
              tick_start = 4294967295\n",
         )
         .unwrap();
         assert_eq!(d.kernel.irq_stack_bytes, 256);
-        assert_eq!(d.kernel.idle_stack_bytes, 16 << 20);
+        assert_eq!(d.kernel.idle_stack_bytes, 256 << 10);
         assert_eq!(d.kernel.tick_start, u32::MAX);
 
         assert_eq!(
             err("[kernel]\nirq_stack_bytes = 128\n"),
-            "system.toml:2:19: irq_stack_bytes = 128 is too small; expected a size in bytes from 256 to 16777216, a multiple of 16"
+            "system.toml:2:19: irq_stack_bytes = 128 is too small; expected a size in bytes from 256 to 262144, a multiple of 16"
         );
         assert_eq!(
             err("[kernel]\nidle_stack_bytes = 1000\n"),
-            "system.toml:2:20: idle_stack_bytes = 1000 is not a multiple of 16; expected a size in bytes from 256 to 16777216, a multiple of 16"
+            "system.toml:2:20: idle_stack_bytes = 1000 is not a multiple of 16; expected a size in bytes from 256 to 262144, a multiple of 16"
         );
         assert_eq!(
-            err("[kernel]\nidle_stack_bytes = 16777232\n"),
-            "system.toml:2:20: idle_stack_bytes = 16777232 is too large; expected a size in bytes from 256 to 16777216, a multiple of 16"
+            err("[kernel]\nidle_stack_bytes = 262160\n"),
+            "system.toml:2:20: idle_stack_bytes = 262160 is too large; expected a size in bytes from 256 to 262144, a multiple of 16"
         );
         assert_eq!(
             err("[kernel]\nirq_stack_bytes = -16\n"),
-            "system.toml:2:19: irq_stack_bytes = -16 is too small; expected a size in bytes from 256 to 16777216, a multiple of 16"
+            "system.toml:2:19: irq_stack_bytes = -16 is too small; expected a size in bytes from 256 to 262144, a multiple of 16"
         );
         assert_eq!(
             err("[kernel]\ntick_start = 4294967296\n"),
@@ -644,6 +647,12 @@ mod tests {
             err("[kernel]\ntick_start = -1\n"),
             "system.toml:2:14: tick_start = -1 is out of range; expected an integer from 0 to 4294967295"
         );
+        // The kernel's stacks count against the objects' RAM: 2 x 256 KiB leave 448 KiB.
+        let big = "[kernel]\nirq_stack_bytes = 262144\nidle_stack_bytes = 262144\n";
+        assert!(parse(&format!("{big}[heap.h]\nbytes = 409600\n")).is_ok());
+        let e = err(&format!("{big}[heap.h]\nbytes = 524288\n"));
+        assert!(e.starts_with("system.toml:4:7: heap \"h\" takes the objects"), "{e}");
+        assert!(parse("[heap.h]\nbytes = 524288\n").is_ok());
         let e = err("[kernel]\ntick_start = \"max\"\n");
         assert!(e.starts_with("system.toml:2:14: `tick_start`: invalid type"), "{e}");
     }

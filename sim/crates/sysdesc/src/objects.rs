@@ -873,7 +873,6 @@ impl<'c, 'a> Resolver<'c, 'a> {
             }
         }
         self.check_refs(&o)?;
-        budget::check(&o)?;
         Ok(o)
     }
 
