@@ -1,7 +1,7 @@
 /* Idle benchmark for `make bench` (spec/contract.md, testbed.json idle_speedup):
  * the only work is a 1 kHz machine-timer interrupt of about 100 cycles; the
- * core sleeps in `wfi` otherwise (>= 99.9 % idle at 100 MHz). Assumes the
- * default 10 MHz mtime timebase. Runs IDLE_MS ticks (default 100,000 = 100
+ * core sleeps in `wfi` otherwise (>= 99.9 % idle at 100 MHz). The tick is
+ * 1 ms of mtime at the rate TIMER.MTIME_HZ gives. Runs IDLE_MS ticks (default 100,000 = 100
  * simulated seconds), then exits 0.
  *
  * The timer entry replaces the BSP's (bsp_vector_timer) with a lean handler
@@ -18,14 +18,13 @@
 #define IDLE_WORK_LOOPS 10          /* 4 cycles each: about 40 cycles of work */
 #endif
 
-#define TICK_COUNTS (BSP_TIMER_HZ / 1000)   /* 1 ms of mtime */
-
+static uint32_t tick_counts;                /* 1 ms of mtime */
 static volatile uint32_t ticks;
 static uint32_t next_lo, next_hi;           /* the mtimecmp programmed last */
 
 __attribute__((interrupt("machine"))) void bsp_vector_timer(void)
 {
-    uint32_t lo = next_lo + TICK_COUNTS;
+    uint32_t lo = next_lo + tick_counts;
     if (lo < next_lo) {                     /* carry into the high word */
         MMIO32(TIMER_MTIMECMP) = 0xFFFFFFFFu;
         MMIO32(TIMER_MTIMECMPH) = ++next_hi;
@@ -40,7 +39,8 @@ __attribute__((interrupt("machine"))) void bsp_vector_timer(void)
 
 int main(void)
 {
-    uint64_t first = bsp_timer_now() + TICK_COUNTS;
+    tick_counts = bsp_timer_hz() / 1000;
+    uint64_t first = bsp_timer_now() + tick_counts;
     next_lo = (uint32_t)first;
     next_hi = (uint32_t)(first >> 32);
     bsp_timer_set_compare(first);
