@@ -38,7 +38,7 @@ pub mod objects;
 use std::ops::Range;
 use std::path::Path;
 
-use machine::config::{invalid_at, io_error, line_col, toml_error};
+use machine::config::{invalid_at, line_col, read_text_file, toml_error};
 pub use machine::config::{ConfigError, Location};
 pub use objects::{
     Arg, Flags, Heap, Hisr, Interrupt, Mutex, Objects, Pool, Port, PowerClass, PowerConfig,
@@ -197,8 +197,7 @@ pub const MAX_TIMESLICE_TICKS: i64 = 0x7fff_ffff;
 impl SystemDesc {
     /// Reads and resolves a `system.toml`; its path as given names it in messages.
     pub fn from_file(path: &Path) -> Result<SystemDesc, ConfigError> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| io_error(path, None, "the system description", &e))?;
+        let text = read_text_file(path, "the system description")?;
         Self::from_str(&text, &path.display().to_string())
     }
 

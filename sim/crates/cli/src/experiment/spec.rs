@@ -21,7 +21,7 @@
 //!
 //! Errors name the file, line and column, what is wrong and what was expected (exit 65).
 
-use machine::config::{invalid_at, io_error, toml_error, ConfigError};
+use machine::config::{invalid_at, read_text_file, toml_error, ConfigError};
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 use toml::Spanned;
@@ -230,7 +230,7 @@ impl Ctx<'_> {
 impl Experiment {
     /// Reads an experiment file; `root` is the repository (apps are relative to it).
     pub fn from_file(path: &Path, root: &Path) -> Result<Experiment, ConfigError> {
-        let text = std::fs::read_to_string(path).map_err(|e| io_error(path, None, "the experiment file", &e))?;
+        let text = read_text_file(path, "the experiment file")?;
         let shown = path.display().to_string();
         let raw: Raw = toml::from_str(&text).map_err(|e| toml_error(&shown, &text, &e))?;
         let c = Ctx { name: &shown, text: &text };
