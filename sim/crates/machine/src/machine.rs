@@ -181,6 +181,7 @@ impl Machine {
     /// Bring every device up to cycle `now`: fire due stimuli, raise the timer, finish an
     /// operating-point switch; then update which lines the core sees. A line that rose at
     /// cycle L is seen by the core from cycle L + 1 (its input is registered).
+    #[inline(never)]
     fn settle<P: Probe>(&mut self, now: u64, probe: &mut P) {
         // Operating-point switch completing (first: it changes the time of later cycles).
         if let Some((idx, done)) = self.bus.power.switching {
@@ -274,6 +275,7 @@ impl Machine {
     }
 
     /// The next cycle after `now` at which something happens, if anything ever will.
+    #[inline(never)]
     fn next_event(&mut self, now: u64) -> Option<u64> {
         let mut next: Option<u64> = None;
         let mut consider = |c: u64| {
@@ -306,6 +308,7 @@ impl Machine {
     /// Could any interrupt ever wake the sleeping core (enabled in mie)?
     /// Called while no line enabled in mie is up (the run loop wakes the core otherwise), so
     /// only future raises count.
+    #[inline(never)]
     fn can_ever_wake(&mut self) -> bool {
         let mie = self.hart.csr.mie;
         let now = self.now();

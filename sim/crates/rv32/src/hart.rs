@@ -29,11 +29,11 @@ pub const TRAP_LOOP_LIMIT: u32 = 1000;
 
 const CODE_PAGE_SHIFT: u32 = 8;
 
-/// The decode cache grows with the code it has seen, from `CACHE_MIN_SLOTS` halfwords, and
-/// covers at most the first `CACHE_MAX_SLOTS` halfwords (32 MiB) of the code region: a large
-/// RAM costs nothing until code runs there, and code beyond the first 32 MiB is decoded each
-/// time it runs (slower, with the same timing).
-const CACHE_MIN_SLOTS: usize = 1 << 12;
+/// The decode cache starts with `CACHE_MIN_SLOTS` halfwords (the first MiB of the code
+/// region, or all of it), grows with the code that runs, and covers at most the first
+/// `CACHE_MAX_SLOTS` halfwords (32 MiB): a large RAM costs nothing until code runs there, and
+/// code beyond the first 32 MiB is decoded each time it runs (slower, with the same timing).
+const CACHE_MIN_SLOTS: usize = 1 << 19;
 const CACHE_MAX_SLOTS: usize = 1 << 24;
 
 /// A decoded instruction as the decode cache holds it: 8 bytes. `rd` maps x0 to the sink
@@ -173,7 +173,7 @@ impl Hart {
     /// A hart that executes from `[code_base, code_base + code_len)` and resets to
     /// `boot_addr + 0x80` with `mtvec` at `boot_addr`.
     pub fn new(code_base: u32, code_len: u32, boot_addr: u32) -> Hart {
-        Hart {
+        let mut hart = Hart {
             x: [0; 64],
             pc: boot_addr.wrapping_add(0x80),
             privilege: Priv::Machine,
@@ -208,7 +208,10 @@ impl Hart {
             code_pages: Vec::new(),
             code_base,
             code_len,
-        }
+        };
+        // The first MiB of code (all of the default machine's RAM), allocated at once.
+        hart.grow_icache(0);
+        hart
     }
 
     /// The counters an observer sees, with `cycle` and `instret` as given.
@@ -271,11 +274,11 @@ impl Hart {
     fn invalidate_slow(&mut self, off: u32, size: u32) {
         if off < self.code_len {
             let first = (off >> 1).saturating_sub(1) as usize;
-            let last = ((off as u64 + size as u64 - 1) >> 1) as usize;
-            let end = (last + 1).min(self.icache.len());
-            for slot in self.icache.get_mut(first..end).unwrap_or_default() {
-                if slot.op != Op::Undecoded {
-                    *slot = Slot::UNDECODED;
+            let last = ((off + size - 1) >> 1) as usize;
+            // Only pages the cache covers are marked: `last` may lie one slot beyond it.
+            for i in first..=last.min(self.icache.len() - 1) {
+                if self.icache[i].op != Op::Undecoded {
+                    self.icache[i] = Slot::UNDECODED;
                 }
             }
         }
@@ -289,6 +292,7 @@ impl Hart {
 
     /// Grows the decode cache to hold slot `idx` (with room to spare), if it may hold it.
     #[cold]
+    #[inline(never)]
     fn grow_icache(&mut self, idx: usize) -> bool {
         let limit = ((self.code_len / 2) as usize + 1).min(CACHE_MAX_SLOTS);
         if idx >= limit {
