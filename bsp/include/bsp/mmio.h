@@ -31,7 +31,7 @@
 #define TIMER_MTIMEH            (TIMER_BASE + 0x4)
 #define TIMER_MTIMECMP          (TIMER_BASE + 0x8)    /* writing either half clears the interrupt */
 #define TIMER_MTIMECMPH         (TIMER_BASE + 0xC)
-#define TIMER_MTIME_HZ          (TIMER_BASE + 0x10)   /* read-only: mtime's rate in Hz ([timer]
+#define TIMER_MTIME_HZ          (TIMER_BASE + 0x100)   /* read-only: mtime's rate in Hz ([timer]
                                                          timebase; under "cycle" the core clock) */
 
 /* ---- IO ports: the testbed's oscilloscope and input streams ---------------- */

@@ -199,7 +199,8 @@ fn unmapped_accesses_fault_with_mtval() {
         // SIMCTRL decodes 1 KiB (offsets other than CHAR_OUT/CTRL are ignored, as on the
         // RTL); past it nothing answers.
         (0x0002_0400, true),
-        (0x0003_0014, false),
+        (0x0003_0010, false),
+        (0x0003_0104, false),
     ] {
         let mut code = Vec::new();
         code.extend(li(T0, addr));
@@ -440,7 +441,7 @@ fn jalr(rd: u32, rs1: u32, imm: i32) -> u32 {
 /// until the switch settles, store MTIME_HZ at SCRATCH + 4; halt 0.
 fn rate_program(opp: Option<u32>) -> Vec<u32> {
     let mut code = Vec::new();
-    code.extend(li(T0, 0x0003_0010));
+    code.extend(li(T0, 0x0003_0100));
     code.push(lw(A0, T0, 0));
     code.extend(li(T1, SCRATCH));
     code.push(sw(A0, T1, 0));
@@ -451,7 +452,7 @@ fn rate_program(opp: Option<u32>) -> Vec<u32> {
         code.push(lw(A0, T0, 4)); // STATUS: poll until bit 0 clears
         code.push(0x0015_7513); // andi a0, a0, 1
         code.push(0xFE05_1CE3); // bnez a0, -8 (back to the lw)
-        code.extend(li(T0, 0x0003_0010));
+        code.extend(li(T0, 0x0003_0100));
         code.push(lw(A0, T0, 0));
         code.push(sw(A0, T1, 4));
     }

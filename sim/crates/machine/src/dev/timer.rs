@@ -11,8 +11,9 @@ pub const MTIME: u32 = 0x0;
 pub const MTIMEH: u32 = 0x4;
 pub const MTIMECMP: u32 = 0x8;
 pub const MTIMECMPH: u32 = 0xc;
-/// Read-only: mtime's rate in Hz (writes are ignored).
-pub const MTIME_HZ: u32 = 0x10;
+/// Read-only: mtime's rate in Hz (writes are ignored). Away from the four Ibex registers:
+/// offsets 0x10.. fault as on the RTL (tests/rtl measures that).
+pub const MTIME_HZ: u32 = 0x100;
 
 #[derive(Clone, Debug)]
 pub struct Timer {
@@ -196,6 +197,7 @@ mod tests {
         // A write to it changes nothing else either: the line stays up.
         assert_eq!(t.raised_at, Some(3));
         assert_eq!(t.mtimecmp, 77);
-        assert_eq!(t.read(&clock, 10, 0x14), None, "the next offset has no register");
+        assert_eq!(t.read(&clock, 10, 0x10), None, "past MTIMECMPH: no register");
+        assert_eq!(t.read(&clock, 10, 0x104), None, "the next offset has no register");
     }
 }
