@@ -23,9 +23,11 @@ static void *irq_arg[INTC_FAST_LINES];
 static uint32_t irq_lines; /* lines with interrupt work */
 static uint64_t t_start, job_start;
 
+/* Microseconds in mtime counts at the machine's timer rate when the job is declared (under
+ * timebase = "cycle" that is the core clock: NOS does not follow operating-point switches). */
 static NOS_FN(nos_us) uint64_t nos_us(uint32_t us)
 {
-    return (uint64_t)us * BSP_TIMER_HZ / 1000000u;
+    return (uint64_t)us * bsp_timer_hz() / 1000000u;
 }
 
 NOS_FN(nos_job) int nos_job(const char *name, nos_fn fn, void *arg, uint32_t period_us,

@@ -23,6 +23,13 @@ compute_small_CFLAGS := -DCOMPUTE_ROUNDS=2
 idle_short_SRC       := idle.c
 idle_short_CFLAGS    := -DIDLE_MS=20
 
+# TIMER.MTIME_HZ on three timebases (each variant has its NAME.machine.toml).
+FW_VARIANTS += timer_hz_32k timer_hz_cycle
+timer_hz_32k_SRC      := timer_hz.c
+timer_hz_32k_CFLAGS   := -DEXPECT_HZ=32768
+timer_hz_cycle_SRC    := timer_hz.c
+timer_hz_cycle_CFLAGS := -DEXPECT_CYCLE=1
+
 FW_ALL   := $(FW_NAMES) $(FW_VARIANTS)
 FW_ELFS  := $(patsubst %,$(FW_BUILD)/%.elf,$(FW_ALL))
 FW_OBJS  := $(patsubst %,$(FW_OBJ)/%.o,$(FW_ALL))

@@ -90,8 +90,10 @@ static inline void bsp_fast_irq_ack(unsigned line) { MMIO32(INTC_ACK) = 1u << li
 
 /* ---- Machine timer ----------------------------------------------------------------- */
 
-/* mtime ticks per second on the default machine (the [timer] timebase). */
-#define BSP_TIMER_HZ TIMER_DEFAULT_HZ
+/* mtime counts per second on this machine (TIMER.MTIME_HZ): the machine file's [timer]
+ * timebase (10 MHz by default), or under timebase = "cycle" the current core clock, which
+ * changes when an operating-point switch completes. Never assume a rate: read it. */
+static inline uint32_t bsp_timer_hz(void) { return MMIO32(TIMER_MTIME_HZ); }
 
 static inline uint64_t bsp_timer_now(void)
 {

@@ -31,7 +31,8 @@
 #define TIMER_MTIMEH            (TIMER_BASE + 0x4)
 #define TIMER_MTIMECMP          (TIMER_BASE + 0x8)    /* writing either half clears the interrupt */
 #define TIMER_MTIMECMPH         (TIMER_BASE + 0xC)
-#define TIMER_DEFAULT_HZ        BSP_U(10000000)       /* default machine: [timer] timebase */
+#define TIMER_MTIME_HZ          (TIMER_BASE + 0x100)   /* read-only: mtime's rate in Hz ([timer]
+                                                         timebase; under "cycle" the core clock) */
 
 /* ---- IO ports: the testbed's oscilloscope and input streams ---------------- */
 #define IO_BASE                 BSP_U(0x00040000)

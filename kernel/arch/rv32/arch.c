@@ -10,11 +10,6 @@ _Static_assert(__builtin_offsetof(uk_task_t, name) == 4, "switch.S reads the nam
 _Static_assert(UK_STATE_READY == UK_TASK_READY && UK_STATE_RUNNING == UK_TASK_RUNNING, "states");
 _Static_assert(UK_ASM_STACK_CANARY == UK_STACK_CANARY, "canary");
 
-/* mtime's rate: the machine file's [timer] timebase (10 MHz by default). */
-#ifndef BSP_MTIME_HZ
-#define BSP_MTIME_HZ 10000000u
-#endif
-
 extern void uk__arch_context_start(void);
 
 extern void uk__resume_full(void);
@@ -46,8 +41,46 @@ UK_OTHER_FN(uk__arch_irq_stack_init) void uk__arch_irq_stack_init(uint32_t *top)
     __asm__ volatile(UK_ASM_ZICSR("csrw mscratch, %0") : : "r"(top));
 }
 
+/* The tick: tick_hz per second of mtime, whose rate the machine gives in TIMER.MTIME_HZ.
+ * A tick lasts rate / tick_hz counts, and one count more every time the remainders add up to
+ * a whole count (so 32768 Hz / 1000 ticks averages 32.768, not 32). The rate is read again
+ * at every tick: under timebase = "cycle" it is the core clock, which an operating-point
+ * switch changes, and the period follows from the next tick on (the tick in progress when
+ * the switch completes is off by at most the change). */
 static uint64_t next_tick;
-static uint32_t tick_period;
+static uint32_t tick_hz;      /* ticks per second (system.toml tick_hz) */
+static uint32_t timer_hz;     /* mtime's rate the period was computed for */
+static uint32_t tick_period;  /* whole mtime counts per tick (at least 1) */
+static uint32_t tick_rem;     /* timer_hz % tick_hz: the fraction, in 1/tick_hz counts */
+static uint32_t tick_frac;    /* the fractions accumulated, < tick_hz */
+
+static UK_TIME_FN(set_rate) void set_rate(uint32_t rate)
+{
+    timer_hz = rate;
+    tick_period = rate / tick_hz;
+    tick_rem = rate % tick_hz;
+    if (tick_period == 0) { /* a timer slower than the tick: as fast as it can */
+        tick_period = 1;
+        tick_rem = 0;
+    }
+    tick_frac = 0;
+}
+
+/* The tick after next_tick. */
+static UK_TIME_FN(advance) void advance(void)
+{
+    uint32_t rate = MMIO32(TIMER_MTIME_HZ);
+    if (rate != timer_hz)
+        set_rate(rate);
+    next_tick += tick_period;
+    if (tick_rem) {
+        tick_frac += tick_rem;
+        if (tick_frac >= tick_hz) {
+            tick_frac -= tick_hz;
+            next_tick++;
+        }
+    }
+}
 
 static UK_TIME_FN(set_compare) void set_compare(uint64_t at)
 {
@@ -58,13 +91,15 @@ static UK_TIME_FN(set_compare) void set_compare(uint64_t at)
 
 UK_TIME_FN(uk__arch_timer_start) void uk__arch_timer_start(uint32_t hz)
 {
-    tick_period = BSP_MTIME_HZ / hz;
+    tick_hz = hz ? hz : 1;
+    timer_hz = 0; /* advance() reads the rate */
     uint32_t hi, lo;
     do {
         hi = MMIO32(TIMER_MTIMEH);
         lo = MMIO32(TIMER_MTIME);
     } while (hi != MMIO32(TIMER_MTIMEH));
-    next_tick = ((uint64_t)hi << 32 | lo) + tick_period;
+    next_tick = (uint64_t)hi << 32 | lo;
+    advance();
     set_compare(next_tick);
     __asm__ volatile(UK_ASM_ZICSR("csrs mie, %0") : : "r"(1u << 7));
 }
@@ -75,7 +110,7 @@ UK_TIME_FN(uk__arch_timer_start) void uk__arch_timer_start(uint32_t hz)
  * compare halves change under a masked timer interrupt. */
 UK_TIME_FN(uk__arch_timer_ack) void uk__arch_timer_ack(void)
 {
-    next_tick += tick_period;
+    advance();
     MMIO32(TIMER_MTIMECMP) = (uint32_t)next_tick;
     if ((uint32_t)(next_tick >> 32) != MMIO32(TIMER_MTIMECMPH))
         MMIO32(TIMER_MTIMECMPH) = (uint32_t)(next_tick >> 32);

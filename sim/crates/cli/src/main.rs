@@ -103,6 +103,27 @@ fn machine_cmd(print_default: bool, check: Option<PathBuf>) -> Result<u8, Failur
     ))
 }
 
+/// Clap's whole message on one line (the contract: one line per failure): what is wrong,
+/// what is missing or allowed, the usage and the pointer to `--help`.
+fn one_line_usage(rendered: &str) -> String {
+    let mut line = String::new();
+    for part in rendered
+        .lines()
+        .map(|l| l.trim().trim_start_matches("error: "))
+        .filter(|l| !l.is_empty())
+    {
+        if !line.is_empty() {
+            line.push_str(if line.ends_with(':') { " " } else { "; " });
+        }
+        line.push_str(part);
+    }
+    if line.is_empty() {
+        "bad arguments; see `ubik --help`".to_string()
+    } else {
+        line
+    }
+}
+
 fn real_main() -> u8 {
     let cli = match Cli::try_parse() {
         Ok(c) => c,
@@ -121,13 +142,7 @@ fn real_main() -> u8 {
                     0
                 };
             }
-            let text = e.render().to_string();
-            let first = text
-                .lines()
-                .next()
-                .unwrap_or("bad arguments")
-                .trim_start_matches("error: ");
-            eprintln!("ubik: usage error: {first} (see `ubik --help`)");
+            eprintln!("ubik: usage error: {}", one_line_usage(&e.render().to_string()));
             return code::USAGE;
         }
     };

@@ -143,6 +143,12 @@ pub fn run(args: RunArgs) -> Result<u8, Failure> {
     } else {
         Box::new(std::io::BufWriter::with_capacity(1 << 16, stdout))
     };
+    // Every output is created before the run: a path that cannot be written fails at once
+    // (exit 74), not after a long simulation. --stats and --io are written again, whole,
+    // at the end.
+    create_output(&args.stats, "--stats")?;
+    create_output(&args.io, "--io")?;
+    let itrace_out = create_output(&args.itrace, "--itrace")?;
     let profile_out = create_output(&args.profile, "--profile")?;
     let trace_out = create_output(&args.trace, "--trace")?;
     let vcd_out = create_output(&args.vcd, "--vcd")?;
@@ -152,13 +158,9 @@ pub fn run(args: RunArgs) -> Result<u8, Failure> {
         || trace_out.is_some();
 
     let mut m = Machine::new(&cfg, &image, args.seed, console);
-    if let Some(p) = &args.itrace {
-        let f = std::fs::File::create(p).map_err(|e| {
-            Failure::new(
-                code::IO_ERROR,
-                format!("cannot write --itrace {}: {e}", p.display()),
-            )
-        })?;
+    // The IO record is kept only for the outputs made from it.
+    m.set_recording(args.io.is_some() || args.vcd.is_some());
+    if let Some((f, _)) = itrace_out {
         m.itrace = Some(Box::new(std::io::BufWriter::new(f)));
     }
     // The observers are generic parameters of the run loop: without one, the loop is the

@@ -37,7 +37,9 @@ pub struct SysBus {
     pub intc: Intc,
     pub power: Power,
     pub wait: WaitStates,
+    /// The IO record (only while `recording`).
     pub record: Vec<IoEvent>,
+    pub recording: bool,
     pub console: Box<dyn Write>,
     /// The value written to SIMCTRL.CTRL with bit 0 set, once the firmware halts.
     pub halt: Option<u32>,
@@ -121,7 +123,12 @@ impl SysBus {
                 // recorded when the store completes: its 2 cycles plus wait states
                 let stamp_cycle = now + 2 + self.wait.io as u64;
                 let stamp = (stamp_cycle, self.clock.time_fs(stamp_cycle));
-                self.io.write(reg, value, mask, stamp, &mut self.record)
+                let record = if self.recording {
+                    Some(&mut self.record)
+                } else {
+                    None
+                };
+                self.io.write(reg, value, mask, stamp, record)
             }
             Device::Intc => {
                 self.sync = true;

@@ -13,6 +13,7 @@ use std::fmt;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
+use crate::infile::{read_bounded, size_text, Pipes, ReadError, MAX_STREAM_BYTES, MAX_TOML_BYTES};
 use serde::de::{self, Deserializer, Visitor};
 use serde::Deserialize;
 use toml::Spanned;
@@ -23,8 +24,11 @@ pub const RAM_BASE: u32 = 0x0010_0000;
 pub const RESET_PC: u32 = 0x0010_0080;
 /// Smallest RAM a machine file may ask for, in bytes.
 pub const MIN_RAM_SIZE: u32 = 256;
-/// Largest RAM a machine file may ask for, in bytes (1 GiB).
-pub const MAX_RAM_SIZE: u32 = 0x4000_0000;
+/// Largest RAM a machine file may ask for, in bytes: up to the top of the 32-bit address
+/// space. RAM is committed lazily (only pages the program writes cost host memory).
+pub const MAX_RAM_SIZE: u32 = 0xFFF0_0000;
+/// Largest core clock and fixed timebase, in Hz: `FREQ_HZ` and `MTIME_HZ` are 32 bits.
+pub const MAX_HZ: u64 = u32::MAX as u64;
 /// Number of fast interrupt lines (0..14; mcause 16 + line).
 pub const FAST_IRQ_LINES: u8 = 15;
 /// Number of IO ports (IN[n] / OUT[n], n < 32).
@@ -217,12 +221,7 @@ impl MachineConfig {
     /// Reads and resolves a machine file. Relative stream-file paths are relative to the
     /// machine file's directory.
     pub fn from_file(path: &Path) -> Result<MachineConfig, ConfigError> {
-        let text = std::fs::read_to_string(path).map_err(|e| ConfigError::Io {
-            path: path.to_path_buf(),
-            at: None,
-            what: "the machine file".to_string(),
-            reason: io_reason(&e),
-        })?;
+        let text = read_text_file(path, "the machine file")?;
         let base_dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
         Self::from_str_in(&text, &path.display().to_string(), &base_dir)
     }
@@ -297,6 +296,14 @@ pub enum ConfigError {
         message: String,
         expected: String,
     },
+    /// A file longer than Ubik reads (exit 65): the file itself (`at` = None) or a stream
+    /// file named at `at`.
+    TooLarge {
+        path: PathBuf,
+        at: Option<Location>,
+        what: String,
+        limit: u64,
+    },
 }
 
 impl ConfigError {
@@ -304,14 +311,14 @@ impl ConfigError {
     pub fn exit_code(&self) -> i32 {
         match self {
             ConfigError::Io { .. } => 66,
-            ConfigError::Invalid { .. } => 65,
+            ConfigError::Invalid { .. } | ConfigError::TooLarge { .. } => 65,
         }
     }
 
     /// Where the error is, if it has a position.
     pub fn location(&self) -> Option<&Location> {
         match self {
-            ConfigError::Io { at, .. } => at.as_ref(),
+            ConfigError::Io { at, .. } | ConfigError::TooLarge { at, .. } => at.as_ref(),
             ConfigError::Invalid { at, .. } => Some(at),
         }
     }
@@ -358,6 +365,23 @@ impl fmt::Display for ConfigError {
                     one_line(expected)
                 )
             }
+            ConfigError::TooLarge {
+                path,
+                at,
+                what,
+                limit,
+            } => {
+                let (place, named) = match at {
+                    None => (path.display().to_string(), String::new()),
+                    Some(at) => (at.to_string(), format!(" `{}`", path.display())),
+                };
+                write!(
+                    f,
+                    "{place}: {}{named} is larger than {}; expected at most {limit} bytes",
+                    one_line(what),
+                    size_text(*limit)
+                )
+            }
         }
     }
 }
@@ -398,6 +422,51 @@ pub fn io_error(path: &Path, at: Option<Location>, what: &str, e: &std::io::Erro
         at,
         what: what.to_string(),
         reason: io_reason(e),
+    }
+}
+
+/// Reads a TOML file of Ubik (a machine file, `system.toml`, an experiment file) described as
+/// `what`: a regular file or a pipe of at most [`MAX_TOML_BYTES`], in UTF-8. Errors: 66 for a
+/// file that cannot be read (or a directory, a device), 65 for one that is too large or not
+/// UTF-8 (naming the line and column of the first bad byte).
+pub fn read_text_file(path: &Path, what: &str) -> Result<String, ConfigError> {
+    let bytes = read_bounded(path, MAX_TOML_BYTES, Pipes::Allowed)
+        .map_err(|e| read_error(path, None, what, e))?;
+    String::from_utf8(bytes).map_err(|e| {
+        let bytes = e.as_bytes();
+        let bad = e.utf8_error().valid_up_to();
+        let valid = std::str::from_utf8(&bytes[..bad]).unwrap_or_default();
+        let (line, column) = line_col(valid, bad);
+        ConfigError::Invalid {
+            at: Location {
+                file: path.display().to_string(),
+                line,
+                column,
+            },
+            message: format!(
+                "{what} is not UTF-8 text: byte 0x{:02X} at offset {bad} is not valid UTF-8",
+                bytes[bad]
+            ),
+            expected: "a text file in UTF-8".to_string(),
+        }
+    })
+}
+
+/// The error for a file `read_bounded` did not read, named at `at` if given.
+fn read_error(path: &Path, at: Option<Location>, what: &str, e: ReadError) -> ConfigError {
+    match e {
+        ReadError::TooLarge { limit } => ConfigError::TooLarge {
+            path: path.to_path_buf(),
+            at,
+            what: what.to_string(),
+            limit,
+        },
+        e => ConfigError::Io {
+            path: path.to_path_buf(),
+            at,
+            what: what.to_string(),
+            reason: e.to_string(),
+        },
     }
 }
 
@@ -571,8 +640,21 @@ impl Ctx<'_> {
     }
 
     fn toml_err(&self, e: &toml::de::Error) -> ConfigError {
+        // TOML allows no control character but tab and line ends, not even in a comment or a
+        // string; the parser then reports an empty or misleading message (an unclosed
+        // string), so the character itself is named, where it is.
+        if let Some((offset, c)) = first_control_char(self.text) {
+            return ConfigError::Invalid {
+                at: self.loc(offset),
+                message: format!("{} is not allowed in TOML text, not even in a comment", control_char_name(c)),
+                expected: "printable text: tab and line ends are the only control characters TOML allows (in a basic string, write the character as an escape such as \\u0000)".to_string(),
+            };
+        }
         let offset = e.span().map(|r| r.start).unwrap_or(0);
         let (mut message, expected) = split_toml_message(e.message());
+        if message.is_empty() {
+            message = format!("invalid TOML syntax at {}", what_is_at(self.text, offset));
+        }
         // serde names the type, not the key: when the error points at a value, name its key.
         if message.starts_with("invalid type") || message.starts_with("invalid value") {
             if let Some(key) = key_before(self.text, offset) {
@@ -600,7 +682,7 @@ impl Ctx<'_> {
                 return Err(self.err(
                     &v.span(),
                     format!("ram_size {n} is not a valid RAM size"),
-                    format!("a multiple of 4 from {MIN_RAM_SIZE} to {MAX_RAM_SIZE} bytes"),
+                    format!("a multiple of 4 from {MIN_RAM_SIZE} to {MAX_RAM_SIZE} (0x{MAX_RAM_SIZE:X}) bytes"),
                 ));
             }
             cfg.ram_size = n as u32;
@@ -616,12 +698,21 @@ impl Ctx<'_> {
             if let Some(tb) = &t.timebase {
                 cfg.timer_timebase = match tb.get_ref() {
                     RawTimebase::Str(s) if s == "cycle" => Timebase::Cycle,
-                    RawTimebase::Int(n) if *n > 0 => Timebase::Hz(*n as u64),
+                    RawTimebase::Int(n) if *n > 0 && *n as u64 <= MAX_HZ => {
+                        Timebase::Hz(*n as u64)
+                    }
                     RawTimebase::Str(s) => {
                         return Err(self.err(
                             &tb.span(),
                             format!("unknown timebase \"{s}\""),
                             "timebase = \"cycle\" or a frequency in Hz (positive integer)",
+                        ))
+                    }
+                    RawTimebase::Int(n) if *n > 0 => {
+                        return Err(self.err(
+                            &tb.span(),
+                            format!("timebase {n} Hz does not fit the 32-bit MTIME_HZ register"),
+                            format!("timebase = \"cycle\" or a frequency in Hz from 1 to {MAX_HZ}"),
                         ))
                     }
                     RawTimebase::Int(n) => {
@@ -757,11 +848,12 @@ impl Ctx<'_> {
             ));
         }
         if let Some(stims) = &raw.stimulus {
+            let fastest = cfg.opps.iter().map(|o| o.hz).max().unwrap_or(1);
             let mut out: Vec<StimulusConfig> = Vec::new();
             let mut seen: [Option<usize>; FAST_IRQ_LINES as usize] =
                 [None; FAST_IRQ_LINES as usize];
             for s in stims.get_ref() {
-                let (sc, line_span) = self.stimulus(s)?;
+                let (sc, line_span) = self.stimulus(s, fastest)?;
                 if let Some(prev) = seen[sc.line as usize] {
                     return Err(self.err(
                         &line_span,
@@ -862,7 +954,13 @@ impl Ctx<'_> {
                     "hz = <frequency in Hz> and volts = <V>",
                 ))
             }
-            Some(v) => self.int_range(v, "hz", 1, i64::MAX, "a frequency in Hz > 0")? as u64,
+            Some(v) => self.int_range(
+                v,
+                "hz",
+                1,
+                MAX_HZ as i64,
+                "a frequency in Hz from 1 to 4294967295 (FREQ_HZ is 32 bits)",
+            )? as u64,
         };
         let volts = match &r.volts {
             None => {
@@ -913,7 +1011,31 @@ impl Ctx<'_> {
         Ok(())
     }
 
-    fn stimulus(&self, s: &Spanned<RawStimulus>) -> R<(StimulusConfig, Range<usize>)> {
+    /// A period or slot in microseconds: a valid time, and at least one clock cycle at the
+    /// fastest operating point (`fastest_hz`). A line is a latched level: events closer
+    /// together than the core can see them only cost time; the floor keeps every run's event
+    /// count proportional to its cycles.
+    fn interval_us(&self, v: &Spanned<f64>, key: &str, fastest_hz: u64) -> R<f64> {
+        let x = self.time_us(v, key, false)?;
+        let cycle_fs = crate::clock::FS_PER_S / fastest_hz as u128;
+        if crate::stimulus::us_to_fs(x) < cycle_fs {
+            let min_us = 1e6 / fastest_hz as f64;
+            return Err(self.err(
+                &v.span(),
+                format!(
+                    "{key} = {x} is shorter than one clock cycle at the fastest operating point ({min_us} us at {fastest_hz} Hz)"
+                ),
+                format!("a time in microseconds from {min_us} (one cycle of the fastest [[opp]]) to {MAX_TIME_US:e}"),
+            ));
+        }
+        Ok(x)
+    }
+
+    fn stimulus(
+        &self,
+        s: &Spanned<RawStimulus>,
+        fastest_hz: u64,
+    ) -> R<(StimulusConfig, Range<usize>)> {
         let whole = s.span();
         let r = s.get_ref();
         let (line, line_span) = match &r.line {
@@ -970,7 +1092,7 @@ impl Ctx<'_> {
                             "period_us = <microseconds>",
                         ))
                     }
-                    Some(v) => self.time_us(v, "period_us", false)?,
+                    Some(v) => self.interval_us(v, "period_us", fastest_hz)?,
                 };
                 StimulusKind::Periodic { period_us }
             }
@@ -988,7 +1110,7 @@ impl Ctx<'_> {
                             "slot_us = <microseconds> and probability = <0 < p <= 1>",
                         ))
                     }
-                    Some(v) => self.time_us(v, "slot_us", false)?,
+                    Some(v) => self.interval_us(v, "slot_us", fastest_hz)?,
                 };
                 let probability = match &r.probability {
                     None => {
@@ -1193,13 +1315,9 @@ impl Ctx<'_> {
 
     /// Loads an input-stream file eagerly, so that errors show before the run.
     fn load_stream(&self, path: &Path, span: &Range<usize>) -> R<Vec<u32>> {
-        let io = |reason: String| ConfigError::Io {
-            path: path.to_path_buf(),
-            at: Some(self.loc(span.start)),
-            what: "input stream file".to_string(),
-            reason,
-        };
-        let bytes = std::fs::read(path).map_err(|e| io(io_reason(&e)))?;
+        // Read by `--check` and again by every run: a pipe would be empty the second time.
+        let bytes = read_bounded(path, MAX_STREAM_BYTES, Pipes::Refused)
+            .map_err(|e| read_error(path, Some(self.loc(span.start)), "input stream file", e))?;
         let text = String::from_utf8(bytes).map_err(|e| ConfigError::Invalid {
             at: self.loc(span.start),
             message: format!(
@@ -1357,6 +1475,38 @@ fn split_toml_message(msg: &str) -> (String, String) {
         "valid TOML syntax (https://toml.io)"
     };
     (one_line(msg), expected.to_string())
+}
+
+/// The first character TOML forbids everywhere (U+0000..U+0008, U+000A..U+001F other than a
+/// line feed, U+007F; a carriage return not followed by a line feed), with its byte offset.
+fn first_control_char(text: &str) -> Option<(usize, char)> {
+    let bytes = text.as_bytes();
+    text.char_indices().find(|&(i, c)| match c {
+        '\t' | '\n' => false,
+        '\r' => bytes.get(i + 1) != Some(&b'\n'),
+        c => c <= '\u{1f}' || c == '\u{7f}',
+    })
+}
+
+/// "control character U+0000 (NUL)".
+fn control_char_name(c: char) -> String {
+    let name = match c {
+        '\0' => " (NUL)",
+        '\u{7f}' => " (DEL)",
+        '\r' => " (carriage return) without a line feed after it",
+        '\u{1b}' => " (ESC)",
+        _ => "",
+    };
+    format!("control character U+{:04X}{name}", c as u32)
+}
+
+/// What stands at byte `offset` of `text`, for a syntax error without a message.
+fn what_is_at(text: &str, offset: usize) -> String {
+    match text.get(offset..).and_then(|t| t.chars().next()) {
+        None => "the end of the file".to_string(),
+        Some(c) if c.is_whitespace() || c.is_control() => format!("character U+{:04X}", c as u32),
+        Some(c) => format!("`{c}`"),
+    }
 }
 
 /// The key of a `key = value` line whose value starts at byte `offset`, if the line has that
@@ -1755,7 +1905,7 @@ bits = 12
         );
         assert_eq!(
             err("ram_size = 1002\n"),
-            "m.toml:1:12: ram_size 1002 is not a valid RAM size; expected a multiple of 4 from 256 to 1073741824 bytes"
+            "m.toml:1:12: ram_size 1002 is not a valid RAM size; expected a multiple of 4 from 256 to 4293918720 (0xFFF00000) bytes"
         );
         assert_eq!(
             err("[timer]\ntimebase = \"cycles\"\n"),
@@ -1800,6 +1950,160 @@ bits = 12
             err("initial_opp = 1\n[[opp]]\nhz = 5\nvolts = 1\n"),
             "m.toml:1:15: initial_opp 1 is not an operating point; expected an index 0..0 into the [[opp]] table"
         );
+    }
+
+    #[test]
+    fn control_characters_are_named_where_they_are() {
+        // Every error names its problem: never an empty message.
+        for (text, at, name) in [
+            ("ram_size = 1048576 # a\u{0}b\n", "1:23", "U+0000 (NUL)"),
+            ("# a\u{0}\n", "1:4", "U+0000 (NUL)"),
+            ("# \u{7f}\n", "1:3", "U+007F (DEL)"),
+            ("x = 1\n#\u{1}\n", "2:2", "U+0001"),
+            ("[timer]\ntimebase = \"cy\u{0}cle\"\n", "2:15", "U+0000 (NUL)"),
+            ("ram_size = 4096\r", "1:16", "U+000D (carriage return) without a line feed after it"),
+            ("a = \"\"\"\n\n\u{1b}\"\"\"\n", "3:1", "U+001B (ESC)"),
+        ] {
+            let s = err(text);
+            assert_eq!(
+                s,
+                format!(
+                    "m.toml:{at}: control character {name} is not allowed in TOML text, not even in a comment; \
+                     expected printable text: tab and line ends are the only control characters TOML allows \
+                     (in a basic string, write the character as an escape such as \\u0000)"
+                ),
+                "{text:?}"
+            );
+        }
+        // Tabs, CRLF line ends and C1 characters are fine.
+        assert!(parse("ram_size = 4096\t# tab\r\n# \u{85}\r\n").is_ok());
+    }
+
+    #[test]
+    fn syntax_errors_without_a_message_say_where() {
+        // Whatever the parser says, the message part is never empty.
+        for text in ["=", "[", "ram_size = ", "a = [1,", "\"", "x = 1 2\n", "[[opp]\n"] {
+            let s = err(text);
+            let (_, rest) = s.split_once(": ").unwrap();
+            assert!(!rest.starts_with(';') && !rest.starts_with(' '), "{text:?}: {s}");
+        }
+    }
+
+    #[test]
+    fn a_machine_file_that_is_not_utf8_is_bad_data_at_its_byte() {
+        let d = tmpdir("utf8");
+        let p = d.join("m.toml");
+        std::fs::write(&p, b"# caf\xe9\nram_size = 4096\n").unwrap();
+        let e = MachineConfig::from_file(&p).unwrap_err();
+        assert_eq!(e.exit_code(), 65);
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "{}:1:6: the machine file is not UTF-8 text: byte 0xE9 at offset 5 is not valid UTF-8; expected a text file in UTF-8",
+                p.display()
+            )
+        );
+        let _ = std::fs::remove_dir_all(&d);
+    }
+
+    #[test]
+    fn endless_and_huge_files_are_refused_in_one_line() {
+        let d = tmpdir("endless");
+        let m = d.join("m.toml");
+        std::fs::write(&m, "[[input]]\nport = 0\nkind = \"file\"\npath = \"/dev/zero\"\n").unwrap();
+        let e = MachineConfig::from_file(&m).unwrap_err();
+        assert_eq!(e.exit_code(), 66);
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "{}:4:8: cannot read input stream file `/dev/zero`: it is a character device, not a regular file; expected a readable file",
+                m.display()
+            )
+        );
+        std::fs::write(&m, "[[input]]\nport = 0\nkind = \"file\"\npath = \".\"\n").unwrap();
+        let e = MachineConfig::from_file(&m).unwrap_err();
+        assert_eq!(e.exit_code(), 66);
+        assert!(e.to_string().contains("it is a directory, not a regular file"), "{e}");
+        // A stream file one byte over the limit (sparse: no disk space needed).
+        let big = d.join("big.txt");
+        let f = std::fs::File::create(&big).unwrap();
+        f.set_len(MAX_STREAM_BYTES + 1).unwrap();
+        std::fs::write(&m, "[[input]]\nport = 0\nkind = \"file\"\npath = \"big.txt\"\n").unwrap();
+        let e = MachineConfig::from_file(&m).unwrap_err();
+        assert_eq!(e.exit_code(), 65);
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "{}:4:8: input stream file `{}` is larger than 64 MiB; expected at most 67108864 bytes",
+                m.display(),
+                big.display()
+            )
+        );
+        // The machine file itself.
+        let e = MachineConfig::from_file(Path::new("/dev/zero")).unwrap_err();
+        assert_eq!(e.exit_code(), 66);
+        assert_eq!(
+            e.to_string(),
+            "/dev/zero: cannot read the machine file: it is a character device, not a regular file; expected a readable file"
+        );
+        let f = std::fs::File::create(&m).unwrap();
+        f.set_len(MAX_TOML_BYTES + 1).unwrap();
+        let e = MachineConfig::from_file(&m).unwrap_err();
+        assert_eq!(e.exit_code(), 65);
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "{}: the machine file is larger than 16 MiB; expected at most 16777216 bytes",
+                m.display()
+            )
+        );
+        let _ = std::fs::remove_dir_all(&d);
+    }
+
+    #[test]
+    fn stimulus_periods_are_at_least_one_cycle_of_the_fastest_clock() {
+        assert_eq!(
+            err("[[stimulus]]\nline = 0\nkind = \"periodic\"\nperiod_us = 1e-9\n"),
+            "m.toml:4:13: period_us = 0.000000001 is shorter than one clock cycle at the fastest operating point \
+             (0.01 us at 100000000 Hz); expected a time in microseconds from 0.01 (one cycle of the fastest [[opp]]) to 1e15"
+        );
+        let s = err("[[stimulus]]\nline = 1\nkind = \"geometric\"\nslot_us = 0.005\nprobability = 0.5\n");
+        assert!(s.starts_with("m.toml:4:11: slot_us = 0.005 is shorter than one clock cycle"), "{s}");
+        // One cycle exactly is fine; the floor follows the fastest point of the file's table.
+        assert!(parse("[[stimulus]]\nline = 0\nkind = \"periodic\"\nperiod_us = 0.01\n").is_ok());
+        let s = err("[[opp]]\nhz = 1000000\nvolts = 1\n[[stimulus]]\nline = 0\nkind = \"periodic\"\nperiod_us = 0.5\n");
+        assert!(s.contains("(1 us at 1000000 Hz)"), "{s}");
+        // 66 MHz: a cycle is not a whole number of femtoseconds; the floor shown is accepted.
+        let text = "[[opp]]\nhz = 66000000\nvolts = 1\n[[stimulus]]\nline = 0\nkind = \"periodic\"\nperiod_us = PERIOD\n";
+        assert!(parse(&text.replace("PERIOD", &(1e6 / 66e6).to_string())).is_ok());
+        assert!(parse(&text.replace("PERIOD", "0.015")).is_err());
+    }
+
+    #[test]
+    fn rates_fit_their_32_bit_registers() {
+        assert!(parse("[timer]\ntimebase = 4294967295\n").is_ok());
+        assert_eq!(
+            err("[timer]\ntimebase = 4294967296\n"),
+            "m.toml:2:12: timebase 4294967296 Hz does not fit the 32-bit MTIME_HZ register; \
+             expected timebase = \"cycle\" or a frequency in Hz from 1 to 4294967295"
+        );
+        assert_eq!(
+            err("[[opp]]\nhz = 5000000000\nvolts = 1\n"),
+            "m.toml:2:6: hz = 5000000000 is out of range; expected a frequency in Hz from 1 to 4294967295 (FREQ_HZ is 32 bits)"
+        );
+    }
+
+    #[test]
+    fn ram_may_reach_the_top_of_the_address_space() {
+        let c = parse("ram_size = 0xFFF00000\n").unwrap();
+        assert_eq!(c.ram_end(), 1 << 32);
+        assert!(err("ram_size = 0xFFF00004\n").contains("is not a valid RAM size"));
+        // The default file's comment and the check agree.
+        let comment = MachineConfig::default_toml()
+            .lines()
+            .find(|l| l.contains("from 256 bytes to"))
+            .unwrap();
+        assert!(comment.contains("0xFFF0_0000"), "{comment}");
     }
 
     #[test]

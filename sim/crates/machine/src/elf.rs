@@ -116,6 +116,8 @@ pub enum ElfError {
     },
     /// No `PT_LOAD` program header with `p_memsz > 0`.
     NoLoadableSegment,
+    /// The file is longer than [`crate::infile::MAX_ELF_BYTES`] (exit 65).
+    TooLarge { path: PathBuf, limit: u64 },
     /// Any of the above, found in the named file.
     InFile { path: PathBuf, error: Box<ElfError> },
 }
@@ -132,7 +134,7 @@ impl ElfError {
 
     fn in_file(self, path: &Path) -> ElfError {
         match self {
-            e @ (ElfError::Io { .. } | ElfError::InFile { .. }) => e,
+            e @ (ElfError::Io { .. } | ElfError::InFile { .. } | ElfError::TooLarge { .. }) => e,
             e => ElfError::InFile {
                 path: path.to_path_buf(),
                 error: Box::new(e),
@@ -182,6 +184,12 @@ impl fmt::Display for ElfError {
                 f,
                 "{}: cannot read file ({error}); expected a readable RV32 ELF file",
                 path.display()
+            ),
+            ElfError::TooLarge { path, limit } => write!(
+                f,
+                "{}: the file is larger than {}; expected an RV32 ELF file of at most {limit} bytes",
+                path.display(),
+                crate::infile::size_text(*limit)
             ),
             ElfError::NotElf { found } if found.is_empty() => {
                 write!(f, "not an ELF file (the file is empty; expected the bytes 7f 45 4c 46)")
@@ -273,9 +281,20 @@ impl std::error::Error for ElfError {
 
 /// Reads and loads the ELF file at `path`; errors name the path.
 pub fn load_elf_file(path: &Path, ram_base: u32, ram_size: u32) -> Result<Image, ElfError> {
-    let bytes = std::fs::read(path).map_err(|error| ElfError::Io {
-        path: path.to_path_buf(),
-        error,
+    use crate::infile::{read_bounded, Pipes, ReadError, MAX_ELF_BYTES};
+    let bytes = read_bounded(path, MAX_ELF_BYTES, Pipes::Allowed).map_err(|e| match e {
+        ReadError::Io(error) => ElfError::Io {
+            path: path.to_path_buf(),
+            error,
+        },
+        ReadError::TooLarge { limit } => ElfError::TooLarge {
+            path: path.to_path_buf(),
+            limit,
+        },
+        e @ ReadError::NotAFile(_) => ElfError::Io {
+            path: path.to_path_buf(),
+            error: std::io::Error::other(e.to_string()),
+        },
     })?;
     load_elf(&bytes, ram_base, ram_size).map_err(|e| e.in_file(path))
 }

@@ -7,6 +7,7 @@ pub mod clock;
 pub mod config;
 pub mod dev;
 pub mod elf;
+pub mod infile;
 pub mod input;
 pub mod machine;
 pub mod record;

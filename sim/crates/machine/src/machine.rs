@@ -99,6 +99,9 @@ pub struct Machine {
     rose_mask: u32,
     /// Instruction trace: one line per retired instruction (slow: steps one at a time).
     pub itrace: Option<Box<dyn Write>>,
+    /// Stimulus events due in one settle, sorted into the IO record (kept to reuse its
+    /// allocation): time, generator, line, event number.
+    due_scratch: Vec<(u128, usize, u8, u64)>,
 }
 
 impl Machine {
@@ -120,6 +123,7 @@ impl Machine {
             power: Power::new(cfg.opps.clone(), cfg.initial_opp, cfg.settle_ns),
             wait: cfg.wait_states,
             record: Vec::new(),
+            recording: true,
             console,
             halt: None,
             sync: false,
@@ -139,11 +143,23 @@ impl Machine {
             last_settle: 0,
             rose_mask: 0,
             itrace: None,
+            due_scratch: Vec::new(),
         }
     }
 
+    /// The IO record: every IO-port write, GPIO edge and stimulus event so far (empty when
+    /// recording is off).
     pub fn record(&self) -> &[IoEvent] {
         &self.bus.record
+    }
+
+    /// Turns the IO record on (the default) or off. Off, nothing is stored however many
+    /// events happen: `ubik run` keeps it only for `--io` and `--vcd`.
+    pub fn set_recording(&mut self, on: bool) {
+        self.bus.recording = on;
+        if !on {
+            self.bus.record = Vec::new();
+        }
     }
 
     fn now(&self) -> u64 {
@@ -165,6 +181,7 @@ impl Machine {
     /// Bring every device up to cycle `now`: fire due stimuli, raise the timer, finish an
     /// operating-point switch; then update which lines the core sees. A line that rose at
     /// cycle L is seen by the core from cycle L + 1 (its input is registered).
+    #[inline(never)]
     fn settle<P: Probe>(&mut self, now: u64, probe: &mut P) {
         // Operating-point switch completing (first: it changes the time of later cycles).
         if let Some((idx, done)) = self.bus.power.switching {
@@ -180,34 +197,7 @@ impl Machine {
                 probe.opp_changed(done, at, fs, idx, opp.hz, opp.volts);
             }
         }
-        // Stimuli, in time order across generators.
-        loop {
-            let mut due: Option<(usize, u128)> = None;
-            for (i, g) in self.stimuli.iter().enumerate() {
-                if let Some(t) = g.next_event_fs() {
-                    if self.bus.clock.cycle_at(t) <= now && due.is_none_or(|(_, dt)| t < dt) {
-                        due = Some((i, t));
-                    }
-                }
-            }
-            let Some((i, t)) = due else { break };
-            let c = self.bus.clock.cycle_at(t);
-            let g = &mut self.stimuli[i];
-            let line = g.line();
-            let n = g.fire();
-            self.bus.intc.latch(line);
-            self.bus.record.push(IoEvent {
-                cycle: c,
-                time_fs: self.bus.clock.time_fs(c),
-                kind: IoKind::Stimulus,
-                port: line as u32,
-                value: n as u32,
-            });
-            let bit = 16 + line as usize;
-            if self.bus.intc.enable >> line & 1 != 0 && self.rose_at[bit].is_none() {
-                self.rose_at[bit] = Some(c);
-            }
-        }
+        self.fire_stimuli(now);
         // Timer.
         if self.bus.timer.raised_at.is_none() {
             let from = self.last_settle.max(self.bus.timer.armed_at).min(now);
@@ -245,7 +235,47 @@ impl Machine {
         self.hart.mip = mip;
     }
 
+    /// Fires every stimulus event due by cycle `now`: each generator's line latches once in
+    /// PENDING however many of its events came due (a latched line is a level), and the line
+    /// rises at its first event's cycle. The events are stored only when the IO record is on,
+    /// in time order across generators (ties: the lower generator first).
+    fn fire_stimuli(&mut self, now: u64) {
+        let until = self.bus.clock.time_fs(now);
+        let recording = self.bus.recording;
+        let mut due = std::mem::take(&mut self.due_scratch);
+        for (i, g) in self.stimuli.iter_mut().enumerate() {
+            let line = g.line();
+            let fired = if recording {
+                g.fire_until(until, Some(&mut |n, t| due.push((t, i, line, n))))
+            } else {
+                g.fire_until(until, None)
+            };
+            let Some((first, _)) = fired else { continue };
+            self.bus.intc.latch(line);
+            let bit = 16 + line as usize;
+            if self.bus.intc.enable >> line & 1 != 0 && self.rose_at[bit].is_none() {
+                self.rose_at[bit] = Some(self.bus.clock.cycle_at(first));
+            }
+        }
+        if !due.is_empty() {
+            due.sort_by_key(|&(t, i, _, _)| (t, i));
+            for &(t, _, line, n) in &due {
+                let c = self.bus.clock.cycle_at(t);
+                self.bus.record.push(IoEvent {
+                    cycle: c,
+                    time_fs: self.bus.clock.time_fs(c),
+                    kind: IoKind::Stimulus,
+                    port: line as u32,
+                    value: n as u32,
+                });
+            }
+            due.clear();
+        }
+        self.due_scratch = due;
+    }
+
     /// The next cycle after `now` at which something happens, if anything ever will.
+    #[inline(never)]
     fn next_event(&mut self, now: u64) -> Option<u64> {
         let mut next: Option<u64> = None;
         let mut consider = |c: u64| {
@@ -278,6 +308,7 @@ impl Machine {
     /// Could any interrupt ever wake the sleeping core (enabled in mie)?
     /// Called while no line enabled in mie is up (the run loop wakes the core otherwise), so
     /// only future raises count.
+    #[inline(never)]
     fn can_ever_wake(&mut self) -> bool {
         let mie = self.hart.csr.mie;
         let now = self.now();

@@ -128,6 +128,40 @@ impl StimulusGen {
         n
     }
 
+    /// Fires every pending event at or before `until_fs` (simulated time has reached it) and
+    /// schedules the next one. Returns the time of the first event fired and how many fired,
+    /// or None if none was due. `each(n, t_fs)` is called for every event fired (number and
+    /// time) when given; without it a periodic generator skips any number of events in
+    /// constant time, so a period far shorter than a clock cycle costs nothing: the line is
+    /// a latched level, and only a record needs the events one by one.
+    pub fn fire_until(
+        &mut self,
+        until_fs: u128,
+        mut each: Option<&mut dyn FnMut(u64, u128)>,
+    ) -> Option<(u128, u64)> {
+        let first = self.next_fs.filter(|&t| t <= until_fs)?;
+        if each.is_none() {
+            if let Law::Periodic { period_fs } = self.law {
+                let k = (until_fs - first) / period_fs + 1;
+                let fired = u64::try_from(k).unwrap_or(u64::MAX);
+                self.count = self.count.saturating_add(fired);
+                self.next_fs = k
+                    .checked_mul(period_fs)
+                    .and_then(|d| first.checked_add(d));
+                return Some((first, fired));
+            }
+        }
+        let mut fired = 0u64;
+        while let Some(t) = self.next_fs.filter(|&t| t <= until_fs) {
+            let n = self.fire();
+            if let Some(f) = each.as_mut() {
+                f(n, t);
+            }
+            fired += 1;
+        }
+        Some((first, fired))
+    }
+
     /// The event after one at time `t`.
     fn advance(&mut self, t: u128) -> Option<u128> {
         match &mut self.law {
@@ -339,6 +373,40 @@ mod tests {
         let mut g = StimulusGen::new(&geometric(0, 1e15, 1e-300, 1), 0);
         let _ = g.next_event_fs();
         g.fire();
+    }
+
+    #[test]
+    fn fire_until_skips_unrecorded_periodic_events_at_once() {
+        // 10^12 events of a 1 fs period before 1 ms: counted, not iterated.
+        let mut g = StimulusGen::new(&periodic(4, 1e-9, 0.0), 0);
+        assert_eq!(g.fire_until(FS_PER_US as u128 * 1000 - 1, None), Some((0, 1_000_000_000_000)));
+        assert_eq!(g.fired(), 1_000_000_000_000);
+        assert_eq!(g.next_event_fs(), Some(1_000_000_000_000));
+        assert_eq!(g.fire_until(999_999_999_999, None), None, "nothing due before the next");
+    }
+
+    #[test]
+    fn fire_until_reports_each_event_when_asked() {
+        let mut a = StimulusGen::new(&periodic(0, 0.25, 1.0), 0);
+        let mut b = a.clone();
+        let mut seen = Vec::new();
+        let got = a.fire_until(us_to_fs(2.0), Some(&mut |n, t| seen.push((n, t))));
+        assert_eq!(got, Some((us_to_fs(1.0), 5)));
+        let want: Vec<(u64, u128)> = (0..5).map(|k| (k, us_to_fs(1.0 + 0.25 * k as f64))).collect();
+        assert_eq!(seen, want);
+        // The same state whether the events were reported or skipped.
+        assert_eq!(b.fire_until(us_to_fs(2.0), None), Some((us_to_fs(1.0), 5)));
+        assert_eq!((a.fired(), a.next_event_fs()), (b.fired(), b.next_event_fs()));
+        // A geometric generator fires the same events either way.
+        let cfg = geometric(1, 1.0, 0.5, 3);
+        let mut g1 = StimulusGen::new(&cfg, 9);
+        let mut g2 = g1.clone();
+        let mut n1 = 0;
+        let r1 = g1.fire_until(us_to_fs(1000.0), Some(&mut |_, _| n1 += 1));
+        let r2 = g2.fire_until(us_to_fs(1000.0), None);
+        assert_eq!(r1, r2);
+        assert_eq!(r1.map(|r| r.1), Some(n1));
+        assert_eq!(g1.next_event_fs(), g2.next_event_fs());
     }
 
     #[test]

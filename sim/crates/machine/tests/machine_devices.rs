@@ -200,6 +200,7 @@ fn unmapped_accesses_fault_with_mtval() {
         // RTL); past it nothing answers.
         (0x0002_0400, true),
         (0x0003_0010, false),
+        (0x0003_0104, false),
     ] {
         let mut code = Vec::new();
         code.extend(li(T0, addr));
@@ -426,4 +427,211 @@ fn max_cycles_stops_at_the_limit() {
         "stopped at {}",
         k.cycles
     );
+}
+
+// ---- the timer's rate register ------------------------------------------------------------
+
+const SCRATCH: u32 = RAM + 0x800;
+
+fn jalr(rd: u32, rs1: u32, imm: i32) -> u32 {
+    (((imm as u32) & 0xfff) << 20) | (rs1 << 15) | (rd << 7) | 0x67
+}
+
+/// Program: store TIMER.MTIME_HZ at SCRATCH; select operating point `opp` (if any), wait
+/// until the switch settles, store MTIME_HZ at SCRATCH + 4; halt 0.
+fn rate_program(opp: Option<u32>) -> Vec<u32> {
+    let mut code = Vec::new();
+    code.extend(li(T0, 0x0003_0100));
+    code.push(lw(A0, T0, 0));
+    code.extend(li(T1, SCRATCH));
+    code.push(sw(A0, T1, 0));
+    if let Some(opp) = opp {
+        code.extend(li(T0, 0x0006_0000));
+        code.extend(li(A0, opp));
+        code.push(sw(A0, T0, 0)); // OPP_SELECT
+        code.push(lw(A0, T0, 4)); // STATUS: poll until bit 0 clears
+        code.push(0x0015_7513); // andi a0, a0, 1
+        code.push(0xFE05_1CE3); // bnez a0, -8 (back to the lw)
+        code.extend(li(T0, 0x0003_0100));
+        code.push(lw(A0, T0, 0));
+        code.push(sw(A0, T1, 4));
+    }
+    code.extend(li(A0, 0));
+    code.extend(halt_with(A0));
+    code
+}
+
+fn scratch_word(m: &Machine, at: u32) -> u32 {
+    let off = (at - RAM) as usize;
+    u32::from_le_bytes(m.bus.ram[off..off + 4].try_into().unwrap())
+}
+
+#[test]
+fn mtime_hz_reads_the_timebase() {
+    for (text, hz) in [
+        ("", 10_000_000),
+        ("[timer]\ntimebase = 32768\n", 32_768),
+        ("[timer]\ntimebase = 4294967295\n", u32::MAX),
+    ] {
+        let (mut m, _) = machine_with(&cfg(text), &image(&rate_program(None), None));
+        assert_eq!(run(&mut m, Some(100_000)), Outcome::Halted(1), "{text:?}");
+        assert_eq!(scratch_word(&m, SCRATCH), hz, "MTIME_HZ with {text:?}");
+    }
+}
+
+#[test]
+fn mtime_hz_follows_the_core_clock_under_cycle() {
+    let c = cfg("[timer]\ntimebase = \"cycle\"\n");
+    let (mut m, _) = machine_with(&c, &image(&rate_program(Some(2)), None));
+    assert_eq!(run(&mut m, Some(10_000_000)), Outcome::Halted(1));
+    assert_eq!(scratch_word(&m, SCRATCH), 100_000_000, "at P0");
+    assert_eq!(scratch_word(&m, SCRATCH + 4), 24_000_000, "after switching to P2");
+    // A fixed timebase does not move with the clock.
+    let (mut m, _) = machine_with(&MachineConfig::default(), &image(&rate_program(Some(2)), None));
+    assert_eq!(run(&mut m, Some(10_000_000)), Outcome::Halted(1));
+    assert_eq!(scratch_word(&m, SCRATCH + 4), 10_000_000);
+}
+
+// ---- stimuli far faster than the clock ------------------------------------------------
+
+/// Runs `f` on another thread and fails if it takes longer than `secs` (a hang or a
+/// precomputation that grows with the number of events).
+fn within<T: Send + 'static>(secs: u64, what: &str, f: impl FnOnce() -> T + Send + 'static) -> T {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(f());
+    });
+    rx.recv_timeout(std::time::Duration::from_secs(secs))
+        .unwrap_or_else(|_| panic!("{what}: still running after {secs} s"))
+}
+
+fn tiny_period(period_us: f64) -> MachineConfig {
+    let mut c = MachineConfig::default();
+    c.stimuli = vec![machine::config::StimulusConfig {
+        line: 2,
+        kind: machine::config::StimulusKind::Periodic { period_us },
+        start_us: 0.0,
+        seed: 1,
+    }];
+    c
+}
+
+#[test]
+fn a_stimulus_period_of_one_femtosecond_costs_no_time_or_memory() {
+    // 10^7 events per cycle (the machine file's check refuses such a period; the machine
+    // must cope anyway): a latched line is a level, the events merge.
+    let (outcome, pending, recorded) = within(10, "1 fs period, 100,000 cycles", || {
+        let (mut m, _) = machine_with(&tiny_period(1e-9), &image(&[SPIN], None));
+        m.set_recording(false);
+        let o = run(&mut m, Some(100_000));
+        (o, m.bus.intc.pending, m.record().len())
+    });
+    assert_eq!(outcome, Outcome::MaxCycles);
+    assert_eq!(pending, 1 << 2, "the line latched");
+    assert_eq!(recorded, 0, "nothing stored without a record");
+}
+
+#[test]
+fn recorded_stimuli_are_counted_one_by_one() {
+    // 2.5 ns period at 100 MHz: four events per cycle, all in the record, numbered in order.
+    let (mut m, _) = machine_with(&tiny_period(0.0025), &image(&[SPIN], None));
+    assert_eq!(run(&mut m, Some(100)), Outcome::MaxCycles);
+    let ev: Vec<(u64, u32)> = m
+        .record()
+        .iter()
+        .filter(|e| e.kind == IoKind::Stimulus)
+        .map(|e| (e.cycle, e.value))
+        .collect();
+    let end = m.counts().cycles;
+    assert_eq!(ev.len() as u64, 4 * end + 1, "events up to cycle {end}");
+    for (k, &(cycle, n)) in ev.iter().enumerate() {
+        assert_eq!(n, k as u32, "event numbers count every event");
+        assert_eq!(cycle, (k as u64).div_ceil(4), "event {k} at the first cycle at or after it");
+    }
+    // The same run without the record: the same machine.
+    let (mut q, _) = machine_with(&tiny_period(0.0025), &image(&[SPIN], None));
+    q.set_recording(false);
+    assert_eq!(run(&mut q, Some(100)), Outcome::MaxCycles);
+    assert_eq!(q.counts(), m.counts());
+    assert_eq!(q.bus.intc.pending, m.bus.intc.pending);
+}
+
+#[test]
+fn without_the_record_port_writes_are_not_stored() {
+    let mut code = Vec::new();
+    code.extend(li(T0, 0x0004_0000));
+    code.push(sw(T0, T0, 0)); // OUT[0] = t0
+    code.push(sw(T0, T0, 0x200)); // GPIO set
+    code.push(jal(ZERO, -8)); // forever
+    let (mut m, _) = machine_with(&MachineConfig::default(), &image(&code, None));
+    m.set_recording(false);
+    assert_eq!(run(&mut m, Some(100_000)), Outcome::MaxCycles);
+    assert!(m.record().is_empty());
+    assert_eq!(m.bus.io.pins, 0x0004_0000, "the pins still change");
+}
+
+// ---- a large RAM costs only what the program touches ------------------------------------
+
+/// Resident memory of this process, bytes (Linux; None elsewhere).
+fn resident_bytes() -> Option<u64> {
+    let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
+    let pages: u64 = statm.split_whitespace().nth(1)?.parse().ok()?;
+    Some(pages * 4096)
+}
+
+#[test]
+fn a_1_gib_ram_is_committed_lazily() {
+    let mut c = MachineConfig::default();
+    c.ram_size = 1 << 30;
+    let before = resident_bytes();
+    let mut code = Vec::new();
+    code.extend(li(T0, RAM + (1 << 30) - 4)); // the last word of RAM
+    code.extend(li(T1, 0x5A5A_1234));
+    code.push(sw(T1, T0, 0));
+    code.push(lw(A0, T0, 0));
+    code.push(sub_a0_t1());
+    code.extend(halt_with(A0));
+    let (outcome, grew) = within(20, "hello on a 1 GiB RAM", move || {
+        let (mut m, _) = machine_with(&c, &image(&code, None));
+        let o = run(&mut m, Some(100_000));
+        let grew = resident_bytes().zip(before).map(|(a, b)| a.saturating_sub(b));
+        (o, grew)
+    });
+    assert_eq!(outcome, Outcome::Halted(1), "the last word reads back what was written");
+    if let Some(grew) = grew {
+        assert!(grew < 256 << 20, "resident memory grew by {} MiB", grew >> 20);
+    }
+}
+
+/// sub a0, a0, t1
+fn sub_a0_t1() -> u32 {
+    (0x20 << 25) | (T1 << 20) | (A0 << 15) | (A0 << 7) | 0x33
+}
+
+#[test]
+fn ram_up_to_the_top_of_the_address_space_runs_code_anywhere() {
+    // RAM from 0x0010_0000 to 2^32: code at the very top, beyond the decode cache's reach,
+    // runs (decoded each time) and halts.
+    let c = cfg("ram_size = 0xFFF00000\n");
+    let top = 0xFFFF_F000u32;
+    let mut boot = Vec::new();
+    boot.extend(li(T0, top));
+    boot.push(jalr(ZERO, T0, 0));
+    let mut far = Vec::new();
+    far.extend(li(A0, 5));
+    far.push(jal(ZERO, 8)); // over the next word
+    far.push(UNIMP);
+    far.extend(halt_with(A0));
+    let mut img = image(&boot, None);
+    img.segments.push(Segment {
+        addr: top,
+        data: far.iter().flat_map(|w| w.to_le_bytes()).collect(),
+    });
+    let (outcome, cycles) = within(20, "code at the top of a 4 GiB RAM", move || {
+        let (mut m, _) = machine_with(&c, &img);
+        let o = run(&mut m, Some(100_000));
+        (o, m.counts().cycles)
+    });
+    assert_eq!(outcome, Outcome::Halted(11));
+    assert!(cycles < 100, "{cycles} cycles");
 }

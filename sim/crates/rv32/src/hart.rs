@@ -29,6 +29,13 @@ pub const TRAP_LOOP_LIMIT: u32 = 1000;
 
 const CODE_PAGE_SHIFT: u32 = 8;
 
+/// The decode cache starts with `CACHE_MIN_SLOTS` halfwords (the first MiB of the code
+/// region, or all of it), grows with the code that runs, and covers at most the first
+/// `CACHE_MAX_SLOTS` halfwords (32 MiB): a large RAM costs nothing until code runs there, and
+/// code beyond the first 32 MiB is decoded each time it runs (slower, with the same timing).
+const CACHE_MIN_SLOTS: usize = 1 << 19;
+const CACHE_MAX_SLOTS: usize = 1 << 24;
+
 /// A decoded instruction as the decode cache holds it: 8 bytes. `rd` maps x0 to the sink
 /// register 32 and carries the compressed flag in bit 7; the instruction bits (for mtval)
 /// are fetched again on the rare path that needs them.
@@ -151,11 +158,12 @@ pub struct Hart {
     /// the cycle and the instruction and compressed-instruction counts. From these, `wfi`
     /// tells whether the prefetch buffer has filled since (see docs/timing.md).
     fetch_mark: FetchMark,
+    /// One slot per halfword from `code_base`, as far as code has run (see `CACHE_MAX_SLOTS`).
     icache: Vec<Slot>,
     /// The decode cache holds observer flags (it was filled under an active observer).
     icache_observed: bool,
     /// Pages (2^CODE_PAGE_SHIFT bytes) holding decoded instructions: stores elsewhere need
-    /// no invalidation.
+    /// no invalidation. Covers the decode cache (and one page more).
     code_pages: Vec<bool>,
     code_base: u32,
     code_len: u32,
@@ -165,7 +173,7 @@ impl Hart {
     /// A hart that executes from `[code_base, code_base + code_len)` and resets to
     /// `boot_addr + 0x80` with `mtvec` at `boot_addr`.
     pub fn new(code_base: u32, code_len: u32, boot_addr: u32) -> Hart {
-        Hart {
+        let mut hart = Hart {
             x: [0; 64],
             pc: boot_addr.wrapping_add(0x80),
             privilege: Priv::Machine,
@@ -195,12 +203,15 @@ impl Hart {
                 instret: 0,
                 compressed: 0,
             },
-            icache: vec![Slot::UNDECODED; (code_len / 2) as usize + 1],
+            icache: Vec::new(),
             icache_observed: false,
-            code_pages: vec![false; (code_len >> CODE_PAGE_SHIFT) as usize + 1],
+            code_pages: Vec::new(),
             code_base,
             code_len,
-        }
+        };
+        // The first MiB of code (all of the default machine's RAM), allocated at once.
+        hart.grow_icache(0);
+        hart
     }
 
     /// The counters an observer sees, with `cycle` and `instret` as given.
@@ -264,6 +275,7 @@ impl Hart {
         if off < self.code_len {
             let first = (off >> 1).saturating_sub(1) as usize;
             let last = ((off + size - 1) >> 1) as usize;
+            // Only pages the cache covers are marked: `last` may lie one slot beyond it.
             for i in first..=last.min(self.icache.len() - 1) {
                 if self.icache[i].op != Op::Undecoded {
                     self.icache[i] = Slot::UNDECODED;
@@ -274,8 +286,27 @@ impl Hart {
 
     /// Invalidate the whole decoded-instruction cache (after the machine loads new code).
     pub fn flush_icache(&mut self) {
-        self.icache.iter_mut().for_each(|i| *i = Slot::UNDECODED);
-        self.code_pages.iter_mut().for_each(|p| *p = false);
+        self.icache.fill(Slot::UNDECODED);
+        self.code_pages.fill(false);
+    }
+
+    /// Grows the decode cache to hold slot `idx` (with room to spare), if it may hold it.
+    #[cold]
+    #[inline(never)]
+    fn grow_icache(&mut self, idx: usize) -> bool {
+        let limit = ((self.code_len / 2) as usize + 1).min(CACHE_MAX_SLOTS);
+        if idx >= limit {
+            return false;
+        }
+        let len = (idx + 1)
+            .next_power_of_two()
+            .max(CACHE_MIN_SLOTS)
+            .min(limit);
+        self.icache.resize(len, Slot::UNDECODED);
+        // Pages up to the byte after the last slot's instruction (it may end on the next).
+        self.code_pages
+            .resize(((2 * len + 2) >> CODE_PAGE_SHIFT) + 1, false);
+        true
     }
 
     /// Decode the instruction at `pc`, or return the fetch-fault address.
@@ -309,8 +340,9 @@ impl Hart {
             }
         }
         let off = pc.wrapping_sub(self.code_base);
-        if off < self.code_len {
-            self.icache[(off >> 1) as usize] = inst;
+        let idx = (off >> 1) as usize;
+        if off < self.code_len && (idx < self.icache.len() || self.grow_icache(idx)) {
+            self.icache[idx] = inst;
             // An instruction may start on the last halfword of a page and end on the next.
             self.code_pages[(off >> CODE_PAGE_SHIFT) as usize] = true;
             if let Some(p) = self

@@ -45,7 +45,7 @@ pub mod objects;
 use std::ops::Range;
 use std::path::Path;
 
-use machine::config::{invalid_at, io_error, toml_error};
+use machine::config::{invalid_at, line_col, read_text_file, toml_error};
 pub use machine::config::{ConfigError, Location};
 pub use objects::{
     Arg, Flags, Heap, Hisr, Interrupt, Mutex, Objects, Pool, Port, PowerClass, PowerConfig,
@@ -229,23 +229,8 @@ pub const KERNEL_STACK_MULTIPLE: i64 = 16;
 impl SystemDesc {
     /// Reads and resolves a `system.toml`; its path as given names it in messages.
     pub fn from_file(path: &Path) -> Result<SystemDesc, ConfigError> {
-        let name = path.display().to_string();
-        let bytes =
-            std::fs::read(path).map_err(|e| io_error(path, None, "the system description", &e))?;
-        // Readable but not text is bad data (65) at the first bad byte, not "cannot read".
-        let text = String::from_utf8(bytes).map_err(|e| {
-            let at = e.utf8_error().valid_up_to();
-            let valid = String::from_utf8_lossy(&e.as_bytes()[..at]).into_owned();
-            let byte = e.as_bytes()[at];
-            invalid_at(
-                &name,
-                &valid,
-                &(at..at),
-                format!("byte 0x{byte:02x} is not UTF-8 text"),
-                "a TOML file in UTF-8",
-            )
-        })?;
-        Self::from_str(&text, &name)
+        let text = read_text_file(path, "the system description")?;
+        Self::from_str(&text, &path.display().to_string())
     }
 
     /// Resolves the text of a `system.toml`; `name_for_errors` names it in messages.

@@ -21,7 +21,7 @@
 //!
 //! Errors name the file, line and column, what is wrong and what was expected (exit 65).
 
-use machine::config::{invalid_at, io_error, toml_error, ConfigError};
+use machine::config::{invalid_at, read_text_file, toml_error, ConfigError};
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 use toml::Spanned;
@@ -32,17 +32,6 @@ pub const POLICIES: [&str; 5] = ["default", "idle", "ls0", "ls1", "ls2"];
 pub const MODES: [&str; 2] = ["dvfs", "freq"];
 pub const SCHEDULERS: [&str; 4] = ["rr", "prio", "prio_rr", "bitmap"];
 pub const OSES: [&str; 2] = ["ubik", "nos"];
-
-/// Largest experiment file read, in bytes (a real one is a few hundred).
-const MAX_FILE_BYTES: u64 = 1 << 20;
-
-/// At most `MAX_FILE_BYTES + 1` bytes of `path`: an endless file is not read to its end.
-fn read_bounded(path: &Path) -> std::io::Result<Vec<u8>> {
-    use std::io::Read;
-    let mut bytes = Vec::new();
-    std::fs::File::open(path)?.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes)?;
-    Ok(bytes)
-}
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -241,17 +230,8 @@ impl Ctx<'_> {
 impl Experiment {
     /// Reads an experiment file; `root` is the repository (apps are relative to it).
     pub fn from_file(path: &Path, root: &Path) -> Result<Experiment, ConfigError> {
+        let text = read_text_file(path, "the experiment file")?;
         let shown = path.display().to_string();
-        let bytes = read_bounded(path).map_err(|e| io_error(path, None, "the experiment file", &e))?;
-        if bytes.len() as u64 > MAX_FILE_BYTES {
-            return Err(invalid_at(&shown, "", &(0..0), format!("the file is larger than {MAX_FILE_BYTES} bytes"), "an experiment file of a few lines"));
-        }
-        let text = String::from_utf8(bytes).map_err(|e| {
-            let at = e.utf8_error().valid_up_to();
-            let valid = String::from_utf8_lossy(&e.as_bytes()[..at]).into_owned();
-            let byte = e.as_bytes()[at];
-            invalid_at(&shown, &valid, &(at..at), format!("byte 0x{byte:02x} is not UTF-8 text"), "a TOML file in UTF-8")
-        })?;
         let raw: Raw = toml::from_str(&text).map_err(|e| toml_error(&shown, &text, &e))?;
         let c = Ctx { name: &shown, text: &text };
         let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();

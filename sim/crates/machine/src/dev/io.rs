@@ -1,6 +1,6 @@
 //! IO ports: OUT[n] writes are recorded with their cycle and time (nothing is lost: the
-//! record is the measurement); IN[n] reads return the next sample of input stream n; GPIO
-//! pins are set, cleared and read, and every edge is recorded.
+//! record is the measurement, when the machine keeps one); IN[n] reads return the next
+//! sample of input stream n; GPIO pins are set, cleared and read, and every edge is recorded.
 
 use super::merge;
 use crate::input::InputStream;
@@ -55,20 +55,22 @@ impl IoPorts {
         value: u32,
         mask: u32,
         stamp: (u64, u128),
-        rec: &mut Vec<IoEvent>,
+        rec: Option<&mut Vec<IoEvent>>,
     ) -> Option<()> {
         let (cycle, time_fs) = stamp;
         let new_pins = match reg {
             r if r < OUT + 4 * PORTS => {
                 let n = (r / 4) as usize;
                 self.out[n] = merge(self.out[n], value, mask);
-                rec.push(IoEvent {
-                    cycle,
-                    time_fs,
-                    kind: IoKind::Out,
-                    port: n as u32,
-                    value: self.out[n],
-                });
+                if let Some(rec) = rec {
+                    rec.push(IoEvent {
+                        cycle,
+                        time_fs,
+                        kind: IoKind::Out,
+                        port: n as u32,
+                        value: self.out[n],
+                    });
+                }
                 return Some(());
             }
             r if (IN..IN + 4 * PORTS).contains(&r) => return Some(()), // inputs ignore writes
@@ -77,17 +79,19 @@ impl IoPorts {
             GPIO_LEVEL => merge(self.pins, value, mask),
             _ => return None,
         };
-        let mut changed = self.pins ^ new_pins;
-        while changed != 0 {
-            let pin = changed.trailing_zeros();
-            rec.push(IoEvent {
-                cycle,
-                time_fs,
-                kind: IoKind::Gpio,
-                port: pin,
-                value: new_pins >> pin & 1,
-            });
-            changed &= changed - 1;
+        if let Some(rec) = rec {
+            let mut changed = self.pins ^ new_pins;
+            while changed != 0 {
+                let pin = changed.trailing_zeros();
+                rec.push(IoEvent {
+                    cycle,
+                    time_fs,
+                    kind: IoKind::Gpio,
+                    port: pin,
+                    value: new_pins >> pin & 1,
+                });
+                changed &= changed - 1;
+            }
         }
         self.pins = new_pins;
         Some(())

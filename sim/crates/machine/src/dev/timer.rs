@@ -1,6 +1,7 @@
 //! TIMER: 64-bit `mtime` and `mtimecmp` (Ibex simple_system's timer). The interrupt is
 //! sticky: it rises one cycle after `mtime >= mtimecmp` and stays up until either half of
-//! `mtimecmp` is written.
+//! `mtimecmp` is written. `MTIME_HZ` (read-only) gives mtime's rate, so that firmware need
+//! not assume one: the fixed timebase, or under `"cycle"` the current core clock.
 
 use super::merge;
 use crate::clock::{Clock, FS_PER_S};
@@ -10,6 +11,9 @@ pub const MTIME: u32 = 0x0;
 pub const MTIMEH: u32 = 0x4;
 pub const MTIMECMP: u32 = 0x8;
 pub const MTIMECMPH: u32 = 0xc;
+/// Read-only: mtime's rate in Hz (writes are ignored). Away from the four Ibex registers:
+/// offsets 0x10.. fault as on the RTL (tests/rtl measures that).
+pub const MTIME_HZ: u32 = 0x100;
 
 #[derive(Clone, Debug)]
 pub struct Timer {
@@ -95,6 +99,17 @@ impl Timer {
         m.map(|m| m.max(from) + 1)
     }
 
+    /// mtime's rate in Hz now: the fixed timebase, or under `"cycle"` the core clock (which
+    /// changes when an operating-point switch completes). Saturates at 32 bits (the machine
+    /// file keeps both below 2^32).
+    pub fn rate_hz(&self, clock: &Clock) -> u32 {
+        let hz = match self.timebase {
+            Timebase::Cycle => clock.hz(),
+            Timebase::Hz(hz) => hz,
+        };
+        hz.min(u32::MAX as u64) as u32
+    }
+
     pub fn read(&self, clock: &Clock, now: u64, reg: u32) -> Option<u32> {
         let t = self.mtime(clock, now);
         Some(match reg {
@@ -102,6 +117,7 @@ impl Timer {
             MTIMEH => (t >> 32) as u32,
             MTIMECMP => self.mtimecmp as u32,
             MTIMECMPH => (self.mtimecmp >> 32) as u32,
+            MTIME_HZ => self.rate_hz(clock),
             _ => return None,
         })
     }
@@ -116,6 +132,9 @@ impl Timer {
         value: u32,
         mask: u32,
     ) -> Option<()> {
+        if reg == MTIME_HZ {
+            return Some(()); // read-only
+        }
         let now = now + 1;
         self.armed_at = now;
         self.cached_match = None;
@@ -142,5 +161,43 @@ impl Timer {
             _ => return None,
         }
         Some(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rate_register_gives_the_timebase() {
+        let clock = Clock::new(100_000_000);
+        let t = Timer::new(Timebase::Hz(10_000_000));
+        assert_eq!(t.read(&clock, 0, MTIME_HZ), Some(10_000_000));
+        let t = Timer::new(Timebase::Hz(32_768));
+        assert_eq!(t.read(&clock, 5, MTIME_HZ), Some(32_768));
+    }
+
+    #[test]
+    fn rate_register_follows_the_core_clock_under_cycle() {
+        let mut clock = Clock::new(100_000_000);
+        let t = Timer::new(Timebase::Cycle);
+        assert_eq!(t.read(&clock, 0, MTIME_HZ), Some(100_000_000));
+        clock.set_hz(1000, 24_000_000);
+        assert_eq!(t.read(&clock, 2000, MTIME_HZ), Some(24_000_000));
+    }
+
+    #[test]
+    fn rate_register_is_read_only() {
+        let clock = Clock::new(100_000_000);
+        let mut t = Timer::new(Timebase::Hz(10_000_000));
+        t.mtimecmp = 77;
+        t.raised_at = Some(3);
+        assert_eq!(t.write(&clock, 10, MTIME_HZ, 5, u32::MAX), Some(()));
+        assert_eq!(t.read(&clock, 10, MTIME_HZ), Some(10_000_000));
+        // A write to it changes nothing else either: the line stays up.
+        assert_eq!(t.raised_at, Some(3));
+        assert_eq!(t.mtimecmp, 77);
+        assert_eq!(t.read(&clock, 10, 0x10), None, "past MTIMECMPH: no register");
+        assert_eq!(t.read(&clock, 10, 0x104), None, "the next offset has no register");
     }
 }
