@@ -32,19 +32,6 @@ fn copy_dir(from: &Path, to: &Path) {
     }
 }
 
-fn require_gcc() {
-    let ok = Command::new("riscv64-unknown-elf-gcc")
-        .arg("--version")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .map(|s| s.success())
-        .unwrap_or(false);
-    assert!(
-        ok,
-        "riscv64-unknown-elf-gcc is not on PATH: run scripts/setup.sh (`make test` does it)"
-    );
-}
 
 /// A fake repository: kernel/ (tiny stand-ins) and a copy of the real bsp/.
 fn fake_root(dir: &Path) -> PathBuf {

@@ -8,22 +8,8 @@ mod support;
 use serde_json::Value;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 use support::*;
 
-fn require_gcc() {
-    let ok = Command::new("riscv64-unknown-elf-gcc")
-        .arg("--version")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .map(|s| s.success())
-        .unwrap_or(false);
-    assert!(
-        ok,
-        "riscv64-unknown-elf-gcc is not on PATH: run scripts/setup.sh (`make test` does it)"
-    );
-}
 
 /// Builds tests/observe/two_tasks into `dir/two_tasks.elf` with `ubik build`.
 fn two_tasks(dir: &Path) -> PathBuf {

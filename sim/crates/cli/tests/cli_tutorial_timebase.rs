@@ -7,22 +7,8 @@
 mod support;
 
 use std::path::Path;
-use std::process::{Command, Stdio};
 use support::*;
 
-fn require_gcc() {
-    let ok = Command::new("riscv64-unknown-elf-gcc")
-        .arg("--version")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .map(|s| s.success())
-        .unwrap_or(false);
-    assert!(
-        ok,
-        "riscv64-unknown-elf-gcc is not on PATH: run scripts/setup.sh (`make test` does it)"
-    );
-}
 
 fn read_stats(p: &Path) -> serde_json::Value {
     let text = std::fs::read_to_string(p).expect("--stats written");

@@ -228,17 +228,7 @@ fn unreadable_usage_and_unwritable() {
 /// The README's tutorial: `ubik build apps/tutorial` + `ubik run` print what the README shows.
 #[test]
 fn the_tutorial_builds_and_runs() {
-    let ok = Command::new("riscv64-unknown-elf-gcc")
-        .arg("--version")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .map(|s| s.success())
-        .unwrap_or(false);
-    assert!(
-        ok,
-        "riscv64-unknown-elf-gcc is not on PATH: run scripts/setup.sh"
-    );
+    require_gcc();
     let root = repo_root();
     let d = scratch("gen-tutorial");
     for n in ["system.toml", "main.c"] {

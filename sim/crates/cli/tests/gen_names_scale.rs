@@ -14,19 +14,6 @@ fn write(p: &Path, text: &str) {
     std::fs::write(p, text).unwrap_or_else(|e| panic!("write {}: {e}", p.display()));
 }
 
-fn require_gcc() {
-    let ok = Command::new("riscv64-unknown-elf-gcc")
-        .arg("--version")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .map(|s| s.success())
-        .unwrap_or(false);
-    assert!(
-        ok,
-        "riscv64-unknown-elf-gcc is not on PATH: run scripts/setup.sh (`make test` does it)"
-    );
-}
 
 /// `ubik ARGS` in `dir`, against this repository's kernel and BSP.
 fn ubik_in(dir: &Path, args: &[&str]) -> Run {

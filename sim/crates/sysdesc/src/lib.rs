@@ -45,7 +45,7 @@ pub mod objects;
 use std::ops::Range;
 use std::path::Path;
 
-use machine::config::{invalid_at, line_col, read_text_file, toml_error};
+use machine::config::{invalid_at, read_text_file, toml_error};
 pub use machine::config::{ConfigError, Location};
 pub use objects::{
     Arg, Flags, Heap, Hisr, Interrupt, Mutex, Objects, Pool, Port, PowerClass, PowerConfig,

@@ -17,7 +17,7 @@ use serde::de::{Deserializer, MapAccess, Visitor};
 use serde::Deserialize;
 use toml::Spanned;
 
-use crate::{budget, names, Ctx, Location, Os, Scheduler, R};
+use crate::{names, Ctx, Location, Os, Scheduler, R};
 
 // ---------------------------------------------------------------------------------------------
 // The resolved model.

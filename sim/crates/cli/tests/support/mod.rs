@@ -26,6 +26,21 @@ pub fn firmware(name: &str) -> PathBuf {
     p
 }
 
+/// Fails the test, with a hint, unless the RISC-V cross compiler is on PATH.
+pub fn require_gcc() {
+    let ok = Command::new("riscv64-unknown-elf-gcc")
+        .arg("--version")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .map(|s| s.success())
+        .unwrap_or(false);
+    assert!(
+        ok,
+        "riscv64-unknown-elf-gcc is not on PATH: run scripts/setup.sh (`make test` does it)"
+    );
+}
+
 /// A file under `tests/firmware/` (machine files beside the firmware tests).
 pub fn fw_file(name: &str) -> PathBuf {
     let p = repo_root().join("tests/firmware").join(name);
