@@ -9,7 +9,7 @@
 //! Names: every object is the C identifier of its name, except an object that has the name
 //! of a function the description names (a task named as its entry): the function keeps the
 //! name and the object is `uk__gen_obj_NAME`, reached as `UK_GEN_OBJECT(NAME)`. The generated
-//! code's own identifiers are `uk__gen_check`, `uk__gen_error`, `uk__gen_init` and
+//! code's own identifiers are `uk__gen_check`, `uk__gen_init` and
 //! `uk__gen_FAMILY_SUFFIX` with FAMILY one of `heap`, `pool`, `queue`, `port`, `stack`,
 //! `hisr_stack`, `obj` (SUFFIX an object's name) and `table` (SUFFIX a kind): no family is a
 //! prefix of another, so no name can make two of them equal.
@@ -676,29 +676,13 @@ pub(crate) fn source(d: &SystemDesc) -> String {
     );
 
     // ---- Start-up.
-    s.push_str(
-        "\n/* ---- Start-up: a failed call is reported, never ignored. */\n\
-         static const char *uk__gen_error(int r)\n{\n    switch (r) {\n",
-    );
-    for (name, v) in [
-        ("UK_ETIMEOUT", -1),
-        ("UK_EAGAIN", -2),
-        ("UK_EINVAL", -3),
-        ("UK_EPERM", -4),
-        ("UK_ENOMEM", -5),
-        ("UK_EDELETED", -6),
-        ("UK_ESTATE", -7),
-        ("UK_EINTR", -8),
-    ] {
-        let _ = writeln!(s, "    case {v}: return \"{name}\";");
-    }
-    s.push_str("    default: return \"an unknown error\";\n    }\n}\n\n");
+    s.push_str("\n/* ---- Start-up: a failed call is reported, never ignored. */\n");
     let _ = write!(
         s,
         "static void uk__gen_check(int r, const char *call, const char *name, uint32_t line)\n{{\n    \
          if (r != UK_OK) {{\n        \
          bsp_printf(\"ubik: start-up: %s(%s) [%s:%u] returned %d (%s); expected UK_OK\\n\", call, name,\n                   \
-         {}, (unsigned)line, r, uk__gen_error(r));\n        \
+         {}, (unsigned)line, r, uk_strerror(r));\n        \
          bsp_exit({EXIT_GEN_STARTUP});\n    }}\n}}\n\n",
         c_string(&file)
     );
@@ -1038,9 +1022,8 @@ lisr = "rx_lisr"
             "static uint32_t uk__gen_pool_a[9] __attribute__((aligned(16)));\n",
             "static uint32_t uk__gen_hisr_stack_rx[96] __attribute__((aligned(16)));\n",
             "bsp_exit(61);",
-            "case -3: return \"UK_EINVAL\";",
             // The message names the call, the object and its line in the description file.
-            "bsp_printf(\"ubik: start-up: %s(%s) [%s:%u] returned %d (%s); expected UK_OK\\n\", call, name,\n                   \"system.toml\", (unsigned)line, r, uk__gen_error(r));",
+            "bsp_printf(\"ubik: start-up: %s(%s) [%s:%u] returned %d (%s); expected UK_OK\\n\", call, name,\n                   \"system.toml\", (unsigned)line, r, uk_strerror(r));",
         ] {
             assert!(c.contains(want), "missing {want:?} in\n{c}");
         }
