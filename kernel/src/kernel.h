@@ -40,7 +40,7 @@
 #endif
 #endif
 
-/* Kernel code goes into the sections the testbed attributes cycles by (spec/contract.md),
+/* Kernel code goes into the sections the testbed attributes cycles by (docs/contract.md),
  * one section per function (.text.uk_ipc.uk_sem_give ...) so that the linker's garbage
  * collection drops every function an application does not use. */
 #define UK_SCHED_FN(name) __attribute__((section(".text.uk_sched." #name)))
