@@ -177,10 +177,10 @@ static inline uk_list_t *uk__list_to_tail(uk_list_t *h, uk_list_t *n)
 
 /* ---- Scheduler policy: one file of kernel/sched/ is compiled in ---------------------- */
 /* The contract (docs/kernel.md, "Scheduler policies"): every call runs under the kernel
- * lock (mie.MSIE clear; interrupts stay enabled, and no call comes from a LISR), and none
- * blocks, switches or releases the lock; the ready structure holds exactly the READY and
- * RUNNING tasks, and pick() returns one of them (the idle task is always ready, so never
- * NULL). */
+ * lock (mie.MSIE clear; interrupts are not disabled for it, and no call comes from a LISR),
+ * and none blocks, switches or releases the lock; the ready structure holds exactly the
+ * READY and RUNNING tasks, and pick() returns one of them (the idle task is always ready,
+ * so never NULL). */
 
 void uk__sched_init(void);
 void uk__sched_insert(uk_task_t *t);    /* t became ready: behind its equals */
