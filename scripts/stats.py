@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Reads `ubik run --stats` JSON files (spec/contract.md).
+"""Reads `ubik run --stats` JSON files (docs/contract.md).
 
   stats.py summary STATS.json
       prints a short human summary
@@ -23,7 +23,7 @@ def load(path):
 
 def need(stats, key, path):
     if key not in stats:
-        sys.exit(f"stats.py: {path} has no key '{key}' (expected the --stats schema of spec/contract.md)")
+        sys.exit(f"stats.py: {path} has no key '{key}' (expected the --stats schema of docs/contract.md)")
     return stats[key]
 
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Kernel benchmarks on the testbed -> out/bench/kernel.json (spec/contract.md, "Benchmark
-# definitions"; methods in docs/results.md, "Kernel"). Every kernel/bench/NAME/ (main.c,
+# Kernel benchmarks on the testbed -> out/bench/kernel.json (docs/contract.md, "Benchmark
+# files"; methods in docs/results.md, "Kernel"). Every kernel/bench/NAME/ (main.c,
 # system.toml) is built with `ubik build` under each scheduler it applies to (a copy in
 # build/kernel-bench/NAME-SCHED/ with the scheduler line rewritten, as kernel/tests/run.sh
 # does) and run; each prints `key value...` lines, kept in build/kernel-bench/results/.

@@ -1,7 +1,7 @@
 /* uk_strerror: the text of a UK_E* code, for messages. */
 #include "kernel.h"
 
-/* Indexed by -code: the codes are 0 and -1..-8, fixed by spec/contract.md. Each text starts
+/* Indexed by -code: the codes are 0 and -1..-8, fixed by docs/contract.md. Each text starts
  * with the code's name, so a message can be searched for, then says what it means. */
 static const char *const error_texts[] = {
     "UK_OK: done",

@@ -40,7 +40,7 @@
 #endif
 #endif
 
-/* Kernel code goes into the sections the testbed attributes cycles by (spec/contract.md),
+/* Kernel code goes into the sections the testbed attributes cycles by (docs/contract.md),
  * one section per function (.text.uk_ipc.uk_sem_give ...) so that the linker's garbage
  * collection drops every function an application does not use. */
 #define UK_SCHED_FN(name) __attribute__((section(".text.uk_sched." #name)))
@@ -176,9 +176,11 @@ static inline uk_list_t *uk__list_to_tail(uk_list_t *h, uk_list_t *n)
 }
 
 /* ---- Scheduler policy: one file of kernel/sched/ is compiled in ---------------------- */
-/* The contract (docs/kernel.md, "Scheduler policies"): every call runs with IRQs disabled,
- * none blocks or switches; the ready structure holds exactly the READY and RUNNING tasks,
- * and pick() returns one of them (the idle task is always ready, so never NULL). */
+/* The contract (docs/kernel.md, "Scheduler policies"): every call runs under the kernel
+ * lock (mie.MSIE clear; interrupts are not disabled for it, and no call comes from a LISR),
+ * and none blocks, switches or releases the lock; the ready structure holds exactly the
+ * READY and RUNNING tasks, and pick() returns one of them (the idle task is always ready,
+ * so never NULL). */
 
 void uk__sched_init(void);
 void uk__sched_insert(uk_task_t *t);    /* t became ready: behind its equals */
@@ -229,7 +231,7 @@ __attribute__((noreturn)) void uk__fatal(const char *what, const char *name);
 
 void uk__waitq_insert(uk_list_t *q, uk_task_t *t);
 uk_task_t *uk__waitq_first(uk_list_t *q);
-/* The current task waits on `q` for at most `timeout` ticks (IRQs already disabled; never
+/* The current task waits on `q` for at most `timeout` ticks (the kernel lock held; never
  * called with UK_NO_WAIT). Returns the wake-up result: UK_OK, UK_ETIMEOUT or UK_EDELETED. */
 int uk__wait(uk_list_t *q, void *obj, uk_tick_t timeout);
 /* The first half of uk__wait: the current task leaves the ready structure and enters `q`
@@ -256,11 +258,11 @@ void uk__wake(uk_task_t *t, int result);
 /* Wake every waiter of `q` with `result` (object deleted). */
 void uk__wake_all(uk_list_t *q, int result);
 
-/* ---- Mutexes (mutex.c): priority inheritance hooks, IRQs disabled -------------------- */
+/* ---- Mutexes (mutex.c): priority inheritance hooks, under the kernel lock ------------ */
 
 /* t's base priority or the priorities it inherits changed: recompute t's effective priority
  * (base, or the first waiter of a held mutex if higher) and carry the change along the chain
- * of owners while t is blocked on a mutex. Usable from a LISR (no switch). */
+ * of owners while t is blocked on a mutex. Makes no switch. */
 #ifdef UK_FEATURE_MUTEX
 void uk__prio_update(uk_task_t *t);
 /* t (t->blocked_on != NULL) has just been taken out of its mutex's wait queue without being

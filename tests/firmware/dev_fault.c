@@ -1,5 +1,5 @@
-/* Bus errors (spec/machine.md: "an access outside any device is a bus error
- * (load/store access fault, mcause 5/7)"): loads and stores of every size to
+/* Bus errors (docs/machine.md, "Registers": an access outside any device is a
+ * load or store access fault, mcause 5 / 7): loads and stores of every size to
  * unmapped addresses (0x0, 0x0008_0000, a hole in the IO-port window 0x0004_0300,
  * a hole in SIMCTRL, just past the end of RAM) trap with mcause 5 / 7 and
  * mtval = the address, and the handler resumes after the instruction; a jump to

@@ -1,5 +1,4 @@
-/* Interrupt controller (spec/contract.md "Interrupt controller semantics",
- * spec/machine.md): a periodic stimulus (dev_intc.machine.toml) latches PENDING
+/* Interrupt controller (docs/machine.md, "Interrupt controller and stimuli"): a periodic stimulus (dev_intc.machine.toml) latches PENDING
  * whatever ENABLE says; writing PENDING has no effect; ACK clears; ENABLE holds
  * the 15 fast lines; a line reaches mip (bit 16 + line) only while PENDING and
  * ENABLE are both set; the core takes it through the vector table with mcause

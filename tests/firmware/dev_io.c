@@ -1,4 +1,4 @@
-/* IO ports (spec/machine.md): IN[n] returns the next sample of input stream n
+/* IO ports (docs/machine.md): IN[n] returns the next sample of input stream n
  * (dev_io.machine.toml: sine, lfsr, file; the file wraps around), GPIO set /
  * clear / level. The OUT[n] writes and GPIO edges below are the fixed sequence
  * that the CLI test (sim/crates/cli/tests/cli_devices.rs) finds in --io:

@@ -1,4 +1,4 @@
-/* Clock and power controller (spec/machine.md, default operating points of the
+/* Clock and power controller (docs/machine.md, default operating points of the
  * built-in machine: 100 MHz / 1.2 V, 66 MHz / 1.05 V, 24 MHz / 0.85 V, settle
  * 10 us): COUNT, FREQ_HZ, MILLIVOLTS, OPP_SELECT; STATUS bit 0 during the settle
  * time while the core keeps running at the old frequency; after the switch the

@@ -1,4 +1,4 @@
-/* SIMCTRL (spec/machine.md): CHAR_OUT sends byte 0 of a write to the console
+/* SIMCTRL (docs/machine.md): CHAR_OUT sends byte 0 of a write to the console
  * whatever the access size (sb, sh, sw); a byte written to another lane of the
  * register is not byte 0 and prints nothing. CTRL halts only when bit 0 is 1, and
  * the exit status is (value >> 1) & 63: the final write 0xFFFFFF95 gives 10.

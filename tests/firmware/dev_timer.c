@@ -1,4 +1,4 @@
-/* TIMER (spec/machine.md): MTIME/MTIMEH read and write (64-bit, with the carry
+/* TIMER (docs/machine.md): MTIME/MTIMEH read and write (64-bit, with the carry
  * from the low word), MTIMECMP/MTIMECMPH read back, the interrupt line (mip.MTIP)
  * rising one cycle after mtime >= mtimecmp and staying up (sticky) until either
  * half of mtimecmp is written, the interrupt taken through the vector table

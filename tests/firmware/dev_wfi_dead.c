@@ -1,5 +1,5 @@
 /* wfi with no interrupt that can ever wake the core (mie = 0, no stimulus): the
- * testbed must stop with a machine fault (spec/contract.md: exit 71), not hang
+ * testbed must stop with a machine fault (docs/contract.md: exit 71), not hang
  * or exit 0. */
 #include "bsp/bsp.h"
 

@@ -1,4 +1,4 @@
-/* Idle benchmark for `make bench` (spec/contract.md, testbed.json idle_speedup):
+/* Idle benchmark for `make bench` (docs/contract.md, testbed.json idle_speedup):
  * the only work is a 1 kHz machine-timer interrupt of about 100 cycles; the
  * core sleeps in `wfi` otherwise (>= 99.9 % idle at 100 MHz). The tick is a
  * fixed 10,000 mtime counts, 1 ms on the default 10 MHz timebase: fixed, not read

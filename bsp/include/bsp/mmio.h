@@ -1,4 +1,4 @@
-/* Memory map and device registers of the Ubik reference MCU (spec/machine.md).
+/* Memory map and device registers of the Ubik reference MCU (docs/machine.md).
  *
  * Every name is a byte address (usable from C and from assembly). In C,
  * MMIO32(addr) is the register as an lvalue; mmio_read32/mmio_write32 do the same

@@ -9,7 +9,7 @@
 /* Ticks since uk_start(): 32 bits, wrapping; compare by difference, never by <. */
 typedef uint32_t uk_tick_t;
 
-/* Return values: 0 or a negative UK_E* code (values fixed by spec/contract.md). */
+/* Return values: 0 or a negative UK_E* code (values fixed by docs/contract.md). */
 #define UK_OK        0
 #define UK_ETIMEOUT (-1) /* the wait timed out */
 #define UK_EAGAIN   (-2) /* UK_NO_WAIT and the resource was not available */

@@ -18,7 +18,7 @@
 void uk_init(void);  /* before anything else; creates what system.toml declares */
 void uk_start(void); /* starts scheduling; never returns */
 
-/* Descriptor for the testbed's kernel awareness (spec/contract.md). */
+/* Descriptor for the testbed's kernel awareness (docs/contract.md). */
 typedef struct {
     uint32_t magic;            /* UK_DEBUG_MAGIC */
     uint32_t version;

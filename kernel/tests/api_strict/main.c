@@ -1,13 +1,12 @@
-/* API strictness the header promises but the kernel does not (yet) keep. DISABLED
- * (schedulers.disabled); each failing check is a kernel bug:
- * 1. uk_sem_init over a live semaphore with waiters re-initialises its wait queue: the waiter
- *    is orphaned (PENDING forever, a give counts instead of waking it). uk_mutex_init refuses
- *    the same situation with UK_ESTATE; uk_sem_init should too.
+/* API strictness the headers promise, checked under every scheduler (its `schedulers`
+ * file); each failing check is a kernel bug. Self-checking:
+ * 1. uk_sem_init over a live semaphore with a waiter returns UK_ESTATE (as uk_mutex_init
+ *    does) and leaves the waiter queued: a later give still wakes it.
  * 2. irq.h: "Kernel calls a LISR may make: ... The rest return UK_EPERM". From a LISR,
  *    uk_sem_init, uk_sem_delete, uk_mutex_init, uk_task_delete (of another task),
- *    uk_task_set_prio, uk_task_set_slice, uk_hisr_create, uk_hisr_delete succeed.
+ *    uk_task_set_prio, uk_task_set_slice, uk_hisr_create and uk_hisr_delete return UK_EPERM.
  * 3. From a LISR that interrupted the idle task, uk_task_suspend(NULL) and
- *    uk_task_delete(NULL) return UK_EINVAL, not UK_EPERM (the idle check comes first). */
+ *    uk_task_delete(NULL) return UK_EPERM, not UK_EINVAL. */
 #include <ubik/ubik.h>
 #include "bsp/bsp.h"
 #include "check.h"

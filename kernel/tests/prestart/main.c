@@ -1,8 +1,8 @@
-/* Blocking calls before uk_start(): there is no task yet, so they must be refused (UK_EPERM,
- * as uk_mutex_lock is) instead of blocking "the current task". DISABLED (schedulers.disabled):
- * uk_sem_take with a timeout on an empty semaphore, uk_task_sleep, uk_task_sleep_until and
- * uk_task_yield run on uk__current == NULL before uk_start (uk__wait -> uk__unready(NULL),
- * uk__delay_insert(NULL), uk__sched_yield(NULL)). Self-checking. */
+/* Blocking calls before uk_start(): there is no task yet, so they are refused with UK_EPERM
+ * (as uk_mutex_lock is) instead of blocking "the current task" (uk__current is NULL until
+ * uk_start): uk_sem_take with a timeout on an empty semaphore, uk_task_sleep,
+ * uk_task_sleep_until and uk_task_yield. Runs under every scheduler (its `schedulers`
+ * file). Self-checking. */
 #include <ubik/ubik.h>
 #include "bsp/bsp.h"
 #include "check.h"

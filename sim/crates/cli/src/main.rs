@@ -1,4 +1,4 @@
-//! `ubik`: the command line of the Ubik testbed (contract: `spec/contract.md`).
+//! `ubik`: the command line of the Ubik testbed (contract: `docs/contract.md`).
 
 mod build;
 mod experiment;
@@ -12,7 +12,7 @@ use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-/// Exit codes of `spec/contract.md`.
+/// Exit codes of `docs/contract.md`.
 pub mod code {
     pub const USAGE: u8 = 64;
     pub const DATA: u8 = 65;

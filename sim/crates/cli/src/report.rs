@@ -7,7 +7,7 @@ use serde_json::{json, Map, Value};
 use std::io::Write;
 use std::path::Path;
 
-/// Attribution categories of `spec/contract.md`, in report order.
+/// Attribution categories of `docs/contract.md`, in report order.
 pub const CATEGORIES: [&str; 8] = [
     "user",
     "kernel_sched",

@@ -1,4 +1,4 @@
-//! `ubik run FIRMWARE.elf`: load, run to the end, report (contract: `spec/contract.md`).
+//! `ubik run FIRMWARE.elf`: load, run to the end, report (contract: `docs/contract.md`).
 
 use crate::report::{stats_json, write_io_csv, write_stats, RunStats};
 use crate::{code, Failure};

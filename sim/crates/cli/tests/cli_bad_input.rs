@@ -1,4 +1,4 @@
-//! Bad input to `ubik run` (spec/contract.md, issue 2 "Bad input"): each case prints exactly
+//! Bad input to `ubik run` (docs/contract.md, issue 2 "Bad input"): each case prints exactly
 //! one line on stderr, exits with the documented code, and never shows a panic trace.
 //!   66: a firmware or machine file that cannot be read
 //!   65: not an ELF, wrong class/machine, a segment outside RAM, a malformed machine file

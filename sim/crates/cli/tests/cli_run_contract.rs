@@ -1,4 +1,4 @@
-//! `ubik run` as spec/contract.md describes it: stdout carries exactly the console bytes,
+//! `ubik run` as docs/contract.md describes it: stdout carries exactly the console bytes,
 //! exit codes, the `--stats` keys on every exit path that writes them, the `--io` CSV,
 //! determinism and `--seed`, `ubik machine --print-default` parsing back, and the idle
 //! firmware's sleep accounting. Firmware comes from build/firmware (`make firmware`).

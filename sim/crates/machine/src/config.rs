@@ -56,7 +56,7 @@ pub struct Opp {
     pub volts: f64,
 }
 
-/// Energy-model parameters (spec/energy.md), all given at `vnom`. TOML: `[energy]`, same
+/// Energy-model parameters (docs/energy.md), all given at `vnom`. TOML: `[energy]`, same
 /// key names as the fields.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct EnergyConfig {

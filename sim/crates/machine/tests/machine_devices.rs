@@ -2,7 +2,8 @@
 //! console bytes, bus faults with mcause/mtval, the timer's raise cycle in both timebases, a
 //! periodic stimulus's exact cycles in the IO record, an operating-point switch's settle
 //! time and the time per operating point, wfi with nothing to wake it, a trap loop, the
-//! cycle limit. Exact cycles here are those spec/machine.md and spec/contract.md fix.
+//! cycle limit. Exact cycles here are those docs/machine.md, docs/timing.md
+//! and docs/contract.md state.
 
 use machine::config::MachineConfig;
 use machine::elf::{Image, Segment};

@@ -1,4 +1,4 @@
-//! The energy model of `spec/energy.md`:
+//! The energy model of `docs/energy.md`:
 //!
 //! ```text
 //! E_instr    = cycles(instr) * E_cycle(V) + E_class(instr, V)
@@ -59,7 +59,7 @@ pub fn fj(pj: f64) -> u64 {
     (pj * 1000.0).round() as u64
 }
 
-/// The class of an operation for `E_class` (`spec/energy.md`).
+/// The class of an operation for `E_class` (`docs/energy.md`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Class {
     /// ALU, shift, compare, CSR, LUI/AUIPC; also fence, ecall, ebreak, wfi and illegal

@@ -1,5 +1,5 @@
 //! Measurement without perturbation (docs/observe.md): the energy model of
-//! `spec/energy.md`, attribution of every cycle and joule to a category and a function,
+//! `docs/energy.md`, attribution of every cycle and joule to a category and a function,
 //! kernel awareness from the `uk_debug_info` descriptor, and the writers of `--profile`
 //! (CSV), `--trace` (Chrome/Perfetto trace-event JSON) and `--vcd` (value change dump).
 //!
@@ -24,7 +24,7 @@ pub use kernel::DebugInfo;
 pub use observer::EnergyObserver;
 pub use report::{Results, Stat};
 
-/// Where a cycle (and its energy) goes (`spec/contract.md`, "Attribution convention").
+/// Where a cycle (and its energy) goes (`docs/contract.md`, "Attribution convention").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
 pub enum Category {

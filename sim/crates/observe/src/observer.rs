@@ -10,7 +10,7 @@
 //! device-register accesses and `mret`s itself, which the core's counters do not separate.
 //! Nothing is done per instruction. Cycles outside
 //! instructions fall into the interval they occur in: a trap entry's dead cycles into the
-//! handler's first interval (`spec/energy.md` charges them to that handler), a wake-up into
+//! handler's first interval (`docs/energy.md` charges them to that handler), a wake-up into
 //! the interval the core resumes. Energy in pJ is computed only when the operating point
 //! changes and at the end (`flush`).
 //!

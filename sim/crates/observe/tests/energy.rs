@@ -1,5 +1,5 @@
 //! The energy model and attribution on hand-assembled programs: energies equal the formula
-//! of spec/energy.md to the picojoule, V^2 scaling and the settle cost, category sums equal
+//! of docs/energy.md to the picojoule, V^2 scaling and the settle cost, category sums equal
 //! the totals, and observation changes nothing the machine does.
 
 use machine::config::{MachineConfig, RAM_BASE};

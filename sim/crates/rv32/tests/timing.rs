@@ -1,4 +1,4 @@
-//! Cycle timing: one test per row of spec/ibex-timing.md, each measured twice — as the
+//! Cycle timing: one test per row of docs/timing.md, each measured twice — as the
 //! `hart.cycle` delta and as the `mcycle` delta read by the program itself.
 mod common;
 use common::*;

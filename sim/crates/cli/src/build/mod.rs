@@ -1,5 +1,5 @@
 //! `ubik build APPDIR [-o APP.elf]`: system.toml -> generated C -> one ELF with the kernel,
-//! the BSP and the application (contract: `spec/contract.md`, user guide: `docs/system.md`).
+//! the BSP and the application (contract: `docs/contract.md`, user guide: `docs/system.md`).
 //!
 //! 1. Read `APPDIR/system.toml` (`sysdesc`); errors are one line `FILE:LINE:COLUMN: ...`, 65
 //!    (66 when it cannot be read).
@@ -375,7 +375,7 @@ pub fn build(args: BuildArgs) -> Result<u8, Failure> {
     argv.push("-T".into());
     argv.push(link_ld.clone().into_os_string());
     argv.push("-Wl,--gc-sections".into());
-    // The kernel's descriptor for the testbed's kernel awareness (spec/contract.md): nothing
+    // The kernel's descriptor for the testbed's kernel awareness (docs/contract.md): nothing
     // references it, so section garbage collection would drop it. A root for the collector
     // (no error when a kernel does not define it).
     argv.push("-Wl,--undefined=uk_debug_info".into());
