@@ -26,7 +26,9 @@ const COLUMNS: [(&str, Cell); 26] = [
     ("label", |r| r.v.label()),
     ("system", |r| r.v.system()),
     ("os", |r| r.v.os.to_string()),
-    ("scheduler", |r| r.v.scheduler.as_deref().unwrap_or("").to_string()),
+    ("scheduler", |r| {
+        r.v.scheduler.as_deref().unwrap_or("").to_string()
+    }),
     ("workload", |r| r.v.workload.to_string()),
     ("tasks", |r| r.v.tasks.to_string()),
     ("period_us", |r| r.v.period_us.to_string()),
@@ -39,26 +41,44 @@ const COLUMNS: [(&str, Cell); 26] = [
     ("utilisation", |r| format!("{:.6}", r.m.utilisation)),
     ("outputs", |r| r.m.outputs.to_string()),
     ("deadline_misses", |r| r.m.deadline_misses.to_string()),
-    ("jitter_on_time", |r| format!("{:.6}", on_time(&r.m.jitter_ns, r.bin_us))),
-    ("jitter_p01_us", |r| format!("{:.3}", quantile_us(&r.m.jitter_ns, 0.01))),
-    ("jitter_p99_us", |r| format!("{:.3}", quantile_us(&r.m.jitter_ns, 0.99))),
+    ("jitter_on_time", |r| {
+        format!("{:.6}", on_time(&r.m.jitter_ns, r.bin_us))
+    }),
+    ("jitter_p01_us", |r| {
+        format!("{:.3}", quantile_us(&r.m.jitter_ns, 0.01))
+    }),
+    ("jitter_p99_us", |r| {
+        format!("{:.3}", quantile_us(&r.m.jitter_ns, 0.99))
+    }),
     ("jitter_max_abs_us", |r| {
         let max_abs = r.m.jitter_ns.iter().map(|j| j.abs()).max().unwrap_or(0) as f64 / 1000.0;
         format!("{max_abs:.3}")
     }),
     ("stimuli", |r| r.m.stimuli.to_string()),
     ("unanswered", |r| r.m.unanswered.to_string()),
-    ("delay_mean_us", |r| format!("{:.3}", mean_us(&r.m.delay_ns))),
-    ("delay_p50_us", |r| format!("{:.3}", quantile_us(&r.m.delay_ns, 0.5))),
-    ("delay_p99_us", |r| format!("{:.3}", quantile_us(&r.m.delay_ns, 0.99))),
-    ("delay_max_us", |r| format!("{:.3}", quantile_us(&r.m.delay_ns, 1.0))),
+    ("delay_mean_us", |r| {
+        format!("{:.3}", mean_us(&r.m.delay_ns))
+    }),
+    ("delay_p50_us", |r| {
+        format!("{:.3}", quantile_us(&r.m.delay_ns, 0.5))
+    }),
+    ("delay_p99_us", |r| {
+        format!("{:.3}", quantile_us(&r.m.delay_ns, 0.99))
+    }),
+    ("delay_max_us", |r| {
+        format!("{:.3}", quantile_us(&r.m.delay_ns, 1.0))
+    }),
 ];
 
 impl CsvRow<'_> {
     /// The header line: the column names, then `<category>_cycles,<category>_energy_j` for
     /// every category.
     pub fn header() -> String {
-        let mut h = COLUMNS.iter().map(|(name, _)| *name).collect::<Vec<_>>().join(",");
+        let mut h = COLUMNS
+            .iter()
+            .map(|(name, _)| *name)
+            .collect::<Vec<_>>()
+            .join(",");
         for c in Category::NAMES {
             let _ = write!(h, ",{c}_cycles,{c}_energy_j");
         }
@@ -68,7 +88,11 @@ impl CsvRow<'_> {
 
     /// This row's line, in the header's column order.
     pub fn line(&self) -> String {
-        let mut r = COLUMNS.iter().map(|(_, cell)| cell(self)).collect::<Vec<_>>().join(",");
+        let mut r = COLUMNS
+            .iter()
+            .map(|(_, cell)| cell(self))
+            .collect::<Vec<_>>()
+            .join(",");
         for c in Category::NAMES {
             let (cy, e) = self.m.by_category.get(c).copied().unwrap_or((0, 0.0));
             let _ = write!(r, ",{cy},{e:.6e}");
