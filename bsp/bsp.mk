@@ -5,8 +5,7 @@
 #   $(FW_CC) $(FW_CFLAGS) -c x.c            compile (C or assembly)
 #   $(call fw_link,OUT.elf,OBJS...)         link with crt0, libbsp and libgcc
 #
-# Debian's GCC has no rv32imc_zicsr multilib: compile with zicsr, link with
-# plain rv32imc so that GCC picks libgcc from its rv32im/ilp32 multilib.
+# The flags themselves are in bsp/flags.mk (shared with `ubik build`).
 
 # `make V=1` shows the full commands; otherwise one short line per step.
 V ?= 0
@@ -28,14 +27,12 @@ BUILD      ?= build
 BSP_DIR    := bsp
 BSP_BUILD  := $(BUILD)/bsp
 
-FW_ARCH    := -march=rv32imc_zicsr -mabi=ilp32
-FW_OPT     ?= -O2
-FW_CFLAGS  := $(FW_ARCH) $(FW_OPT) -g -std=c11 -ffreestanding -nostdlib \
-              -ffunction-sections -fdata-sections -fno-common \
-              -Wall -Wextra -Werror=implicit-function-declaration \
-              -I$(BSP_DIR)/include -MMD -MP
-FW_ASFLAGS := $(FW_ARCH) -g -I$(BSP_DIR)/include -MMD -MP
-FW_LDFLAGS := -march=rv32imc -mabi=ilp32 -nostartfiles -nostdlib \
+# The flags proper live in bsp/flags.mk, which `ubik build` reads too.
+include $(BSP_DIR)/flags.mk
+FW_OPT     ?= $(FW_OPT_DEFAULT)
+FW_CFLAGS  := $(FW_ARCH) $(FW_OPT) $(FW_C_FLAGS) -I$(BSP_DIR)/include -MMD -MP
+FW_ASFLAGS := $(FW_ARCH) $(FW_AS_FLAGS) -I$(BSP_DIR)/include -MMD -MP
+FW_LDFLAGS := $(FW_LD_ARCH_FLAGS) \
               -T $(BSP_DIR)/link.ld -Wl,--gc-sections -Wl,--no-warn-rwx-segments
 FW_LIBS    := -lgcc
 
@@ -57,8 +54,8 @@ $(BSP_BUILD)/%.o: $(BSP_DIR)/src/%.c
 	$(call fw_msg,CC,$@)
 	$(Q)$(FW_CC) $(FW_CFLAGS) -c $< -o $@
 
-# GCC would turn the loops of memcpy/memset back into calls to themselves.
-$(BSP_BUILD)/string.o: FW_CFLAGS += -fno-tree-loop-distribute-patterns
+# GCC would turn the loops of memcpy/memset back into calls to themselves (flags.mk).
+$(BSP_BUILD)/string.o: FW_CFLAGS += $(FW_STRING_C_FLAGS)
 
 $(BSP_CRT0): $(BSP_DIR)/crt0.S
 	@mkdir -p $(@D)

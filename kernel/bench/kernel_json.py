@@ -14,9 +14,20 @@ import json
 import os
 import re
 import struct
+import subprocess
 import sys
 
 STORE_COST = 2  # an IO-port store completes 2 cycles after it starts (docs/machine.md)
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def schedulers():
+    """Every scheduler, in sysdesc's order (Scheduler::ALL): asked of ubik, which holds the
+    only list, rather than copied here."""
+    ubik = os.environ.get("UBIK", os.path.join(ROOT, "sim/target/release/ubik"))
+    out = subprocess.run([ubik, "gen", "--list-schedulers"], check=True,
+                         capture_output=True, text=True).stdout
+    return out.split()
 
 
 def irqlat(path, line=0, port=0):
@@ -149,7 +160,8 @@ def read_kv(path):
 def collect(d, out):
     res = {"sched_overhead_cycles": {}, "coop_switch_cycles": {}}
     ns = [1, 2, 4, 8, 16, 32, 64, 128, 256]
-    for s in ("rr", "prio", "prio_rr", "bitmap"):
+    scheds = schedulers()
+    for s in scheds:
         kv = read_kv(os.path.join(d, f"sched-{s}.txt"))
         row = {}
         for n in ns:
@@ -164,7 +176,7 @@ def collect(d, out):
         if "coop" in kv:
             res["coop_switch_cycles"][s] = int(kv["coop"][0])
     lat = [int(read_kv(os.path.join(d, f"irqlat-{s}.lat"))["irqlat_worst"][0])
-           for s in ("rr", "prio", "prio_rr", "bitmap")
+           for s in scheds
            if os.path.exists(os.path.join(d, f"irqlat-{s}.lat"))]
     if lat:
         res["irq_latency_worst_cycles"] = max(lat)

@@ -18,6 +18,8 @@ out="$root/out/bench/kernel.json"
 [[ ${1:-} == -o ]] && { out=$2; shift 2; }
 py="${PYTHON:-python3}"
 mkdir -p "$res"
+# Every scheduler: the one list is sysdesc's (Scheduler::ALL), printed by ubik.
+all_scheds=$("$ubik" gen --list-schedulers) || { echo "kernel bench: $ubik gen --list-schedulers failed" >&2; exit 1; }
 rm -f "$res"/*
 fail=0
 
@@ -52,10 +54,10 @@ run() {
     echo "$name [$s]: $(tr '\n' ' ' < "$res/$name-$s.txt" | cut -c1-150)"
 }
 
-for s in prio prio_rr bitmap rr; do run sched "$s"; done
+for s in $all_scheds; do run sched "$s"; done
 for s in prio prio_rr rr; do run coop "$s"; done  # "bitmap": unique priorities, no equals
 run irqoff prio && cp "$res/irqoff-prio.txt" "$res/irqoff.txt"
-for s in prio prio_rr bitmap rr; do
+for s in $all_scheds; do
     if run irqlat "$s" --machine "$bench/irqlat/machine.toml" --io "$work/irqlat-$s.csv"; then
         "$py" "$bench/kernel_json.py" irqlat "$work/irqlat-$s.csv" > "$res/irqlat-$s.lat" || fail=1
         echo "irqlat [$s]: $(tr '\n' ' ' < "$res/irqlat-$s.lat")"

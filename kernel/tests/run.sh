@@ -6,6 +6,7 @@
 # says: lines `exit: N` (the exit code wanted instead of 0) and `stdout-contains: TEXT` (the
 # firmware's console output must contain TEXT; any number of these); `#` starts a comment.
 # A directory with `schedulers.disabled` instead of `schedulers` is skipped (a known bug).
+# `all` in a schedulers file stands for every scheduler (`ubik gen --list-schedulers`).
 # Usage: kernel/tests/run.sh [-v] [NAME...]
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -27,6 +28,8 @@ for name in "${names[@]}"; do
         echo "SKIP  $name (schedulers.disabled)"; continue
     fi
     scheds=$(cat "$src/schedulers" 2>/dev/null || sed -n 's/^scheduler *= *"\(.*\)"/\1/p' "$src/system.toml")
+    # `all`: the list lives only in sysdesc (Scheduler::ALL); ask ubik rather than copy it.
+    [[ $scheds == all ]] && scheds=$("$ubik" gen --list-schedulers)
     for s in $scheds; do
         app="$work/$name-$s"
         mkdir -p "$app"

@@ -209,6 +209,6 @@ int main(void)
         checks++;
     }
 #endif
-    printf("test_sched (%s): %u checks passed\n", SCHED_NAME, checks);
+    printf("test_sched (%s): %u checks passed\n", UK_CONFIG_SCHED_NAME, checks);
     return 0;
 }

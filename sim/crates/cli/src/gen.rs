@@ -1,5 +1,6 @@
 //! `ubik gen SYSTEM.toml [-o DIR]`: the system description -> `DIR/uk_config.h`,
 //! `DIR/uk_gen.h` and `DIR/uk_gen.c` (the same generator `ubik build` runs; docs/system.md).
+//! `ubik gen --list-schedulers` prints the scheduler names, one a line.
 //!
 //! The description is validated completely before anything is written: a mistake is one line
 //! `FILE:LINE:COLUMN: what; expected what` and exit 65 (66 when it cannot be read). Files whose
@@ -14,7 +15,8 @@ use sysdesc::SystemDesc;
 #[derive(Args)]
 pub struct GenArgs {
     /// The system description (system.toml).
-    pub system: PathBuf,
+    #[arg(required_unless_present = "list_schedulers")]
+    pub system: Option<PathBuf>,
     /// The directory to write uk_config.h, uk_gen.h and uk_gen.c into [default: build/ beside
     /// the description, where `ubik build` puts them].
     #[arg(short = 'o', long = "output", value_name = "DIR")]
@@ -22,13 +24,24 @@ pub struct GenArgs {
     /// Print each file written (or left unchanged) on stderr.
     #[arg(short = 'v', long)]
     pub verbose: bool,
+    /// Print the scheduler names `[kernel] scheduler` accepts, one a line, and stop. The test
+    /// scripts expand `all` in their `schedulers` files with it, so that the list lives only
+    /// in sysdesc (`Scheduler::ALL`).
+    #[arg(long, conflicts_with_all = ["system", "output", "verbose"])]
+    pub list_schedulers: bool,
 }
 
 pub fn gen(args: GenArgs) -> Result<u8, Failure> {
-    let desc = SystemDesc::from_file(&args.system)
+    let Some(system) = &args.system else {
+        for name in sysdesc::Scheduler::NAMES {
+            println!("{name}");
+        }
+        return Ok(0);
+    };
+    let desc = SystemDesc::from_file(system)
         .map_err(|e| Failure::new(e.exit_code() as u8, e.to_string()))?;
     let dir = args.output.clone().unwrap_or_else(|| {
-        args.system
+        system
             .parent()
             .map(|p| p.join("build"))
             .unwrap_or_else(|| PathBuf::from("build"))

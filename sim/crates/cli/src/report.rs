@@ -7,18 +7,6 @@ use serde_json::{json, Map, Value};
 use std::io::Write;
 use std::path::Path;
 
-/// Attribution categories of `docs/contract.md`, in report order.
-pub const CATEGORIES: [&str; 8] = [
-    "user",
-    "kernel_sched",
-    "kernel_time",
-    "kernel_ipc",
-    "kernel_other",
-    "lisr",
-    "hisr",
-    "idle",
-];
-
 pub struct RunStats<'a> {
     pub counts: &'a Counts,
     /// Cycles the core slept (clock gated).
@@ -55,7 +43,7 @@ pub fn stats_json(s: &RunStats) -> Value {
         None => {
             // Without the observer (`--energy`), cycles split only into asleep (idle) and
             // awake (user), and energy is not modelled: null.
-            for name in CATEGORIES {
+            for name in Category::NAMES {
                 let (cycles, instret) = match name {
                     "user" => (c.cycles - s.slept, c.instret),
                     "idle" => (s.slept, 0),

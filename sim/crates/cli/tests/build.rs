@@ -12,7 +12,8 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, SystemTime};
 use support::*;
 
-const SCHEDULERS: [&str; 4] = ["rr", "prio", "prio_rr", "bitmap"];
+/// Every policy `ubik build` accepts, from the one list in sysdesc.
+const SCHEDULERS: [&str; sysdesc::Scheduler::ALL.len()] = sysdesc::Scheduler::NAMES;
 
 fn write(p: &Path, text: &str) {
     std::fs::create_dir_all(p.parent().unwrap()).unwrap();

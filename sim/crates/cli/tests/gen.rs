@@ -258,3 +258,15 @@ fn the_tutorial_builds_and_runs() {
         "README.md does not show the tutorial's output"
     );
 }
+
+/// `ubik gen --list-schedulers` prints sysdesc's list (the test scripts expand `all` in a
+/// `schedulers` file with it), and refuses a description beside it.
+#[test]
+fn list_schedulers_prints_the_one_list() {
+    let r = ubik(&["gen", "--list-schedulers"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let want: String = sysdesc::Scheduler::NAMES.iter().map(|s| format!("{s}\n")).collect();
+    assert_eq!(String::from_utf8_lossy(&r.stdout), want);
+    let r = ubik(&["gen", "--list-schedulers", "system.toml"]);
+    assert_eq!(r.code, 64, "{}", r.stderr);
+}

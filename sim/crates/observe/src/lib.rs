@@ -50,8 +50,20 @@ impl Category {
         Category::Idle,
     ];
 
+    /// The names of `ALL`, in its order: the keys of `--stats` `by_category`, the column
+    /// prefixes of the experiments' CSV files and the bars of their energy figures.
+    pub const NAMES: [&'static str; Category::ALL.len()] = {
+        let mut names = [""; Category::ALL.len()];
+        let mut i = 0;
+        while i < names.len() {
+            names[i] = Category::ALL[i].name();
+            i += 1;
+        }
+        names
+    };
+
     /// The name used in `--stats` (`by_category`).
-    pub fn name(self) -> &'static str {
+    pub const fn name(self) -> &'static str {
         match self {
             Category::User => "user",
             Category::KernelSched => "kernel_sched",

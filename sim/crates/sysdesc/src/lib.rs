@@ -75,8 +75,20 @@ impl Scheduler {
         Scheduler::Bitmap,
     ];
 
+    /// The names of `ALL`, in its order: for the users that check or list names (the
+    /// experiment spec's `scheduler` key, `ubik gen --list-schedulers`, the tests).
+    pub const NAMES: [&'static str; Scheduler::ALL.len()] = {
+        let mut names = [""; Scheduler::ALL.len()];
+        let mut i = 0;
+        while i < names.len() {
+            names[i] = Scheduler::ALL[i].name();
+            i += 1;
+        }
+        names
+    };
+
     /// The name in `system.toml`, in `UK_CONFIG_SCHED_NAME` and of the source file.
-    pub fn name(self) -> &'static str {
+    pub const fn name(self) -> &'static str {
         match self {
             Scheduler::Rr => "rr",
             Scheduler::Prio => "prio",

@@ -974,10 +974,8 @@ impl<'c, 'a> Resolver<'c, 'a> {
                 ))
             }
         };
-        let (hi, sched) = match self.scheduler {
-            Scheduler::Bitmap => (62, "bitmap"),
-            s => (254, s.name()),
-        };
+        let sched = self.scheduler.name();
+        let hi = if self.scheduler == Scheduler::Bitmap { 62 } else { 254 };
         let priority = match &t.priority {
             Some(p) => {
                 let n = *p.get_ref();

@@ -14,6 +14,7 @@
 //! (which also holds the default ELF, `app.elf`).
 
 pub mod compile;
+pub mod flags;
 pub mod root;
 
 use crate::{code, Failure};
@@ -45,33 +46,6 @@ pub struct BuildArgs {
 
 /// The cross compiler's name prefix; `UBIK_CROSS` overrides it (as `CROSS` does in bsp.mk).
 const DEFAULT_CROSS: &str = "riscv64-unknown-elf-";
-
-/// Code generation and warning flags of `bsp/bsp.mk` (`FW_CFLAGS`, without the include paths).
-const C_FLAGS: &[&str] = &[
-    "-march=rv32imc_zicsr",
-    "-mabi=ilp32",
-    "-O2",
-    "-g",
-    "-std=c11",
-    "-ffreestanding",
-    "-nostdlib",
-    "-ffunction-sections",
-    "-fdata-sections",
-    "-fno-common",
-    "-Wall",
-    "-Wextra",
-    "-Werror=implicit-function-declaration",
-];
-/// `FW_ASFLAGS` of `bsp/bsp.mk`, without the include paths.
-const AS_FLAGS: &[&str] = &["-march=rv32imc_zicsr", "-mabi=ilp32", "-g"];
-/// `FW_LDFLAGS` of `bsp/bsp.mk` up to the linker script. Debian's GCC has no rv32imc_zicsr
-/// multilib: linking with plain rv32imc picks libgcc from rv32im/ilp32.
-const LD_FLAGS: &[&str] = &[
-    "-march=rv32imc",
-    "-mabi=ilp32",
-    "-nostartfiles",
-    "-nostdlib",
-];
 
 fn absolute(p: &Path) -> PathBuf {
     std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf())
@@ -186,6 +160,8 @@ pub fn build(args: BuildArgs) -> Result<u8, Failure> {
 
     // ---- Where things come from and go.
     let root = root::find_root(&appdir)?;
+    // The repository's flags (bsp/flags.mk, shared with bsp.mk), not a copy in ubik.
+    let flags = flags::Flags::read(&root)?;
     let elf = absolute(
         &args
             .output
@@ -284,7 +260,7 @@ pub fn build(args: BuildArgs) -> Result<u8, Failure> {
     // BSP does not depend on the configuration, so a system.toml change leaves it compiled.
     let config_header = build_dir.join(gen::CONFIG_HEADER);
     let flags_for = |src: &Path, group: &str, extra: &[&str]| -> Vec<OsString> {
-        let base = if is_asm(src) { AS_FLAGS } else { C_FLAGS };
+        let base = if is_asm(src) { &flags.asm } else { &flags.c };
         let mut f: Vec<OsString> = base.iter().map(OsString::from).collect();
         f.extend(extra.iter().map(OsString::from));
         f.extend(includes.iter().cloned());
@@ -331,10 +307,11 @@ pub fn build(args: BuildArgs) -> Result<u8, Failure> {
         let rel = s.strip_prefix(&appdir).unwrap_or(&s).to_path_buf();
         add(s, "app", &rel, &[]);
     }
+    let string_c: Vec<&str> = flags.string_c.iter().map(String::as_str).collect();
     for s in list(&bsp.join("src"), &[".c"]) {
         // As bsp.mk: GCC would turn the loops of memcpy/memset back into calls to themselves.
         let extra: &[&str] = if s.file_name().is_some_and(|n| n == "string.c") {
-            &["-fno-tree-loop-distribute-patterns"]
+            &string_c
         } else {
             &[]
         };
@@ -371,7 +348,7 @@ pub fn build(args: BuildArgs) -> Result<u8, Failure> {
         std::fs::create_dir_all(dir).map_err(|e| io_failure("the ELF into", dir, &e))?;
     }
     let mut argv: Vec<OsString> = vec![cc.clone().into_os_string()];
-    argv.extend(LD_FLAGS.iter().map(OsString::from));
+    argv.extend(flags.ld.iter().map(OsString::from));
     argv.push("-T".into());
     argv.push(link_ld.clone().into_os_string());
     argv.push("-Wl,--gc-sections".into());

@@ -18,6 +18,7 @@
 //! files, byte for byte.
 
 mod check;
+mod csv_row;
 mod dpm;
 mod metrics;
 mod plot;
@@ -26,7 +27,9 @@ mod steps;
 
 use crate::{code, Failure};
 use clap::Args;
+use csv_row::CsvRow;
 use metrics::{histogram, mean_us, quantile_us, RunMetrics};
+use observe::Category;
 use rayon::prelude::*;
 use spec::{Experiment, Variant};
 use std::fmt::Write as _;
@@ -48,17 +51,6 @@ pub struct ExperimentArgs {
     #[arg(long)]
     pub check: bool,
 }
-
-pub const CATEGORIES: [&str; 8] = [
-    "user",
-    "kernel_sched",
-    "kernel_time",
-    "kernel_ipc",
-    "kernel_other",
-    "lisr",
-    "hisr",
-    "idle",
-];
 
 /// The system.toml of a variant's application.
 pub(super) fn system_toml(v: &Variant, run_ms: u32) -> String {
@@ -123,54 +115,6 @@ fn on_time(jitter_ns: &[i64], bin_us: u32) -> f64 {
     }
     let half = bin_us as i64 * 500;
     jitter_ns.iter().filter(|j| j.abs() < half).count() as f64 / jitter_ns.len() as f64
-}
-
-fn csv_header() -> String {
-    let mut h = String::from("label,system,os,scheduler,workload,tasks,period_us,ratio,seed,cycles,sim_time_s,energy_j,avg_power_w,utilisation,outputs,deadline_misses,jitter_on_time,jitter_p01_us,jitter_p99_us,jitter_max_abs_us,stimuli,unanswered,delay_mean_us,delay_p50_us,delay_p99_us,delay_max_us");
-    for c in CATEGORIES {
-        let _ = write!(h, ",{c}_cycles,{c}_energy_j");
-    }
-    h.push('\n');
-    h
-}
-
-fn csv_row(v: &Variant, seed: &str, m: &RunMetrics, bin_us: u32) -> String {
-    let max_abs = m.jitter_ns.iter().map(|j| j.abs()).max().unwrap_or(0) as f64 / 1000.0;
-    let mut r = format!(
-        "{},{},{},{},{},{},{},{},{},{},{:.9},{:.6e},{:.6e},{:.6},{},{},{:.6},{:.3},{:.3},{:.3},{},{},{:.3},{:.3},{:.3},{:.3}",
-        v.label(),
-        v.system(),
-        v.os,
-        v.scheduler.as_deref().unwrap_or(""),
-        v.workload,
-        v.tasks,
-        v.period_us,
-        v.ratio,
-        seed,
-        m.cycles,
-        m.sim_time_s,
-        m.energy_j,
-        m.avg_power_w,
-        m.utilisation,
-        m.outputs,
-        m.deadline_misses,
-        on_time(&m.jitter_ns, bin_us),
-        quantile_us(&m.jitter_ns, 0.01),
-        quantile_us(&m.jitter_ns, 0.99),
-        max_abs,
-        m.stimuli,
-        m.unanswered,
-        mean_us(&m.delay_ns),
-        quantile_us(&m.delay_ns, 0.5),
-        quantile_us(&m.delay_ns, 0.99),
-        quantile_us(&m.delay_ns, 1.0),
-    );
-    for c in CATEGORIES {
-        let (cy, e) = m.by_category.get(c).copied().unwrap_or((0, 0.0));
-        let _ = write!(r, ",{cy},{e:.6e}");
-    }
-    r.push('\n');
-    r
 }
 
 fn find_root(exp_file: &Path) -> Result<PathBuf, Failure> {
@@ -269,11 +213,11 @@ pub fn experiment(args: ExperimentArgs) -> Result<u8, Failure> {
 
     // ---- Data.
     let bin = exp.jitter_bin_us;
-    let mut runs_csv = csv_header();
+    let mut runs_csv = CsvRow::header();
     for (r, m) in runs.iter().zip(&per_run) {
-        runs_csv.push_str(&csv_row(&exp.variants[r.variant], &r.seed.to_string(), m, bin));
+        runs_csv.push_str(&CsvRow { v: &exp.variants[r.variant], seed: &r.seed.to_string(), m, bin_us: bin }.line());
     }
-    let mut variants_csv = csv_header();
+    let mut variants_csv = CsvRow::header();
     let mut jitter_csv = String::from("label,system,workload,tasks,period_us,ratio,jitter_us,probability\n");
     let mut delay_csv = String::from("label,system,workload,tasks,period_us,ratio,delay_us,probability\n");
     let mut summaries = Vec::new();
@@ -281,7 +225,7 @@ pub fn experiment(args: ExperimentArgs) -> Result<u8, Failure> {
     for (i, v) in exp.variants.iter().enumerate() {
         let ms: Vec<&RunMetrics> = runs.iter().zip(&per_run).filter(|(r, _)| r.variant == i).map(|(_, m)| m).collect();
         let s = aggregate(&ms);
-        variants_csv.push_str(&csv_row(v, "all", &s.m, bin));
+        variants_csv.push_str(&CsvRow { v, seed: "all", m: &s.m, bin_us: bin }.line());
         let jh = histogram(&s.m.jitter_ns, bin);
         let dh = histogram(&s.m.delay_ns, bin);
         for (x, p) in &jh {
@@ -297,7 +241,7 @@ pub fn experiment(args: ExperimentArgs) -> Result<u8, Failure> {
             "outputs": s.m.outputs, "deadline_misses": s.m.deadline_misses,
             "jitter_on_time": on_time(&s.m.jitter_ns, bin),
             "delay_mean_us": mean_us(&s.m.delay_ns), "delay_p99_us": quantile_us(&s.m.delay_ns, 0.99),
-            "energy_by_category_j": CATEGORIES.iter().map(|c| (c.to_string(), serde_json::json!(s.m.by_category.get(*c).map(|x| x.1).unwrap_or(0.0)))).collect::<serde_json::Map<String, serde_json::Value>>(),
+            "energy_by_category_j": Category::NAMES.iter().map(|c| (c.to_string(), serde_json::json!(s.m.by_category.get(*c).map(|x| x.1).unwrap_or(0.0)))).collect::<serde_json::Map<String, serde_json::Value>>(),
             "jitter": jh, "delay": dh,
         }));
         summaries.push((v.clone(), s, jh, dh));
@@ -354,7 +298,7 @@ pub fn experiment(args: ExperimentArgs) -> Result<u8, Failure> {
             .map(|(v, s, ..)| {
                 (
                     format!("{} {}", v.system(), v.tasks),
-                    CATEGORIES.iter().map(|c| (c.to_string(), s.m.by_category.get(*c).map(|x| x.1 * 1e3).unwrap_or(0.0))).collect(),
+                    Category::NAMES.iter().map(|c| (c.to_string(), s.m.by_category.get(*c).map(|x| x.1 * 1e3).unwrap_or(0.0))).collect(),
                 )
             })
             .collect();

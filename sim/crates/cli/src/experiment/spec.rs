@@ -30,7 +30,6 @@ pub const WORKLOADS: [&str; 5] = ["none", "ipc", "up", "down", "fir"];
 pub const DPM_WORKLOADS: [&str; 2] = ["audio", "game"];
 pub const POLICIES: [&str; 5] = ["default", "idle", "ls0", "ls1", "ls2"];
 pub const MODES: [&str; 2] = ["dvfs", "freq"];
-pub const SCHEDULERS: [&str; 4] = ["rr", "prio", "prio_rr", "bitmap"];
 pub const OSES: [&str; 2] = ["ubik", "nos"];
 
 #[derive(Deserialize)]
@@ -314,7 +313,7 @@ impl Experiment {
             return Err(c.err(&raw.sweep.span(), "[sweep] policy and mode apply to kind = \"dpm\" only", "kind = \"dpm\", or os/scheduler/workload/tasks/period_us/ratio"));
         }
         let oses = c.strings(&sw.os, "os", &OSES, &["ubik"])?;
-        let scheds = c.strings(&sw.scheduler, "scheduler", &SCHEDULERS, &["prio"])?;
+        let scheds = c.strings(&sw.scheduler, "scheduler", &sysdesc::Scheduler::NAMES, &["prio"])?;
         let workloads = c.strings(&Some(sw.workload.clone()), "workload", &WORKLOADS, &[])?;
         let tasks = c.ints(&sw.tasks, "tasks", 1, 8, &[1])?;
         let periods = c.ints(&sw.period_us, "period_us", 100, 10_000_000, &[8000])?;
