@@ -99,3 +99,30 @@ UK_SCHED_FN(uk__sched_set_prio) void uk__sched_set_prio(uk_task_t *t, uk_prio_t 
     t->prio = prio;
     uk__sched_insert(t);
 }
+
+#ifdef UK_CONFIG_CHECKS_FULL
+/* The invariants above: lists[p] holds ready tasks of prio p, bit p of `ready` is set iff
+ * lists[p] is not empty, `top` is the highest ready priority, and every ready task's base
+ * priority is claimed. Returns the number of tasks held. */
+UK_SCHED_FN(uk__sched_check) unsigned uk__sched_check(void)
+{
+    unsigned n = 0, first = 64;
+    for (unsigned p = 0; p < 64; p++) {
+        unsigned len = uk__check_list(&lists[p]);
+        bool bit = (ready[p >> 5] >> (p & 31)) & 1;
+        UK_CHECK(bit == (len != 0), "bit p of the ready field is set iff lists[p] is not empty");
+        for (uk_list_t *at = lists[p].next; at != &lists[p]; at = at->next) {
+            const uk_task_t *t = UK_CONTAINER_OF(at, uk_task_t, ready_node);
+            uk__check_ready_task(t);
+            UK_CHECK(t->prio == p, "a ready task is in the list of its priority");
+            UK_CHECK((claimed[t->base_prio >> 5] >> (t->base_prio & 31)) & 1,
+                     "a live task's base priority is claimed");
+        }
+        if (len && first == 64)
+            first = p;
+        n += len;
+    }
+    UK_CHECK(top == first, "top is the highest ready priority");
+    return n;
+}
+#endif

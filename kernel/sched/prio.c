@@ -99,3 +99,29 @@ UK_SCHED_FN(uk__sched_set_prio) void uk__sched_set_prio(uk_task_t *t, uk_prio_t 
     t->prio = prio;
     uk__sched_insert(t);
 }
+
+#ifdef UK_CONFIG_CHECKS_FULL
+/* The invariants above: lists[p] holds ready tasks of prio p, p is in `map` iff lists[p] is
+ * not empty, and `top` is the highest ready priority. Returns the number of tasks held. */
+UK_SCHED_FN(uk__sched_check) unsigned uk__sched_check(void)
+{
+    unsigned n = 0, first = UK_PRIOS;
+    for (unsigned p = 0; p < UK_PRIOS; p++) {
+        unsigned len = uk__check_list(&lists[p]);
+        bool in_map = (map.rows[p >> 5] >> (p & 31)) & 1;
+        UK_CHECK(in_map == (len != 0), "priority p is in the ready map iff its list is not empty");
+        for (uk_list_t *at = lists[p].next; at != &lists[p]; at = at->next) {
+            const uk_task_t *t = UK_CONTAINER_OF(at, uk_task_t, ready_node);
+            uk__check_ready_task(t);
+            UK_CHECK(t->prio == p, "a ready task is in the list of its priority");
+        }
+        if (len && first == UK_PRIOS)
+            first = p;
+        n += len;
+    }
+    for (unsigned g = 0; g < 8; g++)
+        UK_CHECK(((map.groups >> g) & 1) == (map.rows[g] != 0), "the ready map's group bits match its rows");
+    UK_CHECK(top == first, "top is the highest ready priority");
+    return n;
+}
+#endif
