@@ -614,9 +614,10 @@ mod tests {
 
     #[test]
     fn checks_level() {
-        assert!(!parse("").unwrap().kernel.checks_full);
-        assert!(!parse("[kernel]\nchecks = \"off\"\n").unwrap().kernel.checks_full);
-        assert!(parse("[kernel]\nchecks = \"full\"\n").unwrap().kernel.checks_full);
+        let full = |text: &str| parse(text).unwrap().kernel.checks_full;
+        assert!(!full(""));
+        assert!(!full("[kernel]\nchecks = \"off\"\n"));
+        assert!(full("[kernel]\nchecks = \"full\"\n"));
         assert_eq!(
             err("[kernel]\nchecks = \"some\"\n"),
             "system.toml:2:10: checks = \"some\" is not a check level; expected one of \"off\", \"full\""
