@@ -61,9 +61,11 @@ UK_OTHER_FN(uk__check_list) unsigned uk__check_list(const uk_list_t *h)
     }
 }
 
+/* The magic, not the registry, in the per-node checks: a lookup per node made each exit
+ * quadratic in the number of tasks; the count the core compares catches the rest. */
 UK_OTHER_FN(uk__check_ready_task) void uk__check_ready_task(const uk_task_t *t)
 {
-    UK_CHECK(is_task(t), "the ready structure holds live tasks only");
+    UK_CHECK(t->magic == UK_TASK_MAGIC, "the ready structure holds live tasks only");
     UK_CHECK(t->state == UK_TASK_READY || t->state == UK_TASK_RUNNING,
              "a task in the ready structure is READY or RUNNING");
 }
@@ -85,35 +87,35 @@ static UK_OTHER_FN(is_delayed) bool is_delayed(const uk_task_t *t)
 
 /* The wait queue whose head is q (wait.c): live waiters that name q as what they wait on,
  * non-decreasing prio values from head to tail (the order among equals, arrival, leaves no
- * trace in the TCB to check). */
-static UK_OTHER_FN(check_wait_queue) void check_wait_queue(const uk_list_t *q)
+ * trace in the TCB to check). Returns the number of waiters. */
+static UK_OTHER_FN(check_wait_queue) unsigned check_wait_queue(const uk_list_t *q)
 {
-    uk__check_list(q);
-    unsigned prev = 0;
+    unsigned n = uk__check_list(q), prev = 0;
     for (const uk_list_t *at = q->next; at != q; at = at->next) {
         const uk_task_t *w = UK_CONTAINER_OF(at, uk_task_t, wait_node);
-        UK_CHECK(is_task(w) && is_pending(w), "a wait queue holds PENDING tasks only");
+        UK_CHECK(w->magic == UK_TASK_MAGIC && is_pending(w), "a wait queue holds PENDING tasks only");
         UK_CHECK(w->waiting_on == q, "a waiter's waiting_on is the queue it is in");
         UK_CHECK(w->prio >= prev, "a wait queue is ordered by priority");
         prev = w->prio;
     }
+    return n;
 }
 
-/* A waiting t is on exactly one wait queue, the one waiting_on names: going round from its
- * node reaches that head (a node is in one circle only). Anyone else is in none. */
-static UK_OTHER_FN(check_waiter) void check_waiter(const uk_task_t *t)
+/* t's wait fields. A PENDING t that is first in the queue it names checks that queue once
+ * for all its waiters; returns the number of waiters so checked. The core compares the sum
+ * with the number of PENDING tasks: each waiter found names the queue it is in, so every
+ * PENDING task is then on exactly one wait queue, the one waiting_on names. */
+static UK_OTHER_FN(check_waiter) unsigned check_waiter(const uk_task_t *t)
 {
     if (!is_pending(t)) {
         UK_CHECK(!t->waiting_on && t->wait_node.next == &t->wait_node,
                  "a task that is not PENDING is in no wait queue");
         UK_CHECK(!t->blocked_on, "a task blocked on a mutex is PENDING");
-        return;
+        return 0;
     }
-    UK_CHECK(t->waiting_on != 0, "a PENDING task has waiting_on set");
-    const uk_list_t *at = t->wait_node.next;
-    for (unsigned n = 0; at != (const uk_list_t *)t->waiting_on; at = at->next)
-        UK_CHECK(++n <= n_tasks && at != &t->wait_node, "a PENDING task is in the queue it waits on");
-    check_wait_queue(at);
+    const uk_list_t *q = t->waiting_on;
+    UK_CHECK(q != 0, "a PENDING task has waiting_on set");
+    return q->next == &t->wait_node ? check_wait_queue(q) : 0;
 }
 
 /* Every task: in the ready structure iff READY or RUNNING, in the delta list iff DELAYED or
@@ -121,7 +123,7 @@ static UK_OTHER_FN(check_waiter) void check_waiter(const uk_task_t *t)
  * *ready and of delayed ones through *delayed; exactly one task runs, the current one. */
 static UK_OTHER_FN(check_tasks) void check_tasks(unsigned *ready, unsigned *delayed)
 {
-    unsigned running = 0;
+    unsigned running = 0, pending = 0, queued = 0;
     *ready = *delayed = 0;
     for (unsigned i = 0; i < n_tasks; i++) {
         const uk_task_t *t = tasks[i];
@@ -134,8 +136,10 @@ static UK_OTHER_FN(check_tasks) void check_tasks(unsigned *ready, unsigned *dela
             UK_CHECK(t->ready_node.next == &t->ready_node, "a task that is not ready is in no ready list");
         if (!is_delayed(t))
             UK_CHECK(t->delay_node.next == &t->delay_node, "a task that is not delayed is not in the delta list");
-        check_waiter(t);
+        pending += is_pending(t);
+        queued += check_waiter(t);
     }
+    UK_CHECK(queued == pending, "every PENDING task is on the wait queue it names, once");
     UK_CHECK(running == 1 && uk__current->state == UK_TASK_RUNNING, "exactly one task, the current one, is RUNNING");
 }
 

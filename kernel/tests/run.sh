@@ -42,11 +42,16 @@ for name in "${names[@]}"; do
         mkdir -p "$app"
         cp "$src"/*.c "$app/"
         # The test's own system.toml with the scheduler replaced and check.h's path absolute;
-        # the +checks variant adds checks = "full" to [kernel] (a first table if it has none).
+        # the +checks variant adds checks = "full" to [kernel] and drops the table's first blank
+        # line, so the lines below keep their numbers (tests expect system.toml:LINE messages);
+        # a file without [kernel] gets one at its end.
         checks=()
         if [[ $v == *+checks ]]; then
-            checks=(-e '/^\[kernel\]/a checks = "full"')
-            grep -q '^\[kernel\]' "$src/system.toml" || checks+=(-e '1i [kernel]\nchecks = "full"')
+            if grep -q '^\[kernel\]' "$src/system.toml"; then
+                checks=(-e '/^\[kernel\]/a checks = "full"' -e '/^\[kernel\]/,/^$/{/^$/d}')
+            else
+                checks=(-e '$a [kernel]\nchecks = "full"')
+            fi
         fi
         sed -e "s/^scheduler *=.*/scheduler = \"$s\"/" "${checks[@]}" \
             -e "s|-I\.\./\.\./\.\./tests/firmware|-I$root/tests/firmware|" "$src/system.toml" > "$app/system.toml.new"
