@@ -127,8 +127,7 @@ static UK_OTHER_FN(check_tasks) void check_tasks(unsigned *ready, unsigned *dela
     *ready = *delayed = 0;
     for (unsigned i = 0; i < n_tasks; i++) {
         const uk_task_t *t = tasks[i];
-        if (t->magic != UK_TASK_MAGIC)
-            uk__check_fail("a live task keeps its magic");
+        UK_CHECK(t->magic == UK_TASK_MAGIC, "a live task keeps its magic");
         running += t->state == UK_TASK_RUNNING;
         *ready += is_ready(t);
         *delayed += is_delayed(t);
