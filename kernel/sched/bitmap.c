@@ -99,3 +99,38 @@ UK_SCHED_FN(uk__sched_set_prio) void uk__sched_set_prio(uk_task_t *t, uk_prio_t 
     t->prio = prio;
     uk__sched_insert(t);
 }
+
+#ifdef UK_CONFIG_CHECKS_FULL
+/* The tasks of lists[p], whose ready bit is set: ready, of prio p, with a claimed base
+ * priority. Returns their number. */
+static UK_SCHED_FN(check_level) unsigned check_level(unsigned p)
+{
+    unsigned n = uk__check_list(&lists[p]);
+    UK_CHECK(n != 0, "a priority set in the ready field has a non-empty list");
+    for (uk_list_t *at = lists[p].next; at != &lists[p]; at = at->next) {
+        const uk_task_t *t = UK_CONTAINER_OF(at, uk_task_t, ready_node);
+        uk__check_ready_task(t);
+        UK_CHECK(t->prio == p, "a ready task is in the list of its priority");
+        UK_CHECK((claimed[t->base_prio >> 5] >> (t->base_prio & 31)) & 1,
+                 "a live task's base priority is claimed");
+    }
+    return n;
+}
+
+/* The invariants above, for the priorities set in `ready`: their lists hold ready tasks of
+ * that priority, and `top` is the first of them. Returns the number of tasks found; the core
+ * compares it with the number of ready tasks (a ready task outside these lists shows as a
+ * shortfall). */
+UK_SCHED_FN(uk__sched_check) unsigned uk__sched_check(void)
+{
+    unsigned n = 0, first = 64;
+    for (unsigned w = 0; w < 2; w++)
+        for (uint32_t bits = ready[w]; bits; bits &= bits - 1) {
+            unsigned p = w << 5 | uk__lowest_bit(bits);
+            first = first < p ? first : p;
+            n += check_level(p);
+        }
+    UK_CHECK(top == first, "top is the highest ready priority");
+    return n;
+}
+#endif

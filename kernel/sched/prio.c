@@ -99,3 +99,37 @@ UK_SCHED_FN(uk__sched_set_prio) void uk__sched_set_prio(uk_task_t *t, uk_prio_t 
     t->prio = prio;
     uk__sched_insert(t);
 }
+
+#ifdef UK_CONFIG_CHECKS_FULL
+/* The tasks of lists[p], which is in the map: ready, of prio p. Returns their number. */
+static UK_SCHED_FN(check_level) unsigned check_level(unsigned p)
+{
+    unsigned n = uk__check_list(&lists[p]);
+    UK_CHECK(n != 0, "a priority in the ready map has a non-empty list");
+    for (uk_list_t *at = lists[p].next; at != &lists[p]; at = at->next) {
+        const uk_task_t *t = UK_CONTAINER_OF(at, uk_task_t, ready_node);
+        uk__check_ready_task(t);
+        UK_CHECK(t->prio == p, "a ready task is in the list of its priority");
+    }
+    return n;
+}
+
+/* The invariants above, for the priorities in the map: their lists hold ready tasks of that
+ * priority, and `top` is the first of them. Returns the number of tasks found; the core
+ * compares it with the number of ready tasks, so a ready task in a list outside the map (or
+ * in none) shows as a shortfall, and the unmapped lists need no walk. */
+UK_SCHED_FN(uk__sched_check) unsigned uk__sched_check(void)
+{
+    unsigned n = 0, first = UK_PRIOS;
+    for (unsigned g = 0; g < 8; g++) {
+        UK_CHECK(((map.groups >> g) & 1) == (map.rows[g] != 0), "the ready map's group bits match its rows");
+        for (uint32_t row = map.rows[g]; row; row &= row - 1) {
+            unsigned p = g << 5 | uk__lowest_bit(row);
+            first = first < p ? first : p;
+            n += check_level(p);
+        }
+    }
+    UK_CHECK(top == first, "top is the highest ready priority");
+    return n;
+}
+#endif

@@ -72,3 +72,19 @@ UK_SCHED_FN(uk__sched_set_prio) void uk__sched_set_prio(uk_task_t *t, uk_prio_t 
 {
     t->prio = prio;
 }
+
+#ifdef UK_CONFIG_CHECKS_FULL
+/* The invariants above: `queue` holds the ready tasks but the idle task, which is always
+ * ready and outside it. Returns the number of ready tasks, the idle task included. */
+UK_SCHED_FN(uk__sched_check) unsigned uk__sched_check(void)
+{
+    unsigned n = uk__check_list(&queue);
+    for (uk_list_t *at = queue.next; at != &queue; at = at->next) {
+        const uk_task_t *t = UK_CONTAINER_OF(at, uk_task_t, ready_node);
+        uk__check_ready_task(t);
+        UK_CHECK(t != &uk__idle_task, "the idle task is not in the run queue");
+    }
+    uk__check_ready_task(&uk__idle_task);
+    return n + 1;
+}
+#endif

@@ -79,6 +79,31 @@ extern bool uk__started;
 extern volatile uk_tick_t uk__ticks;
 extern uk_task_t uk__idle_task;
 
+/* ---- Invariant checks ([kernel] checks = "full"; checks.c) -----------------------------
+ * The debug kernel asserts the scheduler's and the wait lists' invariants at every kernel
+ * exit (uk__unlock that frees the lock, the tail's return); a broken one stops the system
+ * through uk__fatal ("kernel invariant broken: NAME"). Off, every hook compiles to nothing. */
+#ifdef UK_CONFIG_CHECKS_FULL
+void uk__check_invariants(void);
+__attribute__((noreturn)) void uk__check_fail(const char *invariant);
+#define UK_CHECK(cond, invariant)                                                              \
+    do {                                                                                       \
+        if (!(cond))                                                                           \
+            uk__check_fail(invariant);                                                         \
+    } while (0)
+void uk__check_task_created(uk_task_t *t); /* the checks follow every live task */
+void uk__check_task_deleted(uk_task_t *t);
+unsigned uk__check_list(const uk_list_t *h); /* links intact; returns the length */
+void uk__check_ready_task(const uk_task_t *t); /* a live task, READY or RUNNING */
+/* Each policy checks its own ready structure and returns the number of tasks it holds. */
+unsigned uk__sched_check(void);
+unsigned uk__delay_check(void); /* time.c: the delta list; returns its length */
+#else
+static inline void uk__check_invariants(void) {}
+static inline void uk__check_task_created(uk_task_t *t) { (void)t; }
+static inline void uk__check_task_deleted(uk_task_t *t) { (void)t; }
+#endif
+
 /* ---- Interrupt context and the kernel lock (docs/kernel.md, "Interrupts") -------------
  * Kernel data changes only under the kernel lock, which is mie.MSIE cleared: the machine
  * software interrupt is the kernel's "tail" (uk__tail), which applies what LISRs deferred,
@@ -102,6 +127,10 @@ static inline __attribute__((always_inline)) unsigned uk__lock(void)
 }
 static inline __attribute__((always_inline)) void uk__unlock(unsigned key)
 {
+#ifdef UK_CONFIG_CHECKS_FULL
+    if (key)
+        uk__check_invariants(); /* the lock is freed: the kernel exits to a task */
+#endif
     __asm__ volatile(UK_ASM_ZICSR("csrs mie, %0") : : "r"(key) : "memory");
 }
 #endif

@@ -99,6 +99,7 @@ UK_SCHED_FN(uk__tail) void uk__tail(void)
     uk__defer_drain();
     uk__reschedule();
     uk__signal_tail(); /* the task the tail returns to runs its signal handler first */
+    uk__check_invariants(); /* switch.S frees the lock next: a kernel exit */
 }
 
 /* A waiting t changes priority: it moves in its wait queue, and the waiter first in line may

@@ -39,6 +39,7 @@ UK_OTHER_FN(uk_task_create) int uk_task_create(uk_task_t *t, const char *name, v
     uk__list_init(&t->delay_node);
     uk__arch_task_init(t);
     t->magic = UK_TASK_MAGIC;
+    uk__check_task_created(t);
     uk__unlock(key);
     return UK_OK;
 }
@@ -170,6 +171,7 @@ UK_OTHER_FN(uk_task_delete) int uk_task_delete(uk_task_t *t)
     uk__sched_release_prio(t, t->base_prio);
     t->state = UK_TASK_DELETED;
     t->magic = 0;
+    uk__check_task_deleted(t);
     /* Out of any mutex wait (the owner loses what t lent it); held mutexes pass on. */
     if (t->blocked_on || t->mutexes)
         uk__mutex_task_gone(t);

@@ -32,6 +32,22 @@ UK_TIME_FN(uk__delay_remove) void uk__delay_remove(uk_task_t *t)
     uk__list_remove(&t->delay_node);
 }
 
+#ifdef UK_CONFIG_CHECKS_FULL
+/* The delta list holds delayed tasks only, and its head's delta is not 0: the tick that
+ * brings an entry to 0 expires it (and the zeros behind it), and every delay is >= 1. */
+UK_TIME_FN(uk__delay_check) unsigned uk__delay_check(void)
+{
+    unsigned n = uk__check_list(&delta_list);
+    for (uk_list_t *at = delta_list.next; at != &delta_list; at = at->next) {
+        const uk_task_t *t = UK_CONTAINER_OF(at, uk_task_t, delay_node);
+        UK_CHECK(t->state == UK_TASK_DELAYED || t->state == UK_TASK_PENDING_DELAYED,
+                 "the delta list holds DELAYED and PENDING_DELAYED tasks only");
+        UK_CHECK(at != delta_list.next || t->delta != 0, "the delta list's head has a delta above 0");
+    }
+    return n;
+}
+#endif
+
 /* One tick (from the kernel tail, lock held): expire delays and timeouts, account the time
  * slice. The tail reschedules afterwards. */
 void (*uk__timer_tick_hook)(void); /* timer.c's expiry, once a timer exists */

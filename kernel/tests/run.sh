@@ -7,6 +7,10 @@
 # firmware's console output must contain TEXT; any number of these); `#` starts a comment.
 # A directory with `schedulers.disabled` instead of `schedulers` is skipped (a known bug).
 # `all` in a schedulers file stands for every scheduler (`ubik gen --list-schedulers`).
+# Every test also runs, under each of its schedulers, on the debug kernel (`[kernel] checks =
+# "full"`, shown as [SCHED+checks]), which asserts the kernel's invariants at every kernel
+# exit: the same result is expected. A test that corrupts the kernel on purpose says
+# `checks: only` in its expect file (it runs on the debug kernel alone).
 # Usage: kernel/tests/run.sh [-v] [NAME...]
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -30,19 +34,36 @@ for name in "${names[@]}"; do
     scheds=$(cat "$src/schedulers" 2>/dev/null || sed -n 's/^scheduler *= *"\(.*\)"/\1/p' "$src/system.toml")
     # `all`: the list lives only in sysdesc (Scheduler::ALL); ask ubik rather than copy it.
     [[ $scheds == all ]] && scheds=$("$ubik" gen --list-schedulers)
+    variants=()
     for s in $scheds; do
-        app="$work/$name-$s"
+        grep -qx 'checks: only' "$src/expect" 2>/dev/null || variants+=("$s")
+        variants+=("$s+checks")
+    done
+    for v in "${variants[@]}"; do
+        s=${v%+checks}
+        app="$work/$name-${v/+/-}"
         mkdir -p "$app"
         cp "$src"/*.c "$app/"
-        # The test's own system.toml with the scheduler replaced and check.h's path absolute.
-        sed -e "s/^scheduler *=.*/scheduler = \"$s\"/" \
+        # The test's own system.toml with the scheduler replaced and check.h's path absolute;
+        # the +checks variant adds checks = "full" to [kernel] and drops the table's first blank
+        # line, so the lines below keep their numbers (tests expect system.toml:LINE messages);
+        # a file without [kernel] gets one at its end.
+        checks=()
+        if [[ $v == *+checks ]]; then
+            if grep -q '^\[kernel\]' "$src/system.toml"; then
+                checks=(-e '/^\[kernel\]/a checks = "full"' -e '/^\[kernel\]/,/^$/{/^$/d}')
+            else
+                checks=(-e '$a [kernel]\nchecks = "full"')
+            fi
+        fi
+        sed -e "s/^scheduler *=.*/scheduler = \"$s\"/" "${checks[@]}" \
             -e "s|-I\.\./\.\./\.\./tests/firmware|-I$root/tests/firmware|" "$src/system.toml" > "$app/system.toml.new"
         cmp -s "$app/system.toml.new" "$app/system.toml" || mv "$app/system.toml.new" "$app/system.toml"
         rm -f "$app/system.toml.new"
         machine=()
         [[ -f $src/machine.toml ]] && machine=(--machine "$src/machine.toml")
         if ! out=$(UBIK_ROOT="$root" "$ubik" build "$app" 2>&1); then
-            echo "FAIL  $name [$s]: build failed"; echo "$out" | tail -20 | sed 's/^/      /'
+            echo "FAIL  $name [$v]: build failed"; echo "$out" | tail -20 | sed 's/^/      /'
             fail=$((fail + 1)); continue
         fi
         want_exit=0 wants=()
@@ -62,10 +83,10 @@ for name in "${names[@]}"; do
             [[ $out == *"$t"* ]] || why="${why:+$why; }output lacks \"$t\""
         done
         if [[ -z $why ]]; then
-            echo "PASS  $name [$s]"; pass=$((pass + 1))
+            echo "PASS  $name [$v]"; pass=$((pass + 1))
             [[ $verbose -eq 1 ]] && { echo "$out"; cat "$errf"; } | sed 's/^/      /'
         else
-            echo "FAIL  $name [$s]: $why"; { echo "$out"; cat "$errf"; } | tail -20 | sed 's/^/      /'
+            echo "FAIL  $name [$v]: $why"; { echo "$out"; cat "$errf"; } | tail -20 | sed 's/^/      /'
             fail=$((fail + 1))
         fi
     done

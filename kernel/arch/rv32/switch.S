@@ -102,6 +102,9 @@ uk__resume_full:
     .globl uk__yield_fast
     .type uk__yield_fast, @function
 uk__yield_fast:
+#ifdef UK_CONFIG_CHECKS_FULL
+    tail    uk__yield               /* the C path, whose exit checks the invariants */
+#endif
 #ifdef UK_FEATURE_POWER
     lbu     t0, uk__power_on
     bnez    t0, uk__yield_power     /* a power policy: the C path selects the point */

@@ -52,6 +52,10 @@ pub fn config_header(d: &SystemDesc) -> String {
     s.push_str(&format!("#define UK_IRQ_STACK_BYTES {}\n", k.irq_stack_bytes));
     s.push_str(&format!("#define UK_IDLE_STACK_BYTES {}\n", k.idle_stack_bytes));
     s.push_str(&format!("#define UK_TICK_START {}u\n", k.tick_start));
+    if k.checks_full {
+        s.push_str("/* [kernel] checks = \"full\": invariants asserted at every kernel exit. */\n");
+        s.push_str("#define UK_CONFIG_CHECKS_FULL 1\n");
+    }
     s.push_str(
         "\n/* [kernel] features: defined (to 1) only when enabled (every service is listed). */\n",
     );

@@ -10,6 +10,7 @@
 //! irq_stack_bytes = 1024      # the interrupt stack LISRs run on: 256..=256 KiB, a multiple of 16
 //! idle_stack_bytes = 512      # the idle task's stack: 256..=256 KiB, a multiple of 16
 //! tick_start = 0              # uk_time() at uk_start(): 0..=2^32-1 (to test the tick's wrap)
+//! checks = "off"              # "off" | "full": assert the kernel's invariants at every exit
 //! features = ["sem", "mutex", "hisr", "stack_check", "queue", "port", "taskport", "flags",
 //!             "signal", "timer", "pool", "heap", "power"]
 //!             # default: all but "power", which is on when [power] or a task uses it
@@ -171,6 +172,9 @@ pub struct KernelConfig {
     /// The tick counter's value at `uk_start()` (`UK_TICK_START`), e.g. just below 2^32 to
     /// test timeouts across the counter's wrap.
     pub tick_start: u32,
+    /// `checks = "full"` (`UK_CONFIG_CHECKS_FULL`): the debug kernel that asserts the
+    /// scheduler's and wait lists' invariants at every kernel exit; `"off"` compiles them out.
+    pub checks_full: bool,
     /// Enabled features, in the order of [`FEATURES`].
     pub features: Vec<&'static str>,
 }
@@ -185,6 +189,7 @@ impl Default for KernelConfig {
             irq_stack_bytes: DEFAULT_IRQ_STACK_BYTES,
             idle_stack_bytes: DEFAULT_IDLE_STACK_BYTES,
             tick_start: 0,
+            checks_full: false,
             features: default_features(),
         }
     }
@@ -292,6 +297,7 @@ struct RawKernel {
     irq_stack_bytes: Option<Spanned<i64>>,
     idle_stack_bytes: Option<Spanned<i64>>,
     tick_start: Option<Spanned<i64>>,
+    checks: Option<Spanned<String>>,
 }
 
 #[derive(Deserialize)]
@@ -463,6 +469,19 @@ impl Ctx<'_> {
         if let Some(v) = &k.tick_start {
             out.tick_start = self.int_range(v, "tick_start", 0, u32::MAX as i64)?;
         }
+        if let Some(v) = &k.checks {
+            out.checks_full = match v.get_ref().as_str() {
+                "off" => false,
+                "full" => true,
+                other => {
+                    return Err(self.err(
+                        &v.span(),
+                        format!("checks = {other:?} is not a check level"),
+                        "one of \"off\", \"full\"",
+                    ))
+                }
+            };
+        }
         if let Some(list) = &k.features {
             let mut on = [false; FEATURES.len()];
             for f in list.get_ref() {
@@ -603,6 +622,18 @@ mod tests {
         let s = d.build.sources.unwrap();
         assert_eq!(s[1].path, "sub/isr.S");
         assert_eq!((s[1].at.line, s[1].at.column), (8, 22));
+    }
+
+    #[test]
+    fn checks_level() {
+        let full = |text: &str| parse(text).unwrap().kernel.checks_full;
+        assert!(!full(""));
+        assert!(!full("[kernel]\nchecks = \"off\"\n"));
+        assert!(full("[kernel]\nchecks = \"full\"\n"));
+        assert_eq!(
+            err("[kernel]\nchecks = \"some\"\n"),
+            "system.toml:2:10: checks = \"some\" is not a check level; expected one of \"off\", \"full\""
+        );
     }
 
     #[test]
