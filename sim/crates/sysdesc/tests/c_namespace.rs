@@ -19,61 +19,11 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use sysdesc::names::{C_KEYWORDS, RESERVED_PREFIXES};
 use sysdesc::SystemDesc;
 
 const GCC: &str = "riscv64-unknown-elf-gcc";
 const NM: &str = "riscv64-unknown-elf-nm";
-
-/// C keywords of C11, C23 and GNU C that a preprocessed header may contain (refused by the
-/// keyword rule; not probed).
-const KEYWORDS: &[&str] = &[
-    "auto",
-    "break",
-    "case",
-    "char",
-    "const",
-    "continue",
-    "default",
-    "do",
-    "double",
-    "else",
-    "enum",
-    "extern",
-    "float",
-    "for",
-    "goto",
-    "if",
-    "inline",
-    "int",
-    "long",
-    "register",
-    "restrict",
-    "return",
-    "short",
-    "signed",
-    "sizeof",
-    "static",
-    "struct",
-    "switch",
-    "typedef",
-    "union",
-    "unsigned",
-    "void",
-    "volatile",
-    "while",
-    "asm",
-    "typeof",
-    "bool",
-    "true",
-    "false",
-    "alignas",
-    "alignof",
-    "static_assert",
-    "thread_local",
-    "nullptr",
-    "constexpr",
-    "typeof_unqual",
-];
 
 /// Settings that change what the headers define: the C standard and optimisation
 /// (`__OPTIMIZE__` guards inline code in ubik/task.h).
@@ -223,7 +173,7 @@ fn visible_names(work: &Path, config: &Path, includes: &[String]) -> BTreeSet<St
             if macros.contains(&id) {
                 continue;
             }
-            if id.starts_with('_') || KEYWORDS.contains(&id.as_str()) {
+            if id.starts_with('_') || C_KEYWORDS.contains(&id.as_str()) {
                 found.insert(id); // refused by rule; not probed (a probe would not parse)
             } else {
                 probe.push(id);
@@ -389,11 +339,8 @@ fn every_name_the_generated_c_sees_is_refused() {
             missing.push(format!("{name} ({from})"));
             continue;
         };
-        let by_rule = name.starts_with('_')
-            || ["uk_", "UK_", "bsp_", "BSP_", "UBIK_"]
-                .iter()
-                .any(|p| name.starts_with(p))
-            || KEYWORDS.contains(&name.as_str());
+        let by_rule = RESERVED_PREFIXES.iter().any(|p| name.starts_with(p))
+            || C_KEYWORDS.contains(&name.as_str());
         if !by_rule && *from != "the image" && !o.contains(&format!("is already a name in {from}"))
         {
             wrong.push(format!("{name}: {o} (expected it to name {from})"));
