@@ -22,8 +22,8 @@ use std::process::{Command, Stdio};
 use sysdesc::names::{C_KEYWORDS, RESERVED_PREFIXES};
 use sysdesc::SystemDesc;
 
-const GCC: &str = "riscv64-unknown-elf-gcc";
-const NM: &str = "riscv64-unknown-elf-nm";
+mod common;
+use common::{repo_root, require_tools, GCC, NM};
 
 /// Settings that change what the headers define: the C standard and optimisation
 /// (`__OPTIMIZE__` guards inline code in ubik/task.h).
@@ -35,34 +35,11 @@ const VARIANTS: &[(&str, &str)] = &[
     ("gnu2x", "-O0"),
 ];
 
-fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../..")
-        .canonicalize()
-        .expect("repository root")
-}
-
 fn scratch(tag: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("ubik-sysdesc-{tag}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
     d
-}
-
-fn require_tools() {
-    for t in [GCC, NM] {
-        let ok = Command::new(t)
-            .arg("--version")
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .status()
-            .map(|s| s.success())
-            .unwrap_or(false);
-        assert!(
-            ok,
-            "{t} is not on PATH: run scripts/setup.sh (`make test` does it)"
-        );
-    }
 }
 
 /// `uk_config.h` with every feature on and `scheduler`, as `ubik gen` writes it, in `dir`.
@@ -289,7 +266,7 @@ fn refusal(text: &str) -> Option<String> {
 
 #[test]
 fn every_name_the_generated_c_sees_is_refused() {
-    require_tools();
+    require_tools(&[GCC, NM]);
     let work = scratch("c-namespace");
     let config = config_with_every_feature(&work, "prio");
     let root = repo_root();
@@ -481,7 +458,7 @@ fn compile_generated(dir: &Path, d: &SystemDesc) -> Result<(), String> {
 /// for every description `ubik gen` accepts").
 #[test]
 fn accepted_tricky_names_compile_as_every_kind_and_function() {
-    require_tools();
+    require_tools(&[GCC, NM]);
     let work = scratch("c-namespace-compile");
     let config = config_with_every_feature(&work, "prio");
     let words = accepted_tricky_names(&work, &config);

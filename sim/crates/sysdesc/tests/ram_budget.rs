@@ -3,19 +3,13 @@
 //! generated tables has the size counted for it (compiled with the cross compiler, as `ubik
 //! build` compiles `uk_gen.c`).
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use sysdesc::budget::{CONTROL_BLOCK_BYTES, DESCRIPTOR_BYTES, RAM_BYTES};
 use sysdesc::SystemDesc;
 
-const GCC: &str = "riscv64-unknown-elf-gcc";
+mod common;
+use common::{repo_root, require_tools, GCC};
 
-fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../..")
-        .canonicalize()
-        .expect("repository root")
-}
 
 #[test]
 fn ram_is_the_linker_script_s() {
@@ -73,17 +67,7 @@ hisr_stack_bytes = 128
 
 #[test]
 fn control_blocks_and_descriptors_fit_what_is_counted() {
-    let ok = Command::new(GCC)
-        .arg("--version")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .map(|s| s.success())
-        .unwrap_or(false);
-    assert!(
-        ok,
-        "{GCC} is not on PATH: run scripts/setup.sh (`make test` does it)"
-    );
+    require_tools(&[GCC]);
     let root = repo_root();
     let dir = std::env::temp_dir().join(format!("ubik-sysdesc-budget-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
