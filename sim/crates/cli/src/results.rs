@@ -7,6 +7,7 @@
 //! wrong and what was expected, exit 65; a file that cannot be read is exit 66.
 
 use crate::{code, Failure};
+use machine::infile::{read_bounded, Pipes, ReadError};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -112,17 +113,16 @@ fn line_col(bytes: &[u8], offset: usize) -> (usize, usize) {
 /// The text of a result file: readable (66), not too large, not empty, UTF-8 (65).
 /// `what` describes the file as `ubik experiment` writes it.
 fn read_text(path: &Path, what: &str) -> Result<String, Failure> {
-    let meta = std::fs::metadata(path).map_err(|e| cannot_read(path, what, &e))?;
-    if !meta.is_file() {
-        return Err(Failure::new(
+    let bytes = read_bounded(path, MAX_RESULT_BYTES, Pipes::Refused).map_err(|e| match e {
+        ReadError::TooLarge { limit } => {
+            bad(path, format!("the file is too large; expected {what} of at most {limit} bytes"))
+        }
+        // Missing, unreadable, or a directory, device or pipe: cannot read (66).
+        other => Failure::new(
             code::NO_INPUT,
-            format!("{}: cannot read {what}: not a regular file; expected a readable file", path.display()),
-        ));
-    }
-    if meta.len() > MAX_RESULT_BYTES {
-        return Err(bad(path, format!("{} bytes is too large; expected {what} of at most {MAX_RESULT_BYTES} bytes", meta.len())));
-    }
-    let bytes = std::fs::read(path).map_err(|e| cannot_read(path, what, &e))?;
+            format!("{}: cannot read {what}: {other}; expected a readable file", path.display()),
+        ),
+    })?;
     if bytes.iter().all(|b| b.is_ascii_whitespace()) {
         return Err(bad(path, format!("the file is empty; expected {what}")));
     }
