@@ -327,8 +327,8 @@ fn sources_list_replaces_the_directory_scan() {
 #[test]
 fn relative_paths_in_cflags_are_relative_to_the_app_directory() {
     require_gcc();
-    let f = fixture("cflags-rel", "[build]\ncflags = [\"-I../shared\"]\n");
-    write(&f.dir.join("shared/answer.h"), "#define ANSWER 42\n");
+    let f = fixture("cflags-rel", "[build]\ncflags = [\"-I../include\"]\n");
+    write(&f.dir.join("include/answer.h"), "#define ANSWER 42\n");
     write(
         &f.app.join("main.c"),
         "#include \"bsp/bsp.h\"\n#include \"answer.h\"\nint main(void) { bsp_printf(\"%d\\n\", ANSWER); return 0; }\n",
