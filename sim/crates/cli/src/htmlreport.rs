@@ -22,7 +22,10 @@ pub struct ReportArgs {
 }
 
 fn esc(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
 }
 
 /// A table of `ubik experiment` as HTML, keeping the columns named in `cols` (all if empty).
@@ -30,7 +33,9 @@ fn html_table(t: &Table, cols: &[&str]) -> String {
     let keep: Vec<usize> = if cols.is_empty() {
         (0..t.header.len()).collect()
     } else {
-        cols.iter().filter_map(|c| t.header.iter().position(|n| n == c)).collect()
+        cols.iter()
+            .filter_map(|c| t.header.iter().position(|n| n == c))
+            .collect()
     };
     let mut s = String::from("<table><thead><tr>");
     for &i in &keep {
@@ -65,7 +70,11 @@ fn json_table(v: &Value) -> String {
         match v {
             Value::Object(m) => {
                 for (k, x) in m {
-                    let p = if prefix.is_empty() { k.clone() } else { format!("{prefix}.{k}") };
+                    let p = if prefix.is_empty() {
+                        k.clone()
+                    } else {
+                        format!("{prefix}.{k}")
+                    };
                     walk(&p, x, rows);
                 }
             }
@@ -74,7 +83,8 @@ fn json_table(v: &Value) -> String {
     }
     let mut rows = Vec::new();
     walk("", v, &mut rows);
-    let mut s = String::from("<table><thead><tr><th>figure</th><th>value</th></tr></thead><tbody>\n");
+    let mut s =
+        String::from("<table><thead><tr><th>figure</th><th>value</th></tr></thead><tbody>\n");
     for (k, x) in rows {
         let _ = writeln!(s, "<tr><td>{}</td><td>{}</td></tr>", esc(&k), esc(&x));
     }
@@ -91,11 +101,23 @@ th{background:#eee}td:first-child,th:first-child{text-align:left}\
 
 pub fn report(args: ReportArgs) -> Result<u8, Failure> {
     if !args.dir.is_dir() {
-        return Err(Failure::new(code::NO_INPUT, format!("{}: not a directory; expected the results directory (out/)", args.dir.display())));
+        return Err(Failure::new(
+            code::NO_INPUT,
+            format!(
+                "{}: not a directory; expected the results directory (out/)",
+                args.dir.display()
+            ),
+        ));
     }
-    let out = args.output.clone().unwrap_or_else(|| args.dir.join("report"));
+    let out = args
+        .output
+        .clone()
+        .unwrap_or_else(|| args.dir.join("report"));
     // Every file is read and checked before the page is written.
-    let exps = experiment_dirs(&args.dir)?.iter().map(|d| read_experiment(d)).collect::<Result<Vec<_>, _>>()?;
+    let exps = experiment_dirs(&args.dir)?
+        .iter()
+        .map(|d| read_experiment(d))
+        .collect::<Result<Vec<_>, _>>()?;
     let benches = read_benches(&args.dir)?;
     if exps.is_empty() && benches.is_empty() {
         return Err(Failure::new(
@@ -109,7 +131,11 @@ pub fn report(args: ReportArgs) -> Result<u8, Failure> {
     let _ = writeln!(h, "<p class=\"note\">Results in <code>{}</code>: {} experiment(s), {} benchmark file(s). Every figure is measured on the Ubik testbed (cycle-exact Ibex timing); see docs/results.md for how.</p>", esc(&args.dir.display().to_string()), exps.len(), benches.len());
     h.push_str("<ul>");
     for e in &exps {
-        let _ = write!(h, "<li><a href=\"#exp-{0}\">experiment {0}</a></li>", esc(&e.name));
+        let _ = write!(
+            h,
+            "<li><a href=\"#exp-{0}\">experiment {0}</a></li>",
+            esc(&e.name)
+        );
     }
     if !benches.is_empty() {
         h.push_str("<li><a href=\"#bench\">benchmarks</a></li>");
@@ -119,14 +145,22 @@ pub fn report(args: ReportArgs) -> Result<u8, Failure> {
     for e in &exps {
         let s = &e.summary;
         let _ = writeln!(h, "<h2 id=\"exp-{0}\">Experiment {0}</h2>", esc(&e.name));
-        let seeds = s.seeds.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(",");
+        let seeds = s
+            .seeds
+            .iter()
+            .map(|x| x.to_string())
+            .collect::<Vec<_>>()
+            .join(",");
         let _ = writeln!(
             h,
             "<p class=\"note\">{} variant(s), {} ms simulated each, seeds [{seeds}]{}.</p>",
             s.labels.len(),
             s.run_ms,
             match (&s.machine, s.jitter_bin_us) {
-                (Some(m), Some(bin)) => format!(", machine <code>{}</code>; histogram bins of {bin} us", esc(m)),
+                (Some(m), Some(bin)) => format!(
+                    ", machine <code>{}</code>; histogram bins of {bin} us",
+                    esc(m)
+                ),
                 (None, Some(bin)) => format!("; histogram bins of {bin} us"),
                 _ => String::new(),
             }
@@ -139,7 +173,11 @@ pub fn report(args: ReportArgs) -> Result<u8, Failure> {
         }
         h.push_str("<div class=\"figs\">\n");
         for (name, svg) in &e.figures {
-            let _ = writeln!(h, "<figure>{svg}<figcaption class=\"note\">{}</figcaption></figure>", esc(name));
+            let _ = writeln!(
+                h,
+                "<figure>{svg}<figcaption class=\"note\">{}</figcaption></figure>",
+                esc(name)
+            );
         }
         h.push_str("</div>\n");
     }
@@ -151,9 +189,19 @@ pub fn report(args: ReportArgs) -> Result<u8, Failure> {
         }
     }
     h.push_str("</body></html>\n");
-    std::fs::create_dir_all(&out).map_err(|e| Failure::new(code::IO_ERROR, format!("cannot write the report directory {}: {e}", out.display())))?;
+    std::fs::create_dir_all(&out).map_err(|e| {
+        Failure::new(
+            code::IO_ERROR,
+            format!("cannot write the report directory {}: {e}", out.display()),
+        )
+    })?;
     let page = out.join("index.html");
-    std::fs::write(&page, h).map_err(|e| Failure::new(code::IO_ERROR, format!("cannot write {}: {e}", page.display())))?;
+    std::fs::write(&page, h).map_err(|e| {
+        Failure::new(
+            code::IO_ERROR,
+            format!("cannot write {}: {e}", page.display()),
+        )
+    })?;
     println!("{}", page.display());
     Ok(0)
 }

@@ -142,7 +142,10 @@ fn real_main() -> u8 {
                     0
                 };
             }
-            eprintln!("ubik: usage error: {}", one_line_usage(&e.render().to_string()));
+            eprintln!(
+                "ubik: usage error: {}",
+                one_line_usage(&e.render().to_string())
+            );
             return code::USAGE;
         }
     };

@@ -38,7 +38,11 @@ pub fn stats_json(s: &RunStats) -> Value {
                 0.0
             };
             power = json!(p);
-            current = json!(if s.supply_v > 0.0 { p / s.supply_v } else { 0.0 });
+            current = json!(if s.supply_v > 0.0 {
+                p / s.supply_v
+            } else {
+                0.0
+            });
         }
         None => {
             // Without the observer (`--energy`), cycles split only into asleep (idle) and

@@ -43,7 +43,16 @@ pub const DPM_COLUMNS: [&str; 8] = [
 ];
 
 /// Columns that hold names, not numbers.
-const TEXT_COLUMNS: [&str; 8] = ["label", "system", "os", "scheduler", "workload", "seed", "mode", "policy"];
+const TEXT_COLUMNS: [&str; 8] = [
+    "label",
+    "system",
+    "os",
+    "scheduler",
+    "workload",
+    "seed",
+    "mode",
+    "policy",
+];
 /// Columns that may be empty: NOS has no scheduler; a policy's saving needs a default's energy.
 const MAY_BE_EMPTY: [&str; 2] = ["scheduler", "saving_vs_default_pct"];
 
@@ -91,22 +100,37 @@ fn bad_at(path: &Path, line: usize, what: impl std::fmt::Display) -> Failure {
 
 fn cannot_read(path: &Path, what: &str, e: &std::io::Error) -> Failure {
     let reason = e.to_string();
-    let reason = reason.split(" (os error").next().unwrap_or(&reason).to_string();
+    let reason = reason
+        .split(" (os error")
+        .next()
+        .unwrap_or(&reason)
+        .to_string();
     Failure::new(
         code::NO_INPUT,
-        format!("{}: cannot read {what}: {reason}; expected a readable file", path.display()),
+        format!(
+            "{}: cannot read {what}: {reason}; expected a readable file",
+            path.display()
+        ),
     )
 }
 
 fn file_name(p: &Path) -> String {
-    p.file_name().map(|x| x.to_string_lossy().into_owned()).unwrap_or_default()
+    p.file_name()
+        .map(|x| x.to_string_lossy().into_owned())
+        .unwrap_or_default()
 }
 
 /// 1-based line and column of byte `offset` of `bytes` (columns count bytes).
 fn line_col(bytes: &[u8], offset: usize) -> (usize, usize) {
     let before = &bytes[..offset.min(bytes.len())];
     let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
-    let col = offset - before.iter().rposition(|&b| b == b'\n').map(|i| i + 1).unwrap_or(0) + 1;
+    let col = offset
+        - before
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map(|i| i + 1)
+            .unwrap_or(0)
+        + 1;
     (line, col)
 }
 
@@ -114,13 +138,17 @@ fn line_col(bytes: &[u8], offset: usize) -> (usize, usize) {
 /// `what` describes the file as `ubik experiment` writes it.
 fn read_text(path: &Path, what: &str) -> Result<String, Failure> {
     let bytes = read_bounded(path, MAX_RESULT_BYTES, Pipes::Refused).map_err(|e| match e {
-        ReadError::TooLarge { limit } => {
-            bad(path, format!("the file is too large; expected {what} of at most {limit} bytes"))
-        }
+        ReadError::TooLarge { limit } => bad(
+            path,
+            format!("the file is too large; expected {what} of at most {limit} bytes"),
+        ),
         // Missing, unreadable, or a directory, device or pipe: cannot read (66).
         other => Failure::new(
             code::NO_INPUT,
-            format!("{}: cannot read {what}: {other}; expected a readable file", path.display()),
+            format!(
+                "{}: cannot read {what}: {other}; expected a readable file",
+                path.display()
+            ),
         ),
     })?;
     if bytes.iter().all(|b| b.is_ascii_whitespace()) {
@@ -150,7 +178,12 @@ fn read_json(path: &Path, what: &str) -> Result<Value, Failure> {
         let msg = msg.strip_suffix(&suffix).unwrap_or(&msg);
         Failure::new(
             code::DATA,
-            format!("{}:{}:{}: {msg}; expected {what}", path.display(), e.line().max(1), e.column().max(1)),
+            format!(
+                "{}:{}:{}: {msg}; expected {what}",
+                path.display(),
+                e.line().max(1),
+                e.column().max(1)
+            ),
         )
     })
 }
@@ -186,8 +219,15 @@ impl<'a> Fields<'a> {
         match v.as_object() {
             Some(obj) => Ok(Fields { path, at, obj }),
             None => {
-                let place = if at.is_empty() { "the top level".to_string() } else { at };
-                Err(bad(path, format!("{place} is {}; expected a JSON object", describe(v))))
+                let place = if at.is_empty() {
+                    "the top level".to_string()
+                } else {
+                    at
+                };
+                Err(bad(
+                    path,
+                    format!("{place} is {}; expected a JSON object", describe(v)),
+                ))
             }
         }
     }
@@ -201,13 +241,19 @@ impl<'a> Fields<'a> {
     }
 
     fn get(&self, k: &str, expected: &str) -> Result<&'a Value, Failure> {
-        self.obj
-            .get(k)
-            .ok_or_else(|| bad(self.path, format!("{} is missing; expected {expected}", self.key(k))))
+        self.obj.get(k).ok_or_else(|| {
+            bad(
+                self.path,
+                format!("{} is missing; expected {expected}", self.key(k)),
+            )
+        })
     }
 
     fn wrong(&self, k: &str, v: &Value, expected: &str) -> Failure {
-        bad(self.path, format!("{} is {}; expected {expected}", self.key(k), describe(v)))
+        bad(
+            self.path,
+            format!("{} is {}; expected {expected}", self.key(k), describe(v)),
+        )
     }
 
     fn u64(&self, k: &str, expected: &str) -> Result<u64, Failure> {
@@ -217,7 +263,9 @@ impl<'a> Fields<'a> {
 
     fn string(&self, k: &str, expected: &str) -> Result<String, Failure> {
         let v = self.get(k, expected)?;
-        v.as_str().map(str::to_string).ok_or_else(|| self.wrong(k, v, expected))
+        v.as_str()
+            .map(str::to_string)
+            .ok_or_else(|| self.wrong(k, v, expected))
     }
 
     fn array(&self, k: &str, expected: &str) -> Result<&'a Vec<Value>, Failure> {
@@ -237,11 +285,22 @@ fn read_summary(path: &Path) -> Result<Summary, Failure> {
         Some(Value::String(k)) if k == "dpm" => true,
         Some(v) => return Err(top.wrong("kind", v, "\"simbed\" or \"dpm\"")),
     };
-    let run_ms = top.u64("run_ms", "the simulated length of each run in ms (an unsigned integer)")?;
+    let run_ms = top.u64(
+        "run_ms",
+        "the simulated length of each run in ms (an unsigned integer)",
+    )?;
     let seeds_expected = "the seeds (an array of unsigned integers)";
     let mut seeds = Vec::new();
     for (i, s) in top.array("seeds", seeds_expected)?.iter().enumerate() {
-        seeds.push(s.as_u64().ok_or_else(|| bad(path, format!("\"seeds\"[{i}] is {}; expected an unsigned integer", describe(s))))?);
+        seeds.push(s.as_u64().ok_or_else(|| {
+            bad(
+                path,
+                format!(
+                    "\"seeds\"[{i}] is {}; expected an unsigned integer",
+                    describe(s)
+                ),
+            )
+        })?);
     }
     let (machine, jitter_bin_us) = if dpm {
         (None, None)
@@ -249,21 +308,40 @@ fn read_summary(path: &Path) -> Result<Summary, Failure> {
         let machine = match top.get("machine", "the machine file's name (a string, or null)")? {
             Value::Null => None,
             Value::String(s) => Some(s.clone()),
-            v => return Err(top.wrong("machine", v, "the machine file's name (a string, or null)")),
+            v => {
+                return Err(top.wrong("machine", v, "the machine file's name (a string, or null)"))
+            }
         };
-        let bin = top.u64("jitter_bin_us", "the histogram bin in us (an unsigned integer)")?;
+        let bin = top.u64(
+            "jitter_bin_us",
+            "the histogram bin in us (an unsigned integer)",
+        )?;
         (machine, Some(bin))
     };
     let mut labels = Vec::new();
-    for (i, v) in top.array("variants", "the variants (an array of objects)")?.iter().enumerate() {
+    for (i, v) in top
+        .array("variants", "the variants (an array of objects)")?
+        .iter()
+        .enumerate()
+    {
         let f = Fields::of(path, format!("\"variants\"[{i}]"), v)?;
         let label = f.string("label", "the variant's label (a string)")?;
         if label.is_empty() {
-            return Err(bad(path, format!("{} is empty; expected the variant's label", f.key("label"))));
+            return Err(bad(
+                path,
+                format!("{} is empty; expected the variant's label", f.key("label")),
+            ));
         }
         labels.push(label);
     }
-    Ok(Summary { dpm, labels, run_ms, seeds, machine, jitter_bin_us })
+    Ok(Summary {
+        dpm,
+        labels,
+        run_ms,
+        seeds,
+        machine,
+        jitter_bin_us,
+    })
 }
 
 /// A CSV file of `ubik experiment` (no quoting: no field holds a comma), with the `required`
@@ -272,10 +350,22 @@ fn read_table(path: &Path, required: &[&str]) -> Result<Table, Failure> {
     let what = "the CSV table that `ubik experiment` writes";
     let text = read_text(path, what)?;
     let mut lines = text.lines();
-    let header: Vec<String> = lines.next().unwrap_or("").split(',').map(str::to_string).collect();
+    let header: Vec<String> = lines
+        .next()
+        .unwrap_or("")
+        .split(',')
+        .map(str::to_string)
+        .collect();
     for c in required {
         if !header.iter().any(|h| h == c) {
-            return Err(bad_at(path, 1, format!("the header has no column \"{c}\"; expected {what}, with the columns {}", required.join(","))));
+            return Err(bad_at(
+                path,
+                1,
+                format!(
+                    "the header has no column \"{c}\"; expected {what}, with the columns {}",
+                    required.join(",")
+                ),
+            ));
         }
     }
     let mut rows = Vec::new();
@@ -283,16 +373,32 @@ fn read_table(path: &Path, required: &[&str]) -> Result<Table, Failure> {
         let n = i + 2;
         let row: Vec<String> = line.split(',').map(str::to_string).collect();
         if row.len() != header.len() {
-            return Err(bad_at(path, n, format!("the row has {} fields; expected {}, as the header", row.len(), header.len())));
+            return Err(bad_at(
+                path,
+                n,
+                format!(
+                    "the row has {} fields; expected {}, as the header",
+                    row.len(),
+                    header.len()
+                ),
+            ));
         }
         for (name, cell) in header.iter().zip(&row) {
             if cell.is_empty() {
                 if !MAY_BE_EMPTY.contains(&name.as_str()) {
-                    return Err(bad_at(path, n, format!("column \"{name}\" is empty; expected a value")));
+                    return Err(bad_at(
+                        path,
+                        n,
+                        format!("column \"{name}\" is empty; expected a value"),
+                    ));
                 }
             } else if !TEXT_COLUMNS.contains(&name.as_str()) && cell.parse::<f64>().is_err() {
                 let shown: String = cell.chars().take(32).collect();
-                return Err(bad_at(path, n, format!("column \"{name}\" is {shown:?}; expected a number")));
+                return Err(bad_at(
+                    path,
+                    n,
+                    format!("column \"{name}\" is {shown:?}; expected a number"),
+                ));
             }
         }
         rows.push(row);
@@ -301,7 +407,12 @@ fn read_table(path: &Path, required: &[&str]) -> Result<Table, Failure> {
 }
 
 /// The rows of `table` are the variants of `summary`, in order.
-fn check_labels(path: &Path, table: &Table, summary: &Summary, summary_path: &Path) -> Result<(), Failure> {
+fn check_labels(
+    path: &Path,
+    table: &Table,
+    summary: &Summary,
+    summary_path: &Path,
+) -> Result<(), Failure> {
     if table.rows.len() != summary.labels.len() {
         return Err(bad(
             path,
@@ -319,7 +430,12 @@ fn check_labels(path: &Path, table: &Table, summary: &Summary, summary_path: &Pa
             return Err(bad_at(
                 path,
                 i + 2,
-                format!("label {:?}; expected {label:?}, the variant {} of {}", row[col], i + 1, summary_path.display()),
+                format!(
+                    "label {:?}; expected {label:?}, the variant {} of {}",
+                    row[col],
+                    i + 1,
+                    summary_path.display()
+                ),
             ));
         }
     }
@@ -328,7 +444,8 @@ fn check_labels(path: &Path, table: &Table, summary: &Summary, summary_path: &Pa
 
 /// The `*.svg` figures of an experiment directory, in the report's order.
 fn read_figures(dir: &Path) -> Result<Vec<(String, String)>, Failure> {
-    let rd = std::fs::read_dir(dir).map_err(|e| cannot_read(dir, "the experiment directory", &e))?;
+    let rd =
+        std::fs::read_dir(dir).map_err(|e| cannot_read(dir, "the experiment directory", &e))?;
     let mut paths: Vec<PathBuf> = rd
         .flatten()
         .map(|e| e.path())
@@ -350,8 +467,14 @@ fn read_figures(dir: &Path) -> Result<Vec<(String, String)>, Failure> {
         let what = "an SVG figure that `ubik experiment` writes";
         let svg = read_text(&p, what)?;
         let body = svg.trim();
-        if !(body.starts_with("<svg") || body.starts_with("<?xml")) || !body.contains("<svg") || !body.ends_with("</svg>") {
-            return Err(bad(&p, format!("not a complete SVG image (<svg ...> ... </svg>); expected {what}")));
+        if !(body.starts_with("<svg") || body.starts_with("<?xml"))
+            || !body.contains("<svg")
+            || !body.ends_with("</svg>")
+        {
+            return Err(bad(
+                &p,
+                format!("not a complete SVG image (<svg ...> ... </svg>); expected {what}"),
+            ));
         }
         figures.push((file_name(&p), svg));
     }
@@ -362,12 +485,25 @@ fn read_figures(dir: &Path) -> Result<Vec<(String, String)>, Failure> {
 pub fn read_experiment(dir: &Path) -> Result<ExperimentResult, Failure> {
     let summary_path = dir.join("summary.json");
     let summary = read_summary(&summary_path)?;
-    let table_path = dir.join(if summary.dpm { "dpm.csv" } else { "variants.csv" });
-    let required: &[&str] = if summary.dpm { &DPM_COLUMNS } else { &VARIANT_COLUMNS };
+    let table_path = dir.join(if summary.dpm {
+        "dpm.csv"
+    } else {
+        "variants.csv"
+    });
+    let required: &[&str] = if summary.dpm {
+        &DPM_COLUMNS
+    } else {
+        &VARIANT_COLUMNS
+    };
     let table = read_table(&table_path, required)?;
     check_labels(&table_path, &table, &summary, &summary_path)?;
     let figures = read_figures(dir)?;
-    Ok(ExperimentResult { name: file_name(dir), summary, table, figures })
+    Ok(ExperimentResult {
+        name: file_name(dir),
+        summary,
+        table,
+        figures,
+    })
 }
 
 /// The experiment directories under `dir` (and `dir` itself): those with a `summary.json`,
@@ -394,11 +530,16 @@ pub fn read_benches(dir: &Path) -> Result<Vec<Bench>, Failure> {
     if !bench_dir.is_dir() {
         return Ok(Vec::new());
     }
-    let rd = std::fs::read_dir(&bench_dir).map_err(|e| cannot_read(&bench_dir, "the benchmark directory", &e))?;
+    let rd = std::fs::read_dir(&bench_dir)
+        .map_err(|e| cannot_read(&bench_dir, "the benchmark directory", &e))?;
     let mut paths: Vec<PathBuf> = rd
         .flatten()
         .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "json") && !file_name(p).ends_with(".stats.json") && !p.is_dir())
+        .filter(|p| {
+            p.extension().is_some_and(|x| x == "json")
+                && !file_name(p).ends_with(".stats.json")
+                && !p.is_dir()
+        })
         .collect();
     paths.sort();
     let mut benches = Vec::new();
@@ -407,7 +548,10 @@ pub fn read_benches(dir: &Path) -> Result<Vec<Bench>, Failure> {
         if !value.is_object() {
             return Err(bad(&p, format!("the top level is {}; expected a JSON object of benchmark figures (`make bench`)", describe(&value))));
         }
-        benches.push(Bench { name: file_name(&p), value });
+        benches.push(Bench {
+            name: file_name(&p),
+            value,
+        });
     }
     Ok(benches)
 }

@@ -33,7 +33,6 @@ fn copy_dir(from: &Path, to: &Path) {
     }
 }
 
-
 /// A fake repository: kernel/ (tiny stand-ins) and a copy of the real bsp/.
 fn fake_root(dir: &Path) -> PathBuf {
     let root = dir.join("root");

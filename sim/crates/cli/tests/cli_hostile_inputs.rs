@@ -76,7 +76,12 @@ fn control_characters_in_a_machine_file_are_named() {
         let m = put(&d, name, bytes);
         let r = ubik_within(10, &["machine", "--check", s(&m)], &[]);
         let at = if name == "nul.toml" { ":1:4:" } else { ":1:2:" };
-        assert_one_line_failure(&r, 65, &[&format!("{name}{at}"), char_name, "not allowed in TOML"], name);
+        assert_one_line_failure(
+            &r,
+            65,
+            &[&format!("{name}{at}"), char_name, "not allowed in TOML"],
+            name,
+        );
         let r = ubik_within(10, &["run", s(&firmware("hello")), "--machine", s(&m)], &[]);
         assert_one_line_failure(&r, 65, &[name, char_name], "run with it");
     }
@@ -101,7 +106,11 @@ fn control_characters_in_an_experiment_file_are_named() {
     let exp = put(&d, "x.toml", &text);
     let out = d.join("out");
     let root = repo_root();
-    let r = ubik_within(10, &["experiment", s(&exp), "-o", s(&out)], &[("UBIK_ROOT", &root)]);
+    let r = ubik_within(
+        10,
+        &["experiment", s(&exp), "-o", s(&out)],
+        &[("UBIK_ROOT", &root)],
+    );
     assert_one_line_failure(&r, 65, &["x.toml:2:2:", "U+007F (DEL)"], "ubik experiment");
 }
 
@@ -112,7 +121,12 @@ fn a_machine_file_that_is_not_utf8_is_65_at_its_byte() {
     let d = scratch("latin1");
     let m = put(&d, "m.toml", b"ram_size = 1048576\n# caf\xe9\n");
     let r = ubik_within(10, &["machine", "--check", s(&m)], &[]);
-    assert_one_line_failure(&r, 65, &["m.toml:2:6:", "not UTF-8", "0xE9", "offset 24"], "latin-1 comment");
+    assert_one_line_failure(
+        &r,
+        65,
+        &["m.toml:2:6:", "not UTF-8", "0xE9", "offset 24"],
+        "latin-1 comment",
+    );
     let sys = put(&d, "system.toml", b"[kernel]\n# \xff\n");
     let r = ubik_within(10, &["gen", s(&sys), "-o", s(&d.join("gen"))], &[]);
     assert_one_line_failure(&r, 65, &["system.toml:2:3:", "not UTF-8"], "system.toml");
@@ -129,10 +143,22 @@ fn a_stimulus_period_below_one_cycle_is_refused_by_check_and_run() {
         b"[[stimulus]]\nline = 0\nkind = \"periodic\"\nperiod_us = 1e-9\n",
     );
     let r = ubik_within(10, &["machine", "--check", s(&m)], &[]);
-    assert_one_line_failure(&r, 65, &["tiny.toml:4:13:", "shorter than one clock cycle"], "--check");
+    assert_one_line_failure(
+        &r,
+        65,
+        &["tiny.toml:4:13:", "shorter than one clock cycle"],
+        "--check",
+    );
     let r = ubik_within(
         10,
-        &["run", s(&firmware("spin")), "--machine", s(&m), "--max-cycles", "10"],
+        &[
+            "run",
+            s(&firmware("spin")),
+            "--machine",
+            s(&m),
+            "--max-cycles",
+            "10",
+        ],
         &[],
     );
     assert_one_line_failure(&r, 65, &["tiny.toml:4:13:"], "run");
@@ -150,7 +176,14 @@ fn a_stimulus_every_cycle_runs_in_bounded_time_without_io() {
     );
     let r = ubik_within(
         30,
-        &["run", s(&firmware("spin")), "--machine", s(&m), "--max-cycles", "1000000"],
+        &[
+            "run",
+            s(&firmware("spin")),
+            "--machine",
+            s(&m),
+            "--max-cycles",
+            "1000000",
+        ],
         &[],
     );
     assert_one_line_failure(&r, 72, &["--max-cycles"], "1 M cycles");
@@ -167,7 +200,11 @@ fn endless_or_unreadable_stream_files_end_in_one_line() {
     ];
     let mut cases = cases;
     let fifo = d.join("fifo");
-    if Command::new("mkfifo").arg(&fifo).status().is_ok_and(|st| st.success()) {
+    if Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .is_ok_and(|st| st.success())
+    {
         // Nobody writes it: opening it for reading would wait forever.
         cases.push(("a FIFO", s(&fifo).into(), 66, "pipe"));
     }
@@ -185,8 +222,17 @@ fn endless_or_unreadable_stream_files_end_in_one_line() {
     // The same for the files ubik run reads itself.
     let r = ubik_within(10, &["run", "/dev/zero"], &[]);
     assert_one_line_failure(&r, 66, &["/dev/zero", "character device"], "ELF /dev/zero");
-    let r = ubik_within(10, &["run", s(&firmware("hello")), "--machine", "/dev/zero"], &[]);
-    assert_one_line_failure(&r, 66, &["/dev/zero", "character device"], "machine /dev/zero");
+    let r = ubik_within(
+        10,
+        &["run", s(&firmware("hello")), "--machine", "/dev/zero"],
+        &[],
+    );
+    assert_one_line_failure(
+        &r,
+        66,
+        &["/dev/zero", "character device"],
+        "machine /dev/zero",
+    );
 }
 
 // ---- item 16: outputs are created before the run ------------------------------------------
@@ -196,7 +242,14 @@ fn an_unwritable_output_fails_before_the_run() {
     // spin never halts: without the check first, each of these would run 2e9 cycles.
     let d = scratch("unwritable");
     let nowhere = d.join("no/such/dir/out");
-    for flag in ["--stats", "--io", "--trace", "--vcd", "--profile", "--itrace"] {
+    for flag in [
+        "--stats",
+        "--io",
+        "--trace",
+        "--vcd",
+        "--profile",
+        "--itrace",
+    ] {
         let r = ubik_within(
             10,
             &[
@@ -231,7 +284,16 @@ fn hello_runs_on_the_largest_ram_in_bounded_time() {
 #[test]
 fn usage_errors_show_the_whole_message_on_one_line() {
     let r = ubik_within(10, &["run"], &[]);
-    assert_one_line_failure(&r, 64, &["<FIRMWARE>", "Usage: ubik run"], "ubik run without a file");
-    let r = ubik_within(10, &["run", s(&firmware("hello")), "--max-cycles", "lots"], &[]);
+    assert_one_line_failure(
+        &r,
+        64,
+        &["<FIRMWARE>", "Usage: ubik run"],
+        "ubik run without a file",
+    );
+    let r = ubik_within(
+        10,
+        &["run", s(&firmware("hello")), "--max-cycles", "lots"],
+        &[],
+    );
     assert_one_line_failure(&r, 64, &["--max-cycles", "lots"], "--max-cycles lots");
 }

@@ -10,7 +10,6 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use support::*;
 
-
 /// Builds tests/observe/two_tasks into `dir/two_tasks.elf` with `ubik build`.
 fn two_tasks(dir: &Path) -> PathBuf {
     require_gcc();
@@ -46,7 +45,9 @@ fn validate_trace(v: &Value) -> Vec<Value> {
     };
     let mut by_tid: HashMap<u64, Vec<(f64, f64)>> = HashMap::new();
     for e in ev {
-        let ph = e["ph"].as_str().unwrap_or_else(|| panic!("event without ph: {e}"));
+        let ph = e["ph"]
+            .as_str()
+            .unwrap_or_else(|| panic!("event without ph: {e}"));
         assert!(e["name"].is_string(), "event without name: {e}");
         int(e, "pid");
         match ph {
@@ -54,12 +55,18 @@ fn validate_trace(v: &Value) -> Vec<Value> {
                 let ts = num(e, "ts");
                 let dur = num(e, "dur");
                 assert!(ts >= 0.0 && dur >= 0.0, "negative time: {e}");
-                by_tid.entry(int(e, "tid")).or_default().push((ts, ts + dur));
+                by_tid
+                    .entry(int(e, "tid"))
+                    .or_default()
+                    .push((ts, ts + dur));
             }
             "C" => {
                 assert!(num(e, "ts") >= 0.0);
                 let args = e["args"].as_object().expect("counter args");
-                assert!(!args.is_empty() && args.values().all(|a| a.is_number()), "{e}");
+                assert!(
+                    !args.is_empty() && args.values().all(|a| a.is_number()),
+                    "{e}"
+                );
             }
             "M" => {
                 let name = e["name"].as_str().unwrap();
@@ -77,7 +84,11 @@ fn validate_trace(v: &Value) -> Vec<Value> {
         }
     }
     for (tid, mut xs) in by_tid {
-        xs.sort_by(|a, b| a.0.partial_cmp(&b.0).unwrap().then(b.1.partial_cmp(&a.1).unwrap()));
+        xs.sort_by(|a, b| {
+            a.0.partial_cmp(&b.0)
+                .unwrap()
+                .then(b.1.partial_cmp(&a.1).unwrap())
+        });
         let mut stack: Vec<f64> = Vec::new();
         let eps = 1e-6;
         for (b, e) in xs {
@@ -85,7 +96,10 @@ fn validate_trace(v: &Value) -> Vec<Value> {
                 stack.pop();
             }
             if let Some(&end) = stack.last() {
-                assert!(e <= end + eps, "thread {tid}: slice [{b}, {e}] overlaps one ending at {end}");
+                assert!(
+                    e <= end + eps,
+                    "thread {tid}: slice [{b}, {e}] overlaps one ending at {end}"
+                );
             }
             stack.push(e);
         }
@@ -154,7 +168,12 @@ fn two_tasks_trace_vcd_profile_and_stats() {
     let mut tasks: Vec<(f64, String)> = ev
         .iter()
         .filter(|e| e["ph"] == "X" && e["cat"] == "task")
-        .map(|e| (e["ts"].as_f64().unwrap(), e["name"].as_str().unwrap().to_string()))
+        .map(|e| {
+            (
+                e["ts"].as_f64().unwrap(),
+                e["name"].as_str().unwrap().to_string(),
+            )
+        })
         .collect();
     tasks.sort_by(|a, b| a.0.partial_cmp(&b.0).unwrap());
     let order: Vec<&str> = tasks.iter().map(|t| t.1.as_str()).collect();
@@ -172,16 +191,27 @@ fn two_tasks_trace_vcd_profile_and_stats() {
         .filter(|e| e["ph"] == "X" && e["cat"] == "interrupt")
         .map(|e| e["name"].as_str().unwrap())
         .collect();
-    assert_eq!(irqs.iter().filter(|&&n| n == "timer interrupt").count(), 2, "{irqs:?}");
+    assert_eq!(
+        irqs.iter().filter(|&&n| n == "timer interrupt").count(),
+        2,
+        "{irqs:?}"
+    );
     // Idle sleeps; power and frequency counters are there.
     assert!(ev.iter().any(|e| e["ph"] == "X" && e["cat"] == "sleep"));
     assert!(ev.iter().any(|e| e["ph"] == "C" && e["name"] == "power"));
-    assert!(ev.iter().any(|e| e["ph"] == "C" && e["name"] == "frequency"));
+    assert!(ev
+        .iter()
+        .any(|e| e["ph"] == "C" && e["name"] == "frequency"));
 
     // The VCD: parses, and holds the pins' edges and the port writes in order.
     let mut parser = vcd::Parser::new(std::io::BufReader::new(std::fs::File::open(&vcd).unwrap()));
     let header = parser.parse_header().expect("VCD header");
-    let id = |n: &str| header.find_var(&["ubik", n]).unwrap_or_else(|| panic!("no var {n}")).code;
+    let id = |n: &str| {
+        header
+            .find_var(&["ubik", n])
+            .unwrap_or_else(|| panic!("no var {n}"))
+            .code
+    };
     let (g0, g1, o0, o1) = (id("gpio0"), id("gpio1"), id("out0"), id("out1"));
     let mut edges: Vec<(u64, &str, u32)> = Vec::new();
     let mut out: Vec<(&str, u32)> = Vec::new();
@@ -201,7 +231,9 @@ fn two_tasks_trace_vcd_profile_and_stats() {
                 }
             }
             vcd::Command::ChangeVector(i, bits) if !dumping => {
-                let val = bits.iter().fold(0u32, |a, b| a << 1 | (b == vcd::Value::V1) as u32);
+                let val = bits
+                    .iter()
+                    .fold(0u32, |a, b| a << 1 | (b == vcd::Value::V1) as u32);
                 if i == o0 {
                     out.push(("out0", val));
                 } else if i == o1 {
@@ -215,14 +247,31 @@ fn two_tasks_trace_vcd_profile_and_stats() {
     assert_eq!(
         seq,
         [
-            ("gpio0", 1), ("gpio1", 1), ("gpio0", 0), ("gpio0", 1), ("gpio1", 0), ("gpio1", 1),
-            ("gpio0", 0), ("gpio0", 1), ("gpio1", 0), ("gpio1", 1), ("gpio0", 0), ("gpio1", 0)
+            ("gpio0", 1),
+            ("gpio1", 1),
+            ("gpio0", 0),
+            ("gpio0", 1),
+            ("gpio1", 0),
+            ("gpio1", 1),
+            ("gpio0", 0),
+            ("gpio0", 1),
+            ("gpio1", 0),
+            ("gpio1", 1),
+            ("gpio0", 0),
+            ("gpio1", 0)
         ]
     );
     assert!(edges.windows(2).all(|w| w[0].0 <= w[1].0), "time order");
     assert_eq!(
         out,
-        [("out0", 0), ("out1", 0), ("out0", 1), ("out1", 1), ("out0", 2), ("out1", 2)]
+        [
+            ("out0", 0),
+            ("out1", 0),
+            ("out0", 1),
+            ("out1", 1),
+            ("out0", 2),
+            ("out1", 2)
+        ]
     );
 
     // The profile: every function that ran, the yields counted as calls.
@@ -256,7 +305,8 @@ fn two_tasks_trace_vcd_profile_and_stats() {
 fn observed_run(elf: &Path, d: &Path, tag: &str, extra: &[&std::ffi::OsStr]) -> (Value, String) {
     let st = d.join(format!("{tag}.json"));
     let io = d.join(format!("{tag}.csv"));
-    let mut args: Vec<&std::ffi::OsStr> = vec![s(elf), "--stats".as_ref(), s(&st), "--io".as_ref(), s(&io)];
+    let mut args: Vec<&std::ffi::OsStr> =
+        vec![s(elf), "--stats".as_ref(), s(&st), "--io".as_ref(), s(&io)];
     args.extend_from_slice(extra);
     let r = ubik_run(&args);
     assert!(r.code == 0, "{tag}: exit {} {}", r.code, r.stderr);
@@ -271,7 +321,11 @@ fn observed_run(elf: &Path, d: &Path, tag: &str, extra: &[&std::ffi::OsStr]) -> 
 #[test]
 fn observation_does_not_change_a_cycle() {
     let d = scratch("obsnop");
-    let mut elfs = vec![firmware("compute_small"), firmware("idle_short"), firmware("demo")];
+    let mut elfs = vec![
+        firmware("compute_small"),
+        firmware("idle_short"),
+        firmware("demo"),
+    ];
     elfs.push(two_tasks(&d));
     let t = d.join("t.json");
     let p = d.join("p.csv");
@@ -283,10 +337,22 @@ fn observation_does_not_change_a_cycle() {
             elf,
             &d,
             "all",
-            &["--trace".as_ref(), s(&t), "--profile".as_ref(), s(&p), "--vcd".as_ref(), s(&vcd)],
+            &[
+                "--trace".as_ref(),
+                s(&t),
+                "--profile".as_ref(),
+                s(&p),
+                "--vcd".as_ref(),
+                s(&vcd),
+            ],
         );
         assert_eq!(bare, energy, "{}: --energy changed the run", elf.display());
-        assert_eq!(bare, all, "{}: --trace/--profile/--vcd changed the run", elf.display());
+        assert_eq!(
+            bare,
+            all,
+            "{}: --trace/--profile/--vcd changed the run",
+            elf.display()
+        );
     }
 }
 
@@ -323,14 +389,21 @@ fn bare_metal_gets_energy_profile_and_a_trace_without_tasks() {
     assert!(ev.iter().filter(|e| e["name"] == "timer interrupt").count() >= 20);
     let text = std::fs::read_to_string(&vcd).unwrap();
     let mut parser = vcd::Parser::new(text.as_bytes());
-    parser.parse_header().expect("a VCD without IO events still parses");
+    parser
+        .parse_header()
+        .expect("a VCD without IO events still parses");
 }
 
 #[test]
 fn stats_has_energy_unless_no_energy() {
     let d = scratch("obsnull");
     let st = d.join("s.json");
-    let r = ubik_run(&[s(&firmware("hello")), "--stats".as_ref(), s(&st), "--no-energy".as_ref()]);
+    let r = ubik_run(&[
+        s(&firmware("hello")),
+        "--stats".as_ref(),
+        s(&st),
+        "--no-energy".as_ref(),
+    ]);
     assert_eq!(r.code, 0);
     let v = read_json(&st);
     assert!(v["energy_j"].is_null());
@@ -341,9 +414,18 @@ fn stats_has_energy_unless_no_energy() {
     assert_stats_keys(&v, "hello --stats");
     assert_category_sums(&v, "hello --stats");
     assert!(v["energy_j"].as_f64().unwrap() > 0.0);
-    assert_eq!(v["by_category"]["user"]["cycles"].as_u64(), Some(u(&v, "cycles")));
+    assert_eq!(
+        v["by_category"]["user"]["cycles"].as_u64(),
+        Some(u(&v, "cycles"))
+    );
     // --energy and --no-energy contradict each other: a usage error.
-    let r = ubik_run(&[s(&firmware("hello")), "--stats".as_ref(), s(&st), "--energy".as_ref(), "--no-energy".as_ref()]);
+    let r = ubik_run(&[
+        s(&firmware("hello")),
+        "--stats".as_ref(),
+        s(&st),
+        "--energy".as_ref(),
+        "--no-energy".as_ref(),
+    ]);
     assert_eq!(r.code, 64);
 }
 

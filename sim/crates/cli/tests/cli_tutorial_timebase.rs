@@ -9,7 +9,6 @@ mod support;
 use std::path::Path;
 use support::*;
 
-
 fn read_stats(p: &Path) -> serde_json::Value {
     let text = std::fs::read_to_string(p).expect("--stats written");
     serde_json::from_str(&text).expect("--stats is JSON")
@@ -60,7 +59,9 @@ fn the_tutorial_ticks_in_milliseconds_on_every_timebase() {
         );
         // Tick 30 is 30 ms after the tick started (a few hundred microseconds of start-up
         // and printing around it).
-        let t = read_stats(&stats)["sim_time_s"].as_f64().expect("sim_time_s");
+        let t = read_stats(&stats)["sim_time_s"]
+            .as_f64()
+            .expect("sim_time_s");
         assert!(
             (0.0300..0.0310).contains(&t),
             "{name}: the third item came after {:.3} ms of simulated time, expected 30 ms",

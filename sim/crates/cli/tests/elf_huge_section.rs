@@ -14,7 +14,11 @@ fn a_huge_executable_section_does_not_hang_the_observers() {
     let shoff = u32::from_le_bytes(elf[32..36].try_into().unwrap()) as usize;
     let sh1 = shoff + 40;
     let flags = u32::from_le_bytes(elf[sh1 + 8..sh1 + 12].try_into().unwrap());
-    assert_eq!(flags & 6, 6, "section 1 of hello.elf is expected to be alloc + exec");
+    assert_eq!(
+        flags & 6,
+        6,
+        "section 1 of hello.elf is expected to be alloc + exec"
+    );
     elf[sh1 + 20..sh1 + 24].copy_from_slice(&0xffff_00beu32.to_le_bytes()); // sh_size
     let d = scratch("huge-section");
     let p = d.join("huge.elf");

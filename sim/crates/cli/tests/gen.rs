@@ -265,7 +265,10 @@ fn the_tutorial_builds_and_runs() {
 fn list_schedulers_prints_the_one_list() {
     let r = ubik(&["gen", "--list-schedulers"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
-    let want: String = sysdesc::Scheduler::NAMES.iter().map(|s| format!("{s}\n")).collect();
+    let want: String = sysdesc::Scheduler::NAMES
+        .iter()
+        .map(|s| format!("{s}\n"))
+        .collect();
     assert_eq!(String::from_utf8_lossy(&r.stdout), want);
     let r = ubik(&["gen", "--list-schedulers", "system.toml"]);
     assert_eq!(r.code, 64, "{}", r.stderr);

@@ -14,7 +14,6 @@ fn write(p: &Path, text: &str) {
     std::fs::write(p, text).unwrap_or_else(|e| panic!("write {}: {e}", p.display()));
 }
 
-
 /// `ubik ARGS` in `dir`, against this repository's kernel and BSP.
 fn ubik_in(dir: &Path, args: &[&str]) -> Run {
     let out = Command::new(env!("CARGO_BIN_EXE_ubik"))

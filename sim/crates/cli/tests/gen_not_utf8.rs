@@ -10,7 +10,12 @@ fn a_system_toml_that_is_not_utf8_is_65_at_the_byte() {
     let d = scratch("gen-utf8");
     let p = d.join("system.toml");
     std::fs::write(&p, b"[kernel]\nscheduler = \"prio\" # caf\xe9\n").unwrap();
-    let r = ubik(&["gen".as_ref(), p.as_os_str(), "-o".as_ref(), d.join("gen").as_os_str()]);
+    let r = ubik(&[
+        "gen".as_ref(),
+        p.as_os_str(),
+        "-o".as_ref(),
+        d.join("gen").as_os_str(),
+    ]);
     assert_one_line_failure(&r, 65, &["system.toml:2:25:", "UTF-8"], "gen");
     let r = ubik(&["build".as_ref(), d.as_os_str()]);
     assert_one_line_failure(&r, 65, &["system.toml:2:25:", "UTF-8"], "build");

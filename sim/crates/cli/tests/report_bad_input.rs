@@ -30,7 +30,12 @@ fn report_over(tag: &str, change: impl FnOnce(&Path)) -> (Run, PathBuf) {
     copy_dir(&fixture(), &results);
     change(&results);
     let page_dir = d.join("page");
-    let r = ubik(&["report".as_ref(), results.as_os_str(), "-o".as_ref(), page_dir.as_os_str()]);
+    let r = ubik(&[
+        "report".as_ref(),
+        results.as_os_str(),
+        "-o".as_ref(),
+        page_dir.as_os_str(),
+    ]);
     (r, page_dir)
 }
 
@@ -40,7 +45,10 @@ fn expect_bad(tag: &str, code: i32, file: &str, mentions: &[&str], change: impl 
     all.extend_from_slice(mentions);
     assert_one_line_failure(&r, code, &all, tag);
     assert!(r.stderr.starts_with("ubik: "), "{tag}: {:?}", r.stderr);
-    assert!(!page_dir.join("index.html").exists(), "{tag}: a page was written over bad data");
+    assert!(
+        !page_dir.join("index.html").exists(),
+        "{tag}: a page was written over bad data"
+    );
 }
 
 fn edit(p: &Path, f: impl FnOnce(String) -> String) {
@@ -54,7 +62,10 @@ fn the_real_results_make_a_page() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(r.stderr.is_empty(), "{}", r.stderr);
     let page = std::fs::read_to_string(page_dir.join("index.html")).unwrap();
-    assert!(page.contains("2 variant(s), 50 ms simulated each, seeds [1,2]"), "{page}");
+    assert!(
+        page.contains("2 variant(s), 50 ms simulated each, seeds [1,2]"),
+        "{page}"
+    );
     assert!(page.contains("ubik-prio-up-t1-p4000-r2"));
     assert!(page.contains("audio-dvfs-idle"));
     assert_eq!(page.matches("<figure>").count(), 6);
@@ -64,88 +75,222 @@ fn the_real_results_make_a_page() {
 
 #[test]
 fn corrupt_summary_json_is_65_naming_it() {
-    expect_bad("summary-truncated", 65, "smoke-small/summary.json:", &["expected"], |d| {
-        edit(&d.join("smoke-small/summary.json"), |t| t[..t.len() / 2].to_string())
-    });
-    expect_bad("summary-empty", 65, "smoke-small/summary.json", &["empty"], |d| {
-        std::fs::write(d.join("smoke-small/summary.json"), "").unwrap()
-    });
-    expect_bad("summary-array", 65, "dpm-small/summary.json", &["JSON object"], |d| {
-        std::fs::write(d.join("dpm-small/summary.json"), "[1, 2]\n").unwrap()
-    });
-    expect_bad("summary-not-utf8", 65, "smoke-small/summary.json:1:", &["UTF-8"], |d| {
-        std::fs::write(d.join("smoke-small/summary.json"), b"{\"experiment\": \"\xff\xfe\"}").unwrap()
-    });
+    expect_bad(
+        "summary-truncated",
+        65,
+        "smoke-small/summary.json:",
+        &["expected"],
+        |d| {
+            edit(&d.join("smoke-small/summary.json"), |t| {
+                t[..t.len() / 2].to_string()
+            })
+        },
+    );
+    expect_bad(
+        "summary-empty",
+        65,
+        "smoke-small/summary.json",
+        &["empty"],
+        |d| std::fs::write(d.join("smoke-small/summary.json"), "").unwrap(),
+    );
+    expect_bad(
+        "summary-array",
+        65,
+        "dpm-small/summary.json",
+        &["JSON object"],
+        |d| std::fs::write(d.join("dpm-small/summary.json"), "[1, 2]\n").unwrap(),
+    );
+    expect_bad(
+        "summary-not-utf8",
+        65,
+        "smoke-small/summary.json:1:",
+        &["UTF-8"],
+        |d| {
+            std::fs::write(
+                d.join("smoke-small/summary.json"),
+                b"{\"experiment\": \"\xff\xfe\"}",
+            )
+            .unwrap()
+        },
+    );
 }
 
 #[test]
 fn summary_json_with_missing_or_mistyped_fields_is_65() {
-    expect_bad("summary-no-variants", 65, "smoke-small/summary.json", &["\"variants\" is missing"], |d| {
-        let p = d.join("smoke-small/summary.json");
-        let mut v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&p).unwrap()).unwrap();
-        v.as_object_mut().unwrap().remove("variants");
-        std::fs::write(&p, v.to_string()).unwrap();
-    });
-    expect_bad("summary-run-ms-string", 65, "smoke-small/summary.json", &["\"run_ms\"", "unsigned integer"], |d| {
-        edit(&d.join("smoke-small/summary.json"), |t| t.replace("\"run_ms\": 50", "\"run_ms\": \"fifty\""))
-    });
-    expect_bad("summary-seed-negative", 65, "dpm-small/summary.json", &["\"seeds\"[0]"], |d| {
-        edit(&d.join("dpm-small/summary.json"), |t| t.replace("\"seeds\": [\n    1\n  ]", "\"seeds\": [-1]"))
-    });
-    expect_bad("summary-label-number", 65, "smoke-small/summary.json", &["\"variants\"[0].\"label\""], |d| {
-        edit(&d.join("smoke-small/summary.json"), |t| t.replacen("\"label\": \"ubik-prio-up-t1-p4000-r2\"", "\"label\": 7", 1))
-    });
+    expect_bad(
+        "summary-no-variants",
+        65,
+        "smoke-small/summary.json",
+        &["\"variants\" is missing"],
+        |d| {
+            let p = d.join("smoke-small/summary.json");
+            let mut v: serde_json::Value =
+                serde_json::from_str(&std::fs::read_to_string(&p).unwrap()).unwrap();
+            v.as_object_mut().unwrap().remove("variants");
+            std::fs::write(&p, v.to_string()).unwrap();
+        },
+    );
+    expect_bad(
+        "summary-run-ms-string",
+        65,
+        "smoke-small/summary.json",
+        &["\"run_ms\"", "unsigned integer"],
+        |d| {
+            edit(&d.join("smoke-small/summary.json"), |t| {
+                t.replace("\"run_ms\": 50", "\"run_ms\": \"fifty\"")
+            })
+        },
+    );
+    expect_bad(
+        "summary-seed-negative",
+        65,
+        "dpm-small/summary.json",
+        &["\"seeds\"[0]"],
+        |d| {
+            edit(&d.join("dpm-small/summary.json"), |t| {
+                t.replace("\"seeds\": [\n    1\n  ]", "\"seeds\": [-1]")
+            })
+        },
+    );
+    expect_bad(
+        "summary-label-number",
+        65,
+        "smoke-small/summary.json",
+        &["\"variants\"[0].\"label\""],
+        |d| {
+            edit(&d.join("smoke-small/summary.json"), |t| {
+                t.replacen("\"label\": \"ubik-prio-up-t1-p4000-r2\"", "\"label\": 7", 1)
+            })
+        },
+    );
 }
 
 #[test]
 fn corrupt_tables_are_65_naming_the_file_and_line() {
-    expect_bad("variants-truncated-row", 65, "smoke-small/variants.csv:3:", &["fields"], |d| {
-        edit(&d.join("smoke-small/variants.csv"), |t| {
-            let t = t.trim_end();
-            t[..t.len() - 40].to_string() + "\n"
-        })
-    });
-    expect_bad("variants-missing-row", 65, "smoke-small/variants.csv", &["1 row(s); expected 2"], |d| {
-        edit(&d.join("smoke-small/variants.csv"), |t| t.lines().take(2).map(|l| format!("{l}\n")).collect())
-    });
-    expect_bad("variants-text-in-number", 65, "smoke-small/variants.csv:2:", &["expected a number"], |d| {
-        edit(&d.join("smoke-small/variants.csv"), |t| t.replacen(",48,0,", ",many,0,", 1))
-    });
-    expect_bad("variants-no-header-column", 65, "smoke-small/variants.csv:1:", &["energy_j"], |d| {
-        edit(&d.join("smoke-small/variants.csv"), |t| t.replacen("energy_j", "joules", 1))
-    });
-    expect_bad("variants-empty", 65, "smoke-small/variants.csv", &["empty"], |d| {
-        std::fs::write(d.join("smoke-small/variants.csv"), "\n").unwrap()
-    });
-    expect_bad("variants-not-utf8", 65, "smoke-small/variants.csv:2:", &["UTF-8"], |d| {
-        let p = d.join("smoke-small/variants.csv");
-        let mut b = std::fs::read(&p).unwrap();
-        let second_line = b.iter().position(|&c| c == b'\n').unwrap() + 3;
-        b[second_line] = 0xC3;
-        std::fs::write(&p, b).unwrap();
-    });
-    expect_bad("dpm-csv-wrong-label", 65, "dpm-small/dpm.csv:3:", &["audio-dvfs-idle"], |d| {
-        edit(&d.join("dpm-small/dpm.csv"), |t| t.replace("audio-dvfs-idle,", "audio-dvfs-ls9,"))
-    });
+    expect_bad(
+        "variants-truncated-row",
+        65,
+        "smoke-small/variants.csv:3:",
+        &["fields"],
+        |d| {
+            edit(&d.join("smoke-small/variants.csv"), |t| {
+                let t = t.trim_end();
+                t[..t.len() - 40].to_string() + "\n"
+            })
+        },
+    );
+    expect_bad(
+        "variants-missing-row",
+        65,
+        "smoke-small/variants.csv",
+        &["1 row(s); expected 2"],
+        |d| {
+            edit(&d.join("smoke-small/variants.csv"), |t| {
+                t.lines().take(2).map(|l| format!("{l}\n")).collect()
+            })
+        },
+    );
+    expect_bad(
+        "variants-text-in-number",
+        65,
+        "smoke-small/variants.csv:2:",
+        &["expected a number"],
+        |d| {
+            edit(&d.join("smoke-small/variants.csv"), |t| {
+                t.replacen(",48,0,", ",many,0,", 1)
+            })
+        },
+    );
+    expect_bad(
+        "variants-no-header-column",
+        65,
+        "smoke-small/variants.csv:1:",
+        &["energy_j"],
+        |d| {
+            edit(&d.join("smoke-small/variants.csv"), |t| {
+                t.replacen("energy_j", "joules", 1)
+            })
+        },
+    );
+    expect_bad(
+        "variants-empty",
+        65,
+        "smoke-small/variants.csv",
+        &["empty"],
+        |d| std::fs::write(d.join("smoke-small/variants.csv"), "\n").unwrap(),
+    );
+    expect_bad(
+        "variants-not-utf8",
+        65,
+        "smoke-small/variants.csv:2:",
+        &["UTF-8"],
+        |d| {
+            let p = d.join("smoke-small/variants.csv");
+            let mut b = std::fs::read(&p).unwrap();
+            let second_line = b.iter().position(|&c| c == b'\n').unwrap() + 3;
+            b[second_line] = 0xC3;
+            std::fs::write(&p, b).unwrap();
+        },
+    );
+    expect_bad(
+        "dpm-csv-wrong-label",
+        65,
+        "dpm-small/dpm.csv:3:",
+        &["audio-dvfs-idle"],
+        |d| {
+            edit(&d.join("dpm-small/dpm.csv"), |t| {
+                t.replace("audio-dvfs-idle,", "audio-dvfs-ls9,")
+            })
+        },
+    );
 }
 
 #[test]
 fn missing_files_are_66_and_bad_figures_and_benches_65() {
-    expect_bad("variants-missing", 66, "smoke-small/variants.csv", &["cannot read"], |d| {
-        std::fs::remove_file(d.join("smoke-small/variants.csv")).unwrap()
-    });
-    expect_bad("dpm-csv-missing", 66, "dpm-small/dpm.csv", &["cannot read"], |d| {
-        std::fs::remove_file(d.join("dpm-small/dpm.csv")).unwrap()
-    });
-    expect_bad("svg-truncated", 65, "energy-up-p4000-r2.svg", &["SVG"], |d| {
-        edit(&d.join("smoke-small/energy-up-p4000-r2.svg"), |t| t[..t.len() / 3].to_string())
-    });
-    expect_bad("bench-corrupt", 65, "bench/testbed.json:", &["expected"], |d| {
-        std::fs::write(d.join("bench/testbed.json"), "{\"mips\": 29").unwrap()
-    });
-    expect_bad("bench-array", 65, "bench/observe.json", &["JSON object"], |d| {
-        std::fs::write(d.join("bench/observe.json"), "[]").unwrap()
-    });
+    expect_bad(
+        "variants-missing",
+        66,
+        "smoke-small/variants.csv",
+        &["cannot read"],
+        |d| std::fs::remove_file(d.join("smoke-small/variants.csv")).unwrap(),
+    );
+    expect_bad(
+        "dpm-csv-missing",
+        66,
+        "dpm-small/dpm.csv",
+        &["cannot read"],
+        |d| std::fs::remove_file(d.join("dpm-small/dpm.csv")).unwrap(),
+    );
+    expect_bad(
+        "svg-truncated",
+        65,
+        "energy-up-p4000-r2.svg",
+        &["SVG"],
+        |d| {
+            edit(&d.join("smoke-small/energy-up-p4000-r2.svg"), |t| {
+                t[..t.len() / 3].to_string()
+            })
+        },
+    );
+    expect_bad(
+        "bench-corrupt",
+        65,
+        "bench/testbed.json:",
+        &["expected"],
+        |d| std::fs::write(d.join("bench/testbed.json"), "{\"mips\": 29").unwrap(),
+    );
+    expect_bad(
+        "bench-array",
+        65,
+        "bench/observe.json",
+        &["JSON object"],
+        |d| std::fs::write(d.join("bench/observe.json"), "[]").unwrap(),
+    );
     let r = ubik(&["report", "/nonexistent/ubik-results"]);
-    assert_one_line_failure(&r, 66, &["/nonexistent/ubik-results"], "missing results directory");
+    assert_one_line_failure(
+        &r,
+        66,
+        &["/nonexistent/ubik-results"],
+        "missing results directory",
+    );
 }

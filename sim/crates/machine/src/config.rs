@@ -698,9 +698,7 @@ impl Ctx<'_> {
             if let Some(tb) = &t.timebase {
                 cfg.timer_timebase = match tb.get_ref() {
                     RawTimebase::Str(s) if s == "cycle" => Timebase::Cycle,
-                    RawTimebase::Int(n) if *n > 0 && *n as u64 <= MAX_HZ => {
-                        Timebase::Hz(*n as u64)
-                    }
+                    RawTimebase::Int(n) if *n > 0 && *n as u64 <= MAX_HZ => Timebase::Hz(*n as u64),
                     RawTimebase::Str(s) => {
                         return Err(self.err(
                             &tb.span(),
@@ -1960,8 +1958,16 @@ bits = 12
             ("# a\u{0}\n", "1:4", "U+0000 (NUL)"),
             ("# \u{7f}\n", "1:3", "U+007F (DEL)"),
             ("x = 1\n#\u{1}\n", "2:2", "U+0001"),
-            ("[timer]\ntimebase = \"cy\u{0}cle\"\n", "2:15", "U+0000 (NUL)"),
-            ("ram_size = 4096\r", "1:16", "U+000D (carriage return) without a line feed after it"),
+            (
+                "[timer]\ntimebase = \"cy\u{0}cle\"\n",
+                "2:15",
+                "U+0000 (NUL)",
+            ),
+            (
+                "ram_size = 4096\r",
+                "1:16",
+                "U+000D (carriage return) without a line feed after it",
+            ),
             ("a = \"\"\"\n\n\u{1b}\"\"\"\n", "3:1", "U+001B (ESC)"),
         ] {
             let s = err(text);
@@ -1982,10 +1988,21 @@ bits = 12
     #[test]
     fn syntax_errors_without_a_message_say_where() {
         // Whatever the parser says, the message part is never empty.
-        for text in ["=", "[", "ram_size = ", "a = [1,", "\"", "x = 1 2\n", "[[opp]\n"] {
+        for text in [
+            "=",
+            "[",
+            "ram_size = ",
+            "a = [1,",
+            "\"",
+            "x = 1 2\n",
+            "[[opp]\n",
+        ] {
             let s = err(text);
             let (_, rest) = s.split_once(": ").unwrap();
-            assert!(!rest.starts_with(';') && !rest.starts_with(' '), "{text:?}: {s}");
+            assert!(
+                !rest.starts_with(';') && !rest.starts_with(' '),
+                "{text:?}: {s}"
+            );
         }
     }
 
@@ -2010,7 +2027,11 @@ bits = 12
     fn endless_and_huge_files_are_refused_in_one_line() {
         let d = tmpdir("endless");
         let m = d.join("m.toml");
-        std::fs::write(&m, "[[input]]\nport = 0\nkind = \"file\"\npath = \"/dev/zero\"\n").unwrap();
+        std::fs::write(
+            &m,
+            "[[input]]\nport = 0\nkind = \"file\"\npath = \"/dev/zero\"\n",
+        )
+        .unwrap();
         let e = MachineConfig::from_file(&m).unwrap_err();
         assert_eq!(e.exit_code(), 66);
         assert_eq!(
@@ -2023,12 +2044,20 @@ bits = 12
         std::fs::write(&m, "[[input]]\nport = 0\nkind = \"file\"\npath = \".\"\n").unwrap();
         let e = MachineConfig::from_file(&m).unwrap_err();
         assert_eq!(e.exit_code(), 66);
-        assert!(e.to_string().contains("it is a directory, not a regular file"), "{e}");
+        assert!(
+            e.to_string()
+                .contains("it is a directory, not a regular file"),
+            "{e}"
+        );
         // A stream file one byte over the limit (sparse: no disk space needed).
         let big = d.join("big.txt");
         let f = std::fs::File::create(&big).unwrap();
         f.set_len(MAX_STREAM_BYTES + 1).unwrap();
-        std::fs::write(&m, "[[input]]\nport = 0\nkind = \"file\"\npath = \"big.txt\"\n").unwrap();
+        std::fs::write(
+            &m,
+            "[[input]]\nport = 0\nkind = \"file\"\npath = \"big.txt\"\n",
+        )
+        .unwrap();
         let e = MachineConfig::from_file(&m).unwrap_err();
         assert_eq!(e.exit_code(), 65);
         assert_eq!(
@@ -2067,8 +2096,13 @@ bits = 12
             "m.toml:4:13: period_us = 0.000000001 is shorter than one clock cycle at the fastest operating point \
              (0.01 us at 100000000 Hz); expected a time in microseconds from 0.01 (one cycle of the fastest [[opp]]) to 1e15"
         );
-        let s = err("[[stimulus]]\nline = 1\nkind = \"geometric\"\nslot_us = 0.005\nprobability = 0.5\n");
-        assert!(s.starts_with("m.toml:4:11: slot_us = 0.005 is shorter than one clock cycle"), "{s}");
+        let s = err(
+            "[[stimulus]]\nline = 1\nkind = \"geometric\"\nslot_us = 0.005\nprobability = 0.5\n",
+        );
+        assert!(
+            s.starts_with("m.toml:4:11: slot_us = 0.005 is shorter than one clock cycle"),
+            "{s}"
+        );
         // One cycle exactly is fine; the floor follows the fastest point of the file's table.
         assert!(parse("[[stimulus]]\nline = 0\nkind = \"periodic\"\nperiod_us = 0.01\n").is_ok());
         let s = err("[[opp]]\nhz = 1000000\nvolts = 1\n[[stimulus]]\nline = 0\nkind = \"periodic\"\nperiod_us = 0.5\n");

@@ -152,7 +152,10 @@ mod tests {
         {
             // An endless file: refused before a single byte is read.
             let e = read_bounded(Path::new("/dev/zero"), 100, Pipes::Allowed).unwrap_err();
-            assert_eq!(e.to_string(), "it is a character device, not a regular file");
+            assert_eq!(
+                e.to_string(),
+                "it is a character device, not a regular file"
+            );
         }
         let e = read_bounded(&d.join("missing"), 100, Pipes::Allowed).unwrap_err();
         assert_eq!(e.to_string(), "No such file or directory");

@@ -145,9 +145,7 @@ impl StimulusGen {
                 let k = (until_fs - first) / period_fs + 1;
                 let fired = u64::try_from(k).unwrap_or(u64::MAX);
                 self.count = self.count.saturating_add(fired);
-                self.next_fs = k
-                    .checked_mul(period_fs)
-                    .and_then(|d| first.checked_add(d));
+                self.next_fs = k.checked_mul(period_fs).and_then(|d| first.checked_add(d));
                 return Some((first, fired));
             }
         }
@@ -379,10 +377,17 @@ mod tests {
     fn fire_until_skips_unrecorded_periodic_events_at_once() {
         // 10^12 events of a 1 fs period before 1 ms: counted, not iterated.
         let mut g = StimulusGen::new(&periodic(4, 1e-9, 0.0), 0);
-        assert_eq!(g.fire_until(FS_PER_US as u128 * 1000 - 1, None), Some((0, 1_000_000_000_000)));
+        assert_eq!(
+            g.fire_until(FS_PER_US as u128 * 1000 - 1, None),
+            Some((0, 1_000_000_000_000))
+        );
         assert_eq!(g.fired(), 1_000_000_000_000);
         assert_eq!(g.next_event_fs(), Some(1_000_000_000_000));
-        assert_eq!(g.fire_until(999_999_999_999, None), None, "nothing due before the next");
+        assert_eq!(
+            g.fire_until(999_999_999_999, None),
+            None,
+            "nothing due before the next"
+        );
     }
 
     #[test]
@@ -392,11 +397,16 @@ mod tests {
         let mut seen = Vec::new();
         let got = a.fire_until(us_to_fs(2.0), Some(&mut |n, t| seen.push((n, t))));
         assert_eq!(got, Some((us_to_fs(1.0), 5)));
-        let want: Vec<(u64, u128)> = (0..5).map(|k| (k, us_to_fs(1.0 + 0.25 * k as f64))).collect();
+        let want: Vec<(u64, u128)> = (0..5)
+            .map(|k| (k, us_to_fs(1.0 + 0.25 * k as f64)))
+            .collect();
         assert_eq!(seen, want);
         // The same state whether the events were reported or skipped.
         assert_eq!(b.fire_until(us_to_fs(2.0), None), Some((us_to_fs(1.0), 5)));
-        assert_eq!((a.fired(), a.next_event_fs()), (b.fired(), b.next_event_fs()));
+        assert_eq!(
+            (a.fired(), a.next_event_fs()),
+            (b.fired(), b.next_event_fs())
+        );
         // A geometric generator fires the same events either way.
         let cfg = geometric(1, 1.0, 0.5, 3);
         let mut g1 = StimulusGen::new(&cfg, 9);

@@ -486,9 +486,16 @@ fn mtime_hz_follows_the_core_clock_under_cycle() {
     let (mut m, _) = machine_with(&c, &image(&rate_program(Some(2)), None));
     assert_eq!(run(&mut m, Some(10_000_000)), Outcome::Halted(1));
     assert_eq!(scratch_word(&m, SCRATCH), 100_000_000, "at P0");
-    assert_eq!(scratch_word(&m, SCRATCH + 4), 24_000_000, "after switching to P2");
+    assert_eq!(
+        scratch_word(&m, SCRATCH + 4),
+        24_000_000,
+        "after switching to P2"
+    );
     // A fixed timebase does not move with the clock.
-    let (mut m, _) = machine_with(&MachineConfig::default(), &image(&rate_program(Some(2)), None));
+    let (mut m, _) = machine_with(
+        &MachineConfig::default(),
+        &image(&rate_program(Some(2)), None),
+    );
     assert_eq!(run(&mut m, Some(10_000_000)), Outcome::Halted(1));
     assert_eq!(scratch_word(&m, SCRATCH + 4), 10_000_000);
 }
@@ -547,7 +554,11 @@ fn recorded_stimuli_are_counted_one_by_one() {
     assert_eq!(ev.len() as u64, 4 * end + 1, "events up to cycle {end}");
     for (k, &(cycle, n)) in ev.iter().enumerate() {
         assert_eq!(n, k as u32, "event numbers count every event");
-        assert_eq!(cycle, (k as u64).div_ceil(4), "event {k} at the first cycle at or after it");
+        assert_eq!(
+            cycle,
+            (k as u64).div_ceil(4),
+            "event {k} at the first cycle at or after it"
+        );
     }
     // The same run without the record: the same machine.
     let (mut q, _) = machine_with(&tiny_period(0.0025), &image(&[SPIN], None));
@@ -595,12 +606,22 @@ fn a_1_gib_ram_is_committed_lazily() {
     let (outcome, grew) = within(20, "hello on a 1 GiB RAM", move || {
         let (mut m, _) = machine_with(&c, &image(&code, None));
         let o = run(&mut m, Some(100_000));
-        let grew = resident_bytes().zip(before).map(|(a, b)| a.saturating_sub(b));
+        let grew = resident_bytes()
+            .zip(before)
+            .map(|(a, b)| a.saturating_sub(b));
         (o, grew)
     });
-    assert_eq!(outcome, Outcome::Halted(1), "the last word reads back what was written");
+    assert_eq!(
+        outcome,
+        Outcome::Halted(1),
+        "the last word reads back what was written"
+    );
     if let Some(grew) = grew {
-        assert!(grew < 256 << 20, "resident memory grew by {} MiB", grew >> 20);
+        assert!(
+            grew < 256 << 20,
+            "resident memory grew by {} MiB",
+            grew >> 20
+        );
     }
 }
 

@@ -166,7 +166,9 @@ impl CodeMap {
                 }
                 let mut pc = fs;
                 while pc < fe && in_ram(pc) {
-                    let Some(lo) = image_u16(image, pc) else { break };
+                    let Some(lo) = image_u16(image, pc) else {
+                        break;
+                    };
                     let hi = if lo & 3 == 3 {
                         image_u16(image, pc.wrapping_add(2)).unwrap_or(0)
                     } else {

@@ -91,8 +91,8 @@ pub const ALL_OPS: [Op; 60] = {
     [
         Lui, Auipc, Jal, Jalr, Beq, Bne, Blt, Bge, Bltu, Bgeu, Lb, Lh, Lw, Lbu, Lhu, Sb, Sh, Sw,
         Addi, Slti, Sltiu, Xori, Ori, Andi, Slli, Srli, Srai, Add, Sub, Sll, Slt, Sltu, Xor, Srl,
-        Sra, Or, And, Mul, Mulh, Mulhsu, Mulhu, Div, Divu, Rem, Remu, Fence, FenceI, Ecall,
-        Ebreak, Mret, Wfi, Csrrw, Csrrs, Csrrc, Csrrwi, Csrrsi, Csrrci, Dret, Illegal, Undecoded,
+        Sra, Or, And, Mul, Mulh, Mulhsu, Mulhu, Div, Divu, Rem, Remu, Fence, FenceI, Ecall, Ebreak,
+        Mret, Wfi, Csrrw, Csrrs, Csrrc, Csrrwi, Csrrsi, Csrrci, Dret, Illegal, Undecoded,
     ]
 };
 
@@ -176,7 +176,10 @@ mod tests {
         assert!((r0.sleep_pj - (0.6 + 500.05)).abs() < 1e-9);
         let r2 = m.rates(cfg.opps[2]);
         let per_s = r2.leak_cycle_pj * 24e6 * 1e-12;
-        assert!((per_s - (0.05 + 5e-6 * 0.85 / 1.2)).abs() < 1e-12, "{per_s}");
+        assert!(
+            (per_s - (0.05 + 5e-6 * 0.85 / 1.2)).abs() < 1e-12,
+            "{per_s}"
+        );
     }
 
     #[test]

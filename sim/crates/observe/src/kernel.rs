@@ -77,7 +77,11 @@ pub fn read_u32<B: Bus>(bus: &B, addr: u32) -> Option<u32> {
 
 pub fn read_u8<B: Bus>(bus: &B, addr: u32) -> Option<u8> {
     let h = bus.fetch16(addr & !1)?;
-    Some(if addr & 1 == 0 { h as u8 } else { (h >> 8) as u8 })
+    Some(if addr & 1 == 0 {
+        h as u8
+    } else {
+        (h >> 8) as u8
+    })
 }
 
 /// A NUL-terminated string of at most 64 bytes at `addr`, if it is printable.

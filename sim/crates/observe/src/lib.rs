@@ -97,7 +97,9 @@ impl Category {
             Category::KernelTime
         } else if name.starts_with(".text.uk_ipc") {
             Category::KernelIpc
-        } else if name == ".text.uk" || name.starts_with(".text.uk_") || name.starts_with(".text.uk.")
+        } else if name == ".text.uk"
+            || name.starts_with(".text.uk_")
+            || name.starts_with(".text.uk.")
         {
             Category::KernelOther
         } else {
@@ -138,15 +140,24 @@ mod tests {
 
     #[test]
     fn section_categories() {
-        assert_eq!(Category::of_section(".text.uk_sched"), Category::KernelSched);
+        assert_eq!(
+            Category::of_section(".text.uk_sched"),
+            Category::KernelSched
+        );
         assert_eq!(
             Category::of_section(".text.uk_sched.uk__tail"),
             Category::KernelSched
         );
         assert_eq!(Category::of_section(".text.uk_time"), Category::KernelTime);
-        assert_eq!(Category::of_section(".text.uk_ipc.uk_sem_give"), Category::KernelIpc);
+        assert_eq!(
+            Category::of_section(".text.uk_ipc.uk_sem_give"),
+            Category::KernelIpc
+        );
         assert_eq!(Category::of_section(".text.uk"), Category::KernelOther);
-        assert_eq!(Category::of_section(".text.uk_other.idle"), Category::KernelOther);
+        assert_eq!(
+            Category::of_section(".text.uk_other.idle"),
+            Category::KernelOther
+        );
         assert_eq!(Category::of_section(".text"), Category::User);
         assert_eq!(Category::of_section(".text.ukulele"), Category::User);
         assert_eq!(Category::of_section(".vectors"), Category::User);
@@ -155,9 +166,18 @@ mod tests {
     #[test]
     fn context_rules() {
         assert_eq!(category_in(Category::User, mode::TRAP), Category::Lisr);
-        assert_eq!(category_in(Category::KernelIpc, mode::TRAP), Category::KernelIpc);
+        assert_eq!(
+            category_in(Category::KernelIpc, mode::TRAP),
+            Category::KernelIpc
+        );
         assert_eq!(category_in(Category::KernelIpc, mode::HISR), Category::Hisr);
-        assert_eq!(category_in(Category::KernelSched, mode::IDLE), Category::Idle);
-        assert_eq!(category_in(Category::KernelTime, mode::NORMAL), Category::KernelTime);
+        assert_eq!(
+            category_in(Category::KernelSched, mode::IDLE),
+            Category::Idle
+        );
+        assert_eq!(
+            category_in(Category::KernelTime, mode::NORMAL),
+            Category::KernelTime
+        );
     }
 }

@@ -231,7 +231,10 @@ impl<const TRACE: bool> EnergyObserver<TRACE> {
         let d_faults = n.faults.wrapping_sub(o.counts.faults);
         let d_mem = at.mem.wrapping_sub(o.at.mem).wrapping_sub(d_faults);
         let d_mmio = n.mmio.wrapping_sub(o.counts.mmio);
-        let d_xfer = at.xfer.wrapping_sub(o.at.xfer).wrapping_add(n.mret.wrapping_sub(o.counts.mret));
+        let d_xfer = at
+            .xfer
+            .wrapping_sub(o.at.xfer)
+            .wrapping_add(n.mret.wrapping_sub(o.counts.mret));
         let d_mul = n.mul.wrapping_sub(o.counts.mul);
         let d_div = n.div.wrapping_sub(o.counts.div);
         let d_divc = n.div_cycles.wrapping_sub(o.counts.div_cycles);
@@ -297,7 +300,11 @@ impl<const TRACE: bool> EnergyObserver<TRACE> {
             if dc == 0 && a.class_fj == 0 {
                 continue;
             }
-            let rate = if k == SLEEP_KEY { r.sleep_pj } else { r.active_pj };
+            let rate = if k == SLEEP_KEY {
+                r.sleep_pj
+            } else {
+                r.active_pj
+            };
             let e = dc as f64 * rate + a.class_fj as i64 as f64 * r.class_pj_per_fj;
             f.energy_pj += e;
             f.cycles = a.cycles;
@@ -463,7 +470,8 @@ impl<const TRACE: bool> Observer for EnergyObserver<TRACE> {
             (Op::Jalr, _) => flags |= flag::AFTER,
             (_, Some(t)) => {
                 let tv = self.slot(t);
-                let starts = tv & ENTRY != 0 || self.slot(t.wrapping_sub(2)) & FN_MASK != tv & FN_MASK;
+                let starts =
+                    tv & ENTRY != 0 || self.slot(t.wrapping_sub(2)) & FN_MASK != tv & FN_MASK;
                 // A call to its own function's entry (recursion: counted as a call), or a
                 // jump into the middle of another function (no START flag catches it).
                 if (call && tv & FN_MASK == f && tv & ENTRY != 0) || (tv & FN_MASK != f && !starts)
@@ -600,7 +608,8 @@ impl<const TRACE: bool> Probe for EnergyObserver<TRACE> {
         let pj = settle_cycles as f64 * self.rates.dyn_cycle_pj;
         self.charge_extra(pj);
         if TRACE {
-            self.timeline.instant("operating-point switch", at, settle_cycles);
+            self.timeline
+                .instant("operating-point switch", at, settle_cycles);
         }
     }
 

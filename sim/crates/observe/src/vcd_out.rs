@@ -14,7 +14,13 @@ use vcd::{IdCode, SimulationCommand, TimescaleUnit, Value, VarType};
 fn bits(v: u32, n: u32) -> Vec<Value> {
     (0..n)
         .rev()
-        .map(|i| if v >> i & 1 != 0 { Value::V1 } else { Value::V0 })
+        .map(|i| {
+            if v >> i & 1 != 0 {
+                Value::V1
+            } else {
+                Value::V0
+            }
+        })
         .collect()
 }
 
@@ -85,7 +91,14 @@ pub fn write_vcd<W: Write>(w: W, record: &[IoEvent], comment: &str) -> std::io::
             IoKind::Gpio => {
                 let p = e.port & 31;
                 level = (level & !(1 << p)) | (e.value & 1) << p;
-                v.change_scalar(pin_id[&p], if e.value & 1 != 0 { Value::V1 } else { Value::V0 })?;
+                v.change_scalar(
+                    pin_id[&p],
+                    if e.value & 1 != 0 {
+                        Value::V1
+                    } else {
+                        Value::V0
+                    },
+                )?;
                 v.change_vector(gpio_bus, bits(level, 32))?;
             }
             IoKind::Out => {

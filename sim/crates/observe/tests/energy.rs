@@ -121,7 +121,10 @@ fn assert_sums(r: &Results, m: &Machine) {
     assert_eq!(e, r.total.energy_j, "category energies sum to the total");
     let fc: u64 = r.functions.iter().map(|f| f.2.cycles).sum();
     let fi: u64 = r.functions.iter().map(|f| f.2.instret).sum();
-    assert_eq!(fc, m.hart.cycle, "function cycles sum to the elapsed cycles");
+    assert_eq!(
+        fc, m.hart.cycle,
+        "function cycles sum to the elapsed cycles"
+    );
     assert_eq!(fi, m.hart.instret, "function instret sums to instret");
 }
 
@@ -159,7 +162,10 @@ fn energy_of_a_known_sequence_is_the_formula_to_the_picojoule() {
         "energy {got_pj} pJ, formula {expect_pj} pJ ({} cycles)",
         m.hart.cycle
     );
-    assert!((got_pj - expect_pj).abs() < 1e-6, "and much closer: {got_pj} vs {expect_pj}");
+    assert!(
+        (got_pj - expect_pj).abs() < 1e-6,
+        "and much closer: {got_pj} vs {expect_pj}"
+    );
     assert_sums(&r, &m);
     assert_eq!(r.category(Category::User).cycles, m.hart.cycle);
 }
@@ -180,7 +186,10 @@ fn class_energies_follow_the_machine_file() {
     // ALU: lui + 2 addi, 10 addi, lui + addi = 15.
     let expect = 15.0 * 0.25 + 10.0 * (7.0 + 7.0 + 5.0 + 37.0 + 2.0) + 100.0;
     let got = r.total.energy_j * 1e12;
-    assert!((got - expect).abs() < 1e-6, "class energy {got} pJ, expected {expect}");
+    assert!(
+        (got - expect).abs() < 1e-6,
+        "class energy {got} pJ, expected {expect}"
+    );
 }
 
 #[test]
@@ -206,8 +215,8 @@ fn dvfs_program(to: Option<u32>, n: i32) -> Vec<u32> {
     if let Some(to) = to {
         p.extend([
             addi(6, 0, to as i32),
-            sw(6, 5, 0),  // OPP_SELECT
-            lw(7, 5, 4),  // STATUS
+            sw(6, 5, 0), // OPP_SELECT
+            lw(7, 5, 4), // STATUS
             bne(7, 0, -4),
         ]);
     }
@@ -231,8 +240,16 @@ fn dynamic_energy_scales_with_v_squared_and_leakage_with_v() {
     let s = 0.85 / 1.2;
     let e0 = n * (12.0 + 5e-6 / 100e6 * 1e12);
     let e2 = n * (12.0 * s * s + 5e-6 * s / 24e6 * 1e12);
-    assert!((r0.total.energy_j * 1e12 - e0).abs() < 1e-6, "{} vs {e0}", r0.total.energy_j * 1e12);
-    assert!((r2.total.energy_j * 1e12 - e2).abs() < 1e-6, "{} vs {e2}", r2.total.energy_j * 1e12);
+    assert!(
+        (r0.total.energy_j * 1e12 - e0).abs() < 1e-6,
+        "{} vs {e0}",
+        r0.total.energy_j * 1e12
+    );
+    assert!(
+        (r2.total.energy_j * 1e12 - e2).abs() < 1e-6,
+        "{} vs {e2}",
+        r2.total.energy_j * 1e12
+    );
     // Less dynamic energy at the lower voltage, more leakage the longer it runs.
     let leak0 = n * 5e-6 / 100e6;
     let leak2 = n * 5e-6 * s / 24e6;
@@ -260,7 +277,10 @@ fn a_switch_costs_its_settle_time_at_the_old_point() {
     assert!(c0 >= settle, "the core runs on through the settle time");
     let expect = 12.0 * c0 + 12.0 * s * s * c1 + 12.0 * settle;
     let got = r.total.energy_j * 1e12;
-    assert!((got - expect).abs() < 1e-6, "energy {got} pJ, expected {expect} pJ");
+    assert!(
+        (got - expect).abs() < 1e-6,
+        "energy {got} pJ, expected {expect} pJ"
+    );
     assert_sums(&r, &m);
 }
 
@@ -280,10 +300,22 @@ fn functions_calls_and_categories_from_symbols() {
     //   0x30 1:     addi x20, x0, 0
     //   0x34        jalr x0, ra, 0
     //   0x38 k:     jalr x0, ra, 0
-    let mut p = vec![addi(9, 0, 3), jal(1, 0x20), addi(9, 9, -1), bne(9, 0, -8), jal(1, 0x28)];
+    let mut p = vec![
+        addi(9, 0, 3),
+        jal(1, 0x20),
+        addi(9, 9, -1),
+        bne(9, 0, -8),
+        jal(1, 0x28),
+    ];
     p.extend(halt());
     p.push(addi(0, 0, 0));
-    p.extend([bne(20, 0, 12), addi(20, 0, 1), jal(0, -8), addi(20, 0, 0), jalr(0, 1, 0)]);
+    p.extend([
+        bne(20, 0, 12),
+        addi(20, 0, 1),
+        jal(0, -8),
+        addi(20, 0, 0),
+        jalr(0, 1, 0),
+    ]);
     p.push(jalr(0, 1, 0));
     let sym = |name: &str, off: u32, size: u32| Symbol {
         name: name.into(),
@@ -291,7 +323,14 @@ fn functions_calls_and_categories_from_symbols() {
         size,
         is_func: true,
     };
-    let mut img = image(&p, vec![sym("main", 0, 0x24), sym("f", 0x24, 0x14), sym("k", 0x38, 4)]);
+    let mut img = image(
+        &p,
+        vec![
+            sym("main", 0, 0x24),
+            sym("f", 0x24, 0x14),
+            sym("k", 0x38, 4),
+        ],
+    );
     img.sections = vec![
         Section {
             name: ".text".into(),
@@ -312,7 +351,11 @@ fn functions_calls_and_categories_from_symbols() {
     assert_sums(&r, &m);
     let get = |n: &str| r.functions.iter().find(|f| f.0 == n).unwrap();
     assert_eq!(get("main").1, 1, "main entered once (reset)");
-    assert_eq!(get("f").1, 3, "f called 3 times (its jump back to its entry is no call)");
+    assert_eq!(
+        get("f").1,
+        3,
+        "f called 3 times (its jump back to its entry is no call)"
+    );
     assert_eq!(get("k").1, 1);
     // f: per call bne, addi, jal, bne, addi, jalr = 6 instructions.
     assert_eq!(get("f").2.instret, 18);

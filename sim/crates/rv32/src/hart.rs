@@ -322,13 +322,9 @@ impl Hart {
         let mut inst = Slot::from_inst(&decoded);
         if O::ACTIVE {
             let target = match decoded.op {
-                Op::Jal
-                | Op::Beq
-                | Op::Bne
-                | Op::Blt
-                | Op::Bge
-                | Op::Bltu
-                | Op::Bgeu => Some(pc.wrapping_add(decoded.imm as u32)),
+                Op::Jal | Op::Beq | Op::Bne | Op::Blt | Op::Bge | Op::Bltu | Op::Bgeu => {
+                    Some(pc.wrapping_add(decoded.imm as u32))
+                }
                 _ => None,
             };
             let f = obs.flags(pc, decoded.op, decoded.rd, target);

@@ -49,8 +49,14 @@ pub fn config_header(d: &SystemDesc) -> String {
         "#define UK_TIMESLICE_TICKS {}\n",
         k.timeslice_ticks
     ));
-    s.push_str(&format!("#define UK_IRQ_STACK_BYTES {}\n", k.irq_stack_bytes));
-    s.push_str(&format!("#define UK_IDLE_STACK_BYTES {}\n", k.idle_stack_bytes));
+    s.push_str(&format!(
+        "#define UK_IRQ_STACK_BYTES {}\n",
+        k.irq_stack_bytes
+    ));
+    s.push_str(&format!(
+        "#define UK_IDLE_STACK_BYTES {}\n",
+        k.idle_stack_bytes
+    ));
     s.push_str(&format!("#define UK_TICK_START {}u\n", k.tick_start));
     if k.checks_full {
         s.push_str("/* [kernel] checks = \"full\": invariants asserted at every kernel exit. */\n");

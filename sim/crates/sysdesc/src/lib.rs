@@ -679,10 +679,16 @@ mod tests {
         let big = "[kernel]\nirq_stack_bytes = 262144\nidle_stack_bytes = 262144\n";
         assert!(parse(&format!("{big}[heap.h]\nbytes = 409600\n")).is_ok());
         let e = err(&format!("{big}[heap.h]\nbytes = 524288\n"));
-        assert!(e.starts_with("system.toml:4:7: heap \"h\" takes the objects"), "{e}");
+        assert!(
+            e.starts_with("system.toml:4:7: heap \"h\" takes the objects"),
+            "{e}"
+        );
         assert!(parse("[heap.h]\nbytes = 524288\n").is_ok());
         let e = err("[kernel]\ntick_start = \"max\"\n");
-        assert!(e.starts_with("system.toml:2:14: `tick_start`: invalid type"), "{e}");
+        assert!(
+            e.starts_with("system.toml:2:14: `tick_start`: invalid type"),
+            "{e}"
+        );
     }
 
     #[test]

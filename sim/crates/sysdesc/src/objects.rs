@@ -975,7 +975,11 @@ impl<'c, 'a> Resolver<'c, 'a> {
             }
         };
         let sched = self.scheduler.name();
-        let hi = if self.scheduler == Scheduler::Bitmap { 62 } else { 254 };
+        let hi = if self.scheduler == Scheduler::Bitmap {
+            62
+        } else {
+            254
+        };
         let priority = match &t.priority {
             Some(p) => {
                 let n = *p.get_ref();

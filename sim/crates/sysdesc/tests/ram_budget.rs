@@ -10,7 +10,6 @@ use sysdesc::SystemDesc;
 mod common;
 use common::{repo_root, require_tools, GCC};
 
-
 #[test]
 fn ram_is_the_linker_script_s() {
     let ld = std::fs::read_to_string(repo_root().join("bsp/link.ld")).unwrap();

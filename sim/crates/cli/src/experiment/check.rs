@@ -33,22 +33,41 @@ fn io_reason(e: &std::io::Error) -> String {
 }
 
 fn cannot_read(p: &Path, what: &str, e: &std::io::Error) -> Failure {
-    Failure::new(code::NO_INPUT, format!("{}: cannot read {what}: {}; expected a readable file", p.display(), io_reason(e)))
+    Failure::new(
+        code::NO_INPUT,
+        format!(
+            "{}: cannot read {what}: {}; expected a readable file",
+            p.display(),
+            io_reason(e)
+        ),
+    )
 }
 
 /// The workload directory: its main source and every source it has that the variants copy.
 fn check_app(exp: &Experiment) -> Result<(), Failure> {
-    let main = if exp.kind == "dpm" { "dpm.c" } else { "workloads.c" };
+    let main = if exp.kind == "dpm" {
+        "dpm.c"
+    } else {
+        "workloads.c"
+    };
     if !exp.app.join(main).is_file() {
         return Err(Failure::new(
             code::NO_INPUT,
-            format!("{}: no {main}; expected the workload directory of the experiment (app = ...)", exp.app.display()),
+            format!(
+                "{}: no {main}; expected the workload directory of the experiment (app = ...)",
+                exp.app.display()
+            ),
         ));
     }
-    let entries = std::fs::read_dir(&exp.app).map_err(|e| cannot_read(&exp.app, "the workload directory", &e))?;
+    let entries = std::fs::read_dir(&exp.app)
+        .map_err(|e| cannot_read(&exp.app, "the workload directory", &e))?;
     for e in entries.flatten() {
         let p = e.path();
-        if matches!(p.extension().and_then(|x| x.to_str()), Some("c" | "h" | "S")) && p.is_file() {
+        if matches!(
+            p.extension().and_then(|x| x.to_str()),
+            Some("c" | "h" | "S")
+        ) && p.is_file()
+        {
             std::fs::File::open(&p).map_err(|e| cannot_read(&p, "a workload source", &e))?;
         }
     }
@@ -85,9 +104,15 @@ fn check_kernel(exp: &Experiment, root: &Path) -> Result<(), Failure> {
 /// that is a bug in `ubik experiment` (the experiment file's values were checked).
 fn check_descriptions(exp: &Experiment, out: &Path) -> Result<(), Failure> {
     let descs: Vec<(String, String)> = if exp.kind == "dpm" {
-        exp.dpm.iter().map(|v| (v.label(), super::dpm::system_toml(v, exp.run_ms))).collect()
+        exp.dpm
+            .iter()
+            .map(|v| (v.label(), super::dpm::system_toml(v, exp.run_ms)))
+            .collect()
     } else {
-        exp.variants.iter().map(|v| (v.label(), super::system_toml(v, exp.run_ms))).collect()
+        exp.variants
+            .iter()
+            .map(|v| (v.label(), super::system_toml(v, exp.run_ms)))
+            .collect()
     };
     for (label, text) in descs {
         let name = out.join("build").join(&label).join("system.toml");
@@ -116,16 +141,27 @@ pub fn check_output_dir(out: &Path) -> Result<(), Failure> {
     loop {
         match std::fs::metadata(dir) {
             Ok(m) if m.is_dir() => break,
-            Ok(_) => return Err(cannot_write(out, format!("{} is not a directory", dir.display()))),
+            Ok(_) => {
+                return Err(cannot_write(
+                    out,
+                    format!("{} is not a directory", dir.display()),
+                ))
+            }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => match dir.parent() {
                 Some(p) => dir = p,
                 None => return Err(cannot_write(out, io_reason(&e))),
             },
-            Err(e) => return Err(cannot_write(out, format!("{}: {}", dir.display(), io_reason(&e)))),
+            Err(e) => {
+                return Err(cannot_write(
+                    out,
+                    format!("{}: {}", dir.display(), io_reason(&e)),
+                ))
+            }
         }
     }
     let probe = dir.join(format!(".ubik-write-check-{}", std::process::id()));
-    std::fs::File::create(&probe).map_err(|e| cannot_write(out, format!("{}: {}", dir.display(), io_reason(&e))))?;
+    std::fs::File::create(&probe)
+        .map_err(|e| cannot_write(out, format!("{}: {}", dir.display(), io_reason(&e))))?;
     let _ = std::fs::remove_file(&probe);
     Ok(())
 }
@@ -134,7 +170,8 @@ pub fn check_output_dir(out: &Path) -> Result<(), Failure> {
 pub fn check_inputs(exp: &Experiment, root: &Path, out: &Path) -> Result<(), Failure> {
     check_app(exp)?;
     for m in machine_files(exp) {
-        MachineConfig::from_file(&m).map_err(|e| Failure::new(e.exit_code() as u8, e.to_string()))?;
+        MachineConfig::from_file(&m)
+            .map_err(|e| Failure::new(e.exit_code() as u8, e.to_string()))?;
     }
     check_kernel(exp, root)?;
     check_descriptions(exp, out)?;

@@ -7,8 +7,8 @@
 //! Writes `dpm.csv` (one row per variant, over its seeds), `summary.json` and one bar chart of
 //! average current per (workload, mode): `current-WORKLOAD-MODE.svg`.
 
-use super::spec::{DpmVariant, Experiment, POLICIES};
 use super::plot;
+use super::spec::{DpmVariant, Experiment, POLICIES};
 use super::steps::{build_app, io_fail, prepare_app, run_app, RunSpec};
 use crate::{code, Failure};
 use rayon::prelude::*;
@@ -18,7 +18,8 @@ use std::path::{Path, PathBuf};
 
 /// The machine file of a variant's runs: `APP/WORKLOAD-MODE.machine.toml`.
 pub(super) fn machine_file(exp: &Experiment, v: &DpmVariant) -> PathBuf {
-    exp.app.join(format!("{}-{}.machine.toml", v.workload, v.mode))
+    exp.app
+        .join(format!("{}-{}.machine.toml", v.workload, v.mode))
 }
 
 pub(super) fn system_toml(v: &DpmVariant, run_ms: u32) -> String {
@@ -41,7 +42,8 @@ struct Measured {
 }
 
 fn parse_console(text: &str, key: &str) -> Option<u64> {
-    text.split_whitespace().find_map(|w| w.strip_prefix(key).and_then(|x| x.parse().ok()))
+    text.split_whitespace()
+        .find_map(|w| w.strip_prefix(key).and_then(|x| x.parse().ok()))
 }
 
 fn measure(dir: &Path, console: &str) -> Result<Measured, Failure> {
@@ -58,7 +60,11 @@ fn measure(dir: &Path, console: &str) -> Result<Measured, Failure> {
     })?;
     let mut opp: Vec<(String, f64)> = s["opp_time_s"]
         .as_object()
-        .map(|m| m.iter().map(|(k, v)| (k.clone(), v.as_f64().unwrap_or(0.0))).collect())
+        .map(|m| {
+            m.iter()
+                .map(|(k, v)| (k.clone(), v.as_f64().unwrap_or(0.0)))
+                .collect()
+        })
         .unwrap_or_default();
     opp.sort_by(|a, b| a.0.cmp(&b.0));
     Ok(Measured {
@@ -72,10 +78,27 @@ fn measure(dir: &Path, console: &str) -> Result<Measured, Failure> {
     })
 }
 
-pub fn run(exp: &Experiment, root: &Path, exe: &Path, out: &Path, jobs: usize, quiet: bool) -> Result<u8, Failure> {
+pub fn run(
+    exp: &Experiment,
+    root: &Path,
+    exe: &Path,
+    out: &Path,
+    jobs: usize,
+    quiet: bool,
+) -> Result<u8, Failure> {
     let n = exp.dpm.len();
-    eprintln!("ubik experiment {} (dpm): {} variants x {} seeds -> {}", exp.name, n, exp.seeds.len(), out.display());
-    let dirs: Vec<PathBuf> = exp.dpm.iter().map(|v| out.join("build").join(v.label())).collect();
+    eprintln!(
+        "ubik experiment {} (dpm): {} variants x {} seeds -> {}",
+        exp.name,
+        n,
+        exp.seeds.len(),
+        out.display()
+    );
+    let dirs: Vec<PathBuf> = exp
+        .dpm
+        .iter()
+        .map(|v| out.join("build").join(v.label()))
+        .collect();
     for (v, dir) in exp.dpm.iter().zip(&dirs) {
         prepare_app(&exp.app, dir, &system_toml(v, exp.run_ms))?;
     }
@@ -89,13 +112,24 @@ pub fn run(exp: &Experiment, root: &Path, exe: &Path, out: &Path, jobs: usize, q
     if !quiet {
         eprintln!();
     }
-    let runs: Vec<(usize, u64)> = (0..n).flat_map(|i| exp.seeds.iter().map(move |&s| (i, s))).collect();
-    let bar = if quiet { indicatif::ProgressBar::hidden() } else { indicatif::ProgressBar::new(runs.len() as u64) };
+    let runs: Vec<(usize, u64)> = (0..n)
+        .flat_map(|i| exp.seeds.iter().map(move |&s| (i, s)))
+        .collect();
+    let bar = if quiet {
+        indicatif::ProgressBar::hidden()
+    } else {
+        indicatif::ProgressBar::new(runs.len() as u64)
+    };
     let max_cycles = (exp.run_ms as u64 + 1000) * 1_000_000;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(jobs)
         .build()
-        .map_err(|e| Failure::new(code::INTERNAL, format!("cannot start the worker threads: {e}")))?;
+        .map_err(|e| {
+            Failure::new(
+                code::INTERNAL,
+                format!("cannot start the worker threads: {e}"),
+            )
+        })?;
     let results: Vec<Result<Measured, Failure>> = pool.install(|| {
         runs.par_iter()
             .map(|&(i, seed)| {
@@ -126,7 +160,12 @@ pub fn run(exp: &Experiment, root: &Path, exe: &Path, out: &Path, jobs: usize, q
     // Per variant: the mean over its seeds.
     let mut rows: Vec<(DpmVariant, Measured)> = Vec::new();
     for (i, v) in exp.dpm.iter().enumerate() {
-        let ms: Vec<&Measured> = runs.iter().zip(&per_run).filter(|((j, _), _)| *j == i).map(|(_, m)| m).collect();
+        let ms: Vec<&Measured> = runs
+            .iter()
+            .zip(&per_run)
+            .filter(|((j, _), _)| *j == i)
+            .map(|(_, m)| m)
+            .collect();
         let k = ms.len().max(1) as f64;
         let mut a = Measured::default();
         for m in &ms {
@@ -152,10 +191,21 @@ pub fn run(exp: &Experiment, root: &Path, exe: &Path, out: &Path, jobs: usize, q
     };
     let mut csv = String::from("label,workload,mode,policy,avg_current_ma,avg_power_mw,energy_mj,saving_vs_default_pct,deadline_misses,blocks,time_p0_s,time_p1_s,time_p2_s\n");
     let mut json_rows = Vec::new();
-    println!("{:<8} {:<5} {:<8} {:>11} {:>10} {:>9} {:>7}", "workload", "mode", "policy", "current.mA", "energy.mJ", "saving%", "misses");
+    println!(
+        "{:<8} {:<5} {:<8} {:>11} {:>10} {:>9} {:>7}",
+        "workload", "mode", "policy", "current.mA", "energy.mJ", "saving%", "misses"
+    );
     for (v, m) in &rows {
-        let saving = base(v).filter(|b| *b > 0.0).map(|b| (1.0 - m.energy_j / b) * 100.0);
-        let t = |k: &str| m.opp_time_s.iter().find(|x| x.0 == k).map(|x| x.1).unwrap_or(0.0);
+        let saving = base(v)
+            .filter(|b| *b > 0.0)
+            .map(|b| (1.0 - m.energy_j / b) * 100.0);
+        let t = |k: &str| {
+            m.opp_time_s
+                .iter()
+                .find(|x| x.0 == k)
+                .map(|x| x.1)
+                .unwrap_or(0.0)
+        };
         let _ = writeln!(
             csv,
             "{},{},{},{},{:.4},{:.4},{:.4},{},{},{},{:.6},{:.6},{:.6}",
@@ -180,7 +230,9 @@ pub fn run(exp: &Experiment, root: &Path, exe: &Path, out: &Path, jobs: usize, q
             v.policy,
             m.avg_current_a * 1e3,
             m.energy_j * 1e3,
-            saving.map(|x| format!("{x:.1}")).unwrap_or_else(|| "-".into()),
+            saving
+                .map(|x| format!("{x:.1}"))
+                .unwrap_or_else(|| "-".into()),
             m.misses
         );
         json_rows.push(serde_json::json!({
@@ -191,7 +243,13 @@ pub fn run(exp: &Experiment, root: &Path, exe: &Path, out: &Path, jobs: usize, q
         }));
     }
     let summary = serde_json::json!({"experiment": exp.name, "kind": "dpm", "run_ms": exp.run_ms, "seeds": exp.seeds, "variants": json_rows});
-    for (name, text) in [("dpm.csv", csv), ("summary.json", serde_json::to_string_pretty(&summary).unwrap_or_default() + "\n")] {
+    for (name, text) in [
+        ("dpm.csv", csv),
+        (
+            "summary.json",
+            serde_json::to_string_pretty(&summary).unwrap_or_default() + "\n",
+        ),
+    ] {
         let p = out.join(name);
         std::fs::write(&p, text).map_err(|e| io_fail("results", &p, e))?;
     }
@@ -205,10 +263,24 @@ pub fn run(exp: &Experiment, root: &Path, exe: &Path, out: &Path, jobs: usize, q
     for (w, mo) in &groups {
         let bars: Vec<(String, Vec<(String, f64)>)> = POLICIES
             .iter()
-            .filter_map(|p| rows.iter().find(|(v, _)| &v.workload == w && &v.mode == mo && v.policy == *p))
-            .map(|(v, m)| (v.policy.clone(), vec![("average current (mA)".to_string(), m.avg_current_a * 1e3)]))
+            .filter_map(|p| {
+                rows.iter()
+                    .find(|(v, _)| &v.workload == w && &v.mode == mo && v.policy == *p)
+            })
+            .map(|(v, m)| {
+                (
+                    v.policy.clone(),
+                    vec![("average current (mA)".to_string(), m.avg_current_a * 1e3)],
+                )
+            })
             .collect();
-        plot::stacked_bars(&out.join(format!("current-{w}-{mo}.svg")), &format!("Average current: {w}, {mo}"), "mA", &bars).map_err(|e| Failure::new(code::IO_ERROR, e))?;
+        plot::stacked_bars(
+            &out.join(format!("current-{w}-{mo}.svg")),
+            &format!("Average current: {w}, {mo}"),
+            "mA",
+            &bars,
+        )
+        .map_err(|e| Failure::new(code::IO_ERROR, e))?;
     }
     println!("data and figures: {}", out.display());
     Ok(0)

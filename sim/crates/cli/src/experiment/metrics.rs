@@ -31,7 +31,12 @@ pub struct RunMetrics {
 }
 
 /// Reads the IO record `io_csv` and the stats `stats_json` of one run.
-pub fn measure(io_csv: &Path, stats_json: &Path, tasks: u32, output_period_us: u32) -> Result<RunMetrics, String> {
+pub fn measure(
+    io_csv: &Path,
+    stats_json: &Path,
+    tasks: u32,
+    output_period_us: u32,
+) -> Result<RunMetrics, String> {
     let mut m = RunMetrics::default();
     let text = std::fs::read_to_string(io_csv).map_err(|e| format!("{}: {e}", io_csv.display()))?;
     let period_ns = output_period_us as i64 * 1000;
@@ -42,9 +47,13 @@ pub fn measure(io_csv: &Path, stats_json: &Path, tasks: u32, output_period_us: u
         if f.len() != 5 {
             return Err(format!("{}:{}: expected 5 fields", io_csv.display(), n + 1));
         }
-        let t: f64 = f[1].parse().map_err(|_| format!("{}:{}: bad time", io_csv.display(), n + 1))?;
+        let t: f64 = f[1]
+            .parse()
+            .map_err(|_| format!("{}:{}: bad time", io_csv.display(), n + 1))?;
         let t_ns = (t * 1e9).round() as i64;
-        let port: u32 = f[3].parse().map_err(|_| format!("{}:{}: bad port", io_csv.display(), n + 1))?;
+        let port: u32 = f[3]
+            .parse()
+            .map_err(|_| format!("{}:{}: bad port", io_csv.display(), n + 1))?;
         match f[2] {
             "stimulus" if port == 0 => {
                 m.stimuli += 1;
@@ -73,7 +82,8 @@ pub fn measure(io_csv: &Path, stats_json: &Path, tasks: u32, output_period_us: u
     m.unanswered = pending.len() as u64;
 
     let stats: Value = serde_json::from_str(
-        &std::fs::read_to_string(stats_json).map_err(|e| format!("{}: {e}", stats_json.display()))?,
+        &std::fs::read_to_string(stats_json)
+            .map_err(|e| format!("{}: {e}", stats_json.display()))?,
     )
     .map_err(|e| format!("{}: {e}", stats_json.display()))?;
     m.cycles = stats["cycles"].as_u64().unwrap_or(0);
@@ -84,12 +94,19 @@ pub fn measure(io_csv: &Path, stats_json: &Path, tasks: u32, output_period_us: u
         for (k, v) in cats {
             m.by_category.insert(
                 k.clone(),
-                (v["cycles"].as_u64().unwrap_or(0), v["energy_j"].as_f64().unwrap_or(0.0)),
+                (
+                    v["cycles"].as_u64().unwrap_or(0),
+                    v["energy_j"].as_f64().unwrap_or(0.0),
+                ),
             );
         }
     }
     let idle = m.by_category.get("idle").map(|x| x.0).unwrap_or(0);
-    m.utilisation = if m.cycles > 0 { 1.0 - idle as f64 / m.cycles as f64 } else { 0.0 };
+    m.utilisation = if m.cycles > 0 {
+        1.0 - idle as f64 / m.cycles as f64
+    } else {
+        0.0
+    };
     Ok(m)
 }
 

@@ -106,7 +106,10 @@ fn aggregate(ms: &[&RunMetrics]) -> Summary {
             x.1 += e / n;
         }
     }
-    Summary { runs: ms.len(), m: a }
+    Summary {
+        runs: ms.len(),
+        m: a,
+    }
 }
 
 fn on_time(jitter_ns: &[i64], bin_us: u32) -> f64 {
@@ -119,8 +122,12 @@ fn on_time(jitter_ns: &[i64], bin_us: u32) -> f64 {
 
 fn find_root(exp_file: &Path) -> Result<PathBuf, Failure> {
     let dir = exp_file.parent().map(Path::to_path_buf).unwrap_or_default();
-    let dir = std::path::absolute(if dir.as_os_str().is_empty() { Path::new(".") } else { &dir })
-        .unwrap_or_else(|_| PathBuf::from("."));
+    let dir = std::path::absolute(if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        &dir
+    })
+    .unwrap_or_else(|_| PathBuf::from("."));
     crate::build::root::find_root(&dir)
 }
 
@@ -128,22 +135,50 @@ pub fn experiment(args: ExperimentArgs) -> Result<u8, Failure> {
     if !args.file.is_file() {
         return Err(Failure::new(
             code::NO_INPUT,
-            format!("{}: cannot read the experiment file; expected experiments/NAME.toml", args.file.display()),
+            format!(
+                "{}: cannot read the experiment file; expected experiments/NAME.toml",
+                args.file.display()
+            ),
         ));
     }
     let root = find_root(&args.file)?;
-    let exp = Experiment::from_file(&args.file, &root).map_err(|e| Failure::new(e.exit_code() as u8, e.to_string()))?;
-    let out = args.output.clone().unwrap_or_else(|| PathBuf::from("out").join(&exp.name));
+    let exp = Experiment::from_file(&args.file, &root)
+        .map_err(|e| Failure::new(e.exit_code() as u8, e.to_string()))?;
+    let out = args
+        .output
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("out").join(&exp.name));
     // Everything that can be checked without compiling is checked before anything is built.
     check::check_inputs(&exp, &root, &out)?;
-    let n = if exp.kind == "dpm" { exp.dpm.len() } else { exp.variants.len() };
+    let n = if exp.kind == "dpm" {
+        exp.dpm.len()
+    } else {
+        exp.variants.len()
+    };
     if args.check {
-        println!("{}: ok ({n} variants x {} seeds -> {})", args.file.display(), exp.seeds.len(), out.display());
+        println!(
+            "{}: ok ({n} variants x {} seeds -> {})",
+            args.file.display(),
+            exp.seeds.len(),
+            out.display()
+        );
         return Ok(0);
     }
     std::fs::create_dir_all(&out).map_err(|e| io_fail("the output directory", &out, e))?;
-    let exe = std::env::current_exe().map_err(|e| Failure::new(code::INTERNAL, format!("cannot find the ubik executable: {e}")))?;
-    let jobs = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)).max(1);
+    let exe = std::env::current_exe().map_err(|e| {
+        Failure::new(
+            code::INTERNAL,
+            format!("cannot find the ubik executable: {e}"),
+        )
+    })?;
+    let jobs = args
+        .jobs
+        .unwrap_or_else(|| {
+            std::thread::available_parallelism()
+                .map(|n| n.get())
+                .unwrap_or(1)
+        })
+        .max(1);
     let quiet = !std::io::IsTerminal::is_terminal(&std::io::stderr());
     if exp.kind == "dpm" {
         return dpm::run(&exp, &root, &exe, &out, jobs, quiet);
@@ -151,8 +186,18 @@ pub fn experiment(args: ExperimentArgs) -> Result<u8, Failure> {
 
     // ---- Build every variant (each build uses every core itself), after writing every
     // variant's sources.
-    eprintln!("ubik experiment {}: {} variants x {} seeds -> {}", exp.name, n, exp.seeds.len(), out.display());
-    let dirs: Vec<PathBuf> = exp.variants.iter().map(|v| out.join("build").join(v.label())).collect();
+    eprintln!(
+        "ubik experiment {}: {} variants x {} seeds -> {}",
+        exp.name,
+        n,
+        exp.seeds.len(),
+        out.display()
+    );
+    let dirs: Vec<PathBuf> = exp
+        .variants
+        .iter()
+        .map(|v| out.join("build").join(v.label()))
+        .collect();
     for (v, dir) in exp.variants.iter().zip(&dirs) {
         prepare_app(&exp.app, dir, &system_toml(v, exp.run_ms))?;
     }
@@ -171,19 +216,34 @@ pub fn experiment(args: ExperimentArgs) -> Result<u8, Failure> {
     let mut runs = Vec::new();
     for (i, v) in exp.variants.iter().enumerate() {
         for &s in &exp.seeds {
-            runs.push(Run { variant: i, seed: s, dir: out.join("runs").join(format!("{}-s{s}", v.label())) });
+            runs.push(Run {
+                variant: i,
+                seed: s,
+                dir: out.join("runs").join(format!("{}-s{s}", v.label())),
+            });
         }
     }
-    let bar = if quiet { indicatif::ProgressBar::hidden() } else { indicatif::ProgressBar::new(runs.len() as u64) };
+    let bar = if quiet {
+        indicatif::ProgressBar::hidden()
+    } else {
+        indicatif::ProgressBar::new(runs.len() as u64)
+    };
     bar.set_style(
-        indicatif::ProgressStyle::with_template("  running {bar:40} {pos}/{len} {elapsed_precise} (eta {eta})")
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        indicatif::ProgressStyle::with_template(
+            "  running {bar:40} {pos}/{len} {elapsed_precise} (eta {eta})",
+        )
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
     );
     let max_cycles = (exp.run_ms as u64 + 1000) * 1_000_000; // 1 GHz for run_ms + 1 s: a hang stops
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(jobs)
         .build()
-        .map_err(|e| Failure::new(code::INTERNAL, format!("cannot start the worker threads: {e}")))?;
+        .map_err(|e| {
+            Failure::new(
+                code::INTERNAL,
+                format!("cannot start the worker threads: {e}"),
+            )
+        })?;
     let results: Vec<Result<RunMetrics, Failure>> = pool.install(|| {
         runs.par_iter()
             .map(|r| {
@@ -201,7 +261,8 @@ pub fn experiment(args: ExperimentArgs) -> Result<u8, Failure> {
                 bar.inc(1);
                 res?;
                 let (stats, io) = (r.dir.join("stats.json"), r.dir.join("io.csv"));
-                metrics::measure(&io, &stats, v.tasks, v.output_period_us()).map_err(|e| Failure::new(code::INTERNAL, e))
+                metrics::measure(&io, &stats, v.tasks, v.output_period_us())
+                    .map_err(|e| Failure::new(code::INTERNAL, e))
             })
             .collect()
     });
@@ -215,24 +276,65 @@ pub fn experiment(args: ExperimentArgs) -> Result<u8, Failure> {
     let bin = exp.jitter_bin_us;
     let mut runs_csv = CsvRow::header();
     for (r, m) in runs.iter().zip(&per_run) {
-        runs_csv.push_str(&CsvRow { v: &exp.variants[r.variant], seed: &r.seed.to_string(), m, bin_us: bin }.line());
+        runs_csv.push_str(
+            &CsvRow {
+                v: &exp.variants[r.variant],
+                seed: &r.seed.to_string(),
+                m,
+                bin_us: bin,
+            }
+            .line(),
+        );
     }
     let mut variants_csv = CsvRow::header();
-    let mut jitter_csv = String::from("label,system,workload,tasks,period_us,ratio,jitter_us,probability\n");
-    let mut delay_csv = String::from("label,system,workload,tasks,period_us,ratio,delay_us,probability\n");
+    let mut jitter_csv =
+        String::from("label,system,workload,tasks,period_us,ratio,jitter_us,probability\n");
+    let mut delay_csv =
+        String::from("label,system,workload,tasks,period_us,ratio,delay_us,probability\n");
     let mut summaries = Vec::new();
     let mut json_variants = Vec::new();
     for (i, v) in exp.variants.iter().enumerate() {
-        let ms: Vec<&RunMetrics> = runs.iter().zip(&per_run).filter(|(r, _)| r.variant == i).map(|(_, m)| m).collect();
+        let ms: Vec<&RunMetrics> = runs
+            .iter()
+            .zip(&per_run)
+            .filter(|(r, _)| r.variant == i)
+            .map(|(_, m)| m)
+            .collect();
         let s = aggregate(&ms);
-        variants_csv.push_str(&CsvRow { v, seed: "all", m: &s.m, bin_us: bin }.line());
+        variants_csv.push_str(
+            &CsvRow {
+                v,
+                seed: "all",
+                m: &s.m,
+                bin_us: bin,
+            }
+            .line(),
+        );
         let jh = histogram(&s.m.jitter_ns, bin);
         let dh = histogram(&s.m.delay_ns, bin);
         for (x, p) in &jh {
-            let _ = writeln!(jitter_csv, "{},{},{},{},{},{},{x:.1},{p:.6}", v.label(), v.system(), v.workload, v.tasks, v.period_us, v.ratio);
+            let _ = writeln!(
+                jitter_csv,
+                "{},{},{},{},{},{},{x:.1},{p:.6}",
+                v.label(),
+                v.system(),
+                v.workload,
+                v.tasks,
+                v.period_us,
+                v.ratio
+            );
         }
         for (x, p) in &dh {
-            let _ = writeln!(delay_csv, "{},{},{},{},{},{},{x:.1},{p:.6}", v.label(), v.system(), v.workload, v.tasks, v.period_us, v.ratio);
+            let _ = writeln!(
+                delay_csv,
+                "{},{},{},{},{},{},{x:.1},{p:.6}",
+                v.label(),
+                v.system(),
+                v.workload,
+                v.tasks,
+                v.period_us,
+                v.ratio
+            );
         }
         json_variants.push(serde_json::json!({
             "label": v.label(), "system": v.system(), "os": v.os, "scheduler": v.scheduler,
@@ -256,7 +358,10 @@ pub fn experiment(args: ExperimentArgs) -> Result<u8, Failure> {
         ("variants.csv", variants_csv),
         ("jitter.csv", jitter_csv),
         ("delay.csv", delay_csv),
-        ("summary.json", serde_json::to_string_pretty(&summary).unwrap_or_default() + "\n"),
+        (
+            "summary.json",
+            serde_json::to_string_pretty(&summary).unwrap_or_default() + "\n",
+        ),
     ] {
         let p = out.join(name);
         std::fs::write(&p, text).map_err(|e| io_fail("results", &p, e))?;
@@ -267,7 +372,17 @@ pub fn experiment(args: ExperimentArgs) -> Result<u8, Failure> {
     let mut groups: Vec<(String, String)> = Vec::new(); // (key, title)
     for (v, ..) in &summaries {
         let key = v.system_workload_key();
-        let title = format!("{} {} {} us{}", v.system(), v.workload, v.period_us, if v.ratio > 1 { format!(" {}:1", v.ratio) } else { String::new() });
+        let title = format!(
+            "{} {} {} us{}",
+            v.system(),
+            v.workload,
+            v.period_us,
+            if v.ratio > 1 {
+                format!(" {}:1", v.ratio)
+            } else {
+                String::new()
+            }
+        );
         if !groups.iter().any(|g| g.0 == key) {
             groups.push((key, title));
         }
@@ -277,12 +392,30 @@ pub fn experiment(args: ExperimentArgs) -> Result<u8, Failure> {
             .iter()
             .filter(|(v, ..)| &v.system_workload_key() == key)
             .collect();
-        let jitter: Vec<(String, Vec<(f64, f64)>)> = members.iter().map(|(v, _, jh, _)| (format!("{} task(s)", v.tasks), jh.clone())).collect();
-        let delay: Vec<(String, Vec<(f64, f64)>)> = members.iter().map(|(v, _, _, dh)| (format!("{} task(s)", v.tasks), dh.clone())).collect();
+        let jitter: Vec<(String, Vec<(f64, f64)>)> = members
+            .iter()
+            .map(|(v, _, jh, _)| (format!("{} task(s)", v.tasks), jh.clone()))
+            .collect();
+        let delay: Vec<(String, Vec<(f64, f64)>)> = members
+            .iter()
+            .map(|(v, _, _, dh)| (format!("{} task(s)", v.tasks), dh.clone()))
+            .collect();
         if members.iter().any(|(v, ..)| v.workload != "none") {
-            plot::density(&out.join(format!("jitter-{key}.svg")), &format!("Jitter: {title}"), "output inter-arrival minus period (us)", &jitter).map_err(|e| Failure::new(code::IO_ERROR, e))?;
+            plot::density(
+                &out.join(format!("jitter-{key}.svg")),
+                &format!("Jitter: {title}"),
+                "output inter-arrival minus period (us)",
+                &jitter,
+            )
+            .map_err(|e| Failure::new(code::IO_ERROR, e))?;
         }
-        plot::density(&out.join(format!("delay-{key}.svg")), &format!("Delay: {title}"), "stimulus to response output (us)", &delay).map_err(|e| Failure::new(code::IO_ERROR, e))?;
+        plot::density(
+            &out.join(format!("delay-{key}.svg")),
+            &format!("Delay: {title}"),
+            "stimulus to response output (us)",
+            &delay,
+        )
+        .map_err(|e| Failure::new(code::IO_ERROR, e))?;
     }
     let mut egroups: Vec<String> = Vec::new();
     for (v, ..) in &summaries {
@@ -298,15 +431,32 @@ pub fn experiment(args: ExperimentArgs) -> Result<u8, Failure> {
             .map(|(v, s, ..)| {
                 (
                     format!("{} {}", v.system(), v.tasks),
-                    Category::NAMES.iter().map(|c| (c.to_string(), s.m.by_category.get(*c).map(|x| x.1 * 1e3).unwrap_or(0.0))).collect(),
+                    Category::NAMES
+                        .iter()
+                        .map(|c| {
+                            (
+                                c.to_string(),
+                                s.m.by_category.get(*c).map(|x| x.1 * 1e3).unwrap_or(0.0),
+                            )
+                        })
+                        .collect(),
                 )
             })
             .collect();
-        plot::stacked_bars(&out.join(format!("energy-{k}.svg")), &format!("Energy by category: {k}, {} ms", exp.run_ms), "energy (mJ)", &bars).map_err(|e| Failure::new(code::IO_ERROR, e))?;
+        plot::stacked_bars(
+            &out.join(format!("energy-{k}.svg")),
+            &format!("Energy by category: {k}, {} ms", exp.run_ms),
+            "energy (mJ)",
+            &bars,
+        )
+        .map_err(|e| Failure::new(code::IO_ERROR, e))?;
     }
 
     // ---- The summary table.
-    println!("{:<34} {:>6} {:>8} {:>9} {:>9} {:>9} {:>7} {:>10}", "variant", "util%", "ontime%", "jit.p99", "delay.avg", "delay.p99", "misses", "energy.mJ");
+    println!(
+        "{:<34} {:>6} {:>8} {:>9} {:>9} {:>9} {:>7} {:>10}",
+        "variant", "util%", "ontime%", "jit.p99", "delay.avg", "delay.p99", "misses", "energy.mJ"
+    );
     for (v, s, ..) in &summaries {
         println!(
             "{:<34} {:>6.1} {:>8.1} {:>9.1} {:>9.1} {:>9.1} {:>7} {:>10.4}",

@@ -21,7 +21,12 @@ fn fail<E: std::fmt::Display>(path: &Path) -> impl Fn(E) -> String + '_ {
 }
 
 /// A probability-density graph: each series is (name, [(x, probability)]).
-pub fn density(path: &Path, title: &str, x_desc: &str, series: &[(String, Vec<(f64, f64)>)]) -> Result<(), String> {
+pub fn density(
+    path: &Path,
+    title: &str,
+    x_desc: &str,
+    series: &[(String, Vec<(f64, f64)>)],
+) -> Result<(), String> {
     let root = SVGBackend::new(path, (720, 420)).into_drawing_area();
     root.fill(&WHITE).map_err(fail(path))?;
     let pts = series.iter().flat_map(|(_, v)| v.iter());
@@ -52,7 +57,10 @@ pub fn density(path: &Path, title: &str, x_desc: &str, series: &[(String, Vec<(f
     for (i, (name, v)) in series.iter().enumerate() {
         let c = COLOURS[i % COLOURS.len()];
         chart
-            .draw_series(v.iter().map(|&(x, y)| PathElement::new(vec![(x, 0.0), (x, y)], c.mix(0.35))))
+            .draw_series(
+                v.iter()
+                    .map(|&(x, y)| PathElement::new(vec![(x, 0.0), (x, y)], c.mix(0.35))),
+            )
             .map_err(fail(path))?;
         let style = c.filled();
         chart
@@ -86,7 +94,12 @@ pub fn density(path: &Path, title: &str, x_desc: &str, series: &[(String, Vec<(f
 }
 
 /// Stacked bars: each bar is (label, [(category, value)]), categories in the same order.
-pub fn stacked_bars(path: &Path, title: &str, y_desc: &str, bars: &[(String, Vec<(String, f64)>)]) -> Result<(), String> {
+pub fn stacked_bars(
+    path: &Path,
+    title: &str,
+    y_desc: &str,
+    bars: &[(String, Vec<(String, f64)>)],
+) -> Result<(), String> {
     let width = (160 + 60 * bars.len() as u32).max(480);
     let root = SVGBackend::new(path, (width, 460)).into_drawing_area();
     root.fill(&WHITE).map_err(fail(path))?;
@@ -111,11 +124,18 @@ pub fn stacked_bars(path: &Path, title: &str, y_desc: &str, bars: &[(String, Vec
             let i = x.floor() as usize;
             labels.get(i).cloned().unwrap_or_default()
         })
-        .x_label_style(("sans-serif", 11).into_font().transform(FontTransform::Rotate90))
+        .x_label_style(
+            ("sans-serif", 11)
+                .into_font()
+                .transform(FontTransform::Rotate90),
+        )
         .y_desc(y_desc)
         .draw()
         .map_err(fail(path))?;
-    let cats: Vec<String> = bars.first().map(|(_, v)| v.iter().map(|(c, _)| c.clone()).collect()).unwrap_or_default();
+    let cats: Vec<String> = bars
+        .first()
+        .map(|(_, v)| v.iter().map(|(c, _)| c.clone()).collect())
+        .unwrap_or_default();
     for (ci, cat) in cats.iter().enumerate() {
         let c = COLOURS[ci % COLOURS.len()];
         let rects: Vec<Rectangle<(f64, f64)>> = bars
@@ -124,7 +144,10 @@ pub fn stacked_bars(path: &Path, title: &str, y_desc: &str, bars: &[(String, Vec
             .map(|(i, (_, v))| {
                 let below: f64 = v.iter().take(ci).map(|(_, x)| *x).sum();
                 let h = v.get(ci).map(|(_, x)| *x).unwrap_or(0.0);
-                Rectangle::new([(i as f64 + 0.15, below), (i as f64 + 0.85, below + h)], c.filled())
+                Rectangle::new(
+                    [(i as f64 + 0.15, below), (i as f64 + 0.85, below + h)],
+                    c.filled(),
+                )
             })
             .collect();
         chart

@@ -76,7 +76,11 @@ impl DpmVariant {
         POLICIES.iter().position(|p| *p == self.policy).unwrap_or(0)
     }
     pub fn app_number(&self) -> usize {
-        DPM_WORKLOADS.iter().position(|w| *w == self.workload).unwrap_or(0) + 1
+        DPM_WORKLOADS
+            .iter()
+            .position(|w| *w == self.workload)
+            .unwrap_or(0)
+            + 1
     }
 }
 
@@ -104,7 +108,13 @@ impl Variant {
 
     /// A unique, file-name-safe label.
     pub fn label(&self) -> String {
-        let mut s = format!("{}-{}-t{}-p{}", self.system(), self.workload, self.tasks, self.period_us);
+        let mut s = format!(
+            "{}-{}-t{}-p{}",
+            self.system(),
+            self.workload,
+            self.tasks,
+            self.period_us
+        );
         if self.workload == "up" || self.workload == "down" {
             s.push_str(&format!("-r{}", self.ratio));
         }
@@ -122,7 +132,12 @@ impl Variant {
 
     /// The figures' key of a workload setting over every system: "up-p8000-r2".
     pub fn workload_key(&self) -> String {
-        format!("{}-p{}{}", self.workload, self.period_us, self.ratio_suffix())
+        format!(
+            "{}-p{}{}",
+            self.workload,
+            self.period_us,
+            self.ratio_suffix()
+        )
     }
 
     /// The figures' key of a system and workload setting over every task count.
@@ -140,7 +155,10 @@ impl Variant {
     }
 
     pub fn workload_number(&self) -> u32 {
-        WORKLOADS.iter().position(|w| *w == self.workload).unwrap_or(0) as u32
+        WORKLOADS
+            .iter()
+            .position(|w| *w == self.workload)
+            .unwrap_or(0) as u32
     }
 }
 
@@ -166,16 +184,31 @@ struct Ctx<'a> {
 }
 
 impl Ctx<'_> {
-    fn err(&self, span: &std::ops::Range<usize>, what: impl Into<String>, expected: impl Into<String>) -> ConfigError {
+    fn err(
+        &self,
+        span: &std::ops::Range<usize>,
+        what: impl Into<String>,
+        expected: impl Into<String>,
+    ) -> ConfigError {
         invalid_at(self.name, self.text, span, what, expected)
     }
 
-    fn strings(&self, v: &Option<Spanned<Vec<Spanned<String>>>>, key: &str, allowed: &[&str], default: &[&str]) -> Result<Vec<String>, ConfigError> {
+    fn strings(
+        &self,
+        v: &Option<Spanned<Vec<Spanned<String>>>>,
+        key: &str,
+        allowed: &[&str],
+        default: &[&str],
+    ) -> Result<Vec<String>, ConfigError> {
         let Some(list) = v else {
             return Ok(default.iter().map(|s| s.to_string()).collect());
         };
         if list.get_ref().is_empty() {
-            return Err(self.err(&list.span(), format!("{key} is empty"), "at least one value"));
+            return Err(self.err(
+                &list.span(),
+                format!("{key} is empty"),
+                "at least one value",
+            ));
         }
         let mut out = Vec::new();
         for s in list.get_ref() {
@@ -183,42 +216,79 @@ impl Ctx<'_> {
                 return Err(self.err(
                     &s.span(),
                     format!("{key} {:?} is not known", s.get_ref()),
-                    format!("one of {}", allowed.iter().map(|a| format!("\"{a}\"")).collect::<Vec<_>>().join(", ")),
+                    format!(
+                        "one of {}",
+                        allowed
+                            .iter()
+                            .map(|a| format!("\"{a}\""))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
                 ));
             }
             if out.contains(s.get_ref()) {
-                return Err(self.err(&s.span(), format!("{key} {:?} is listed twice", s.get_ref()), "each value once"));
+                return Err(self.err(
+                    &s.span(),
+                    format!("{key} {:?} is listed twice", s.get_ref()),
+                    "each value once",
+                ));
             }
             out.push(s.get_ref().clone());
         }
         Ok(out)
     }
 
-    fn ints(&self, v: &Option<Spanned<Vec<Spanned<i64>>>>, key: &str, lo: i64, hi: i64, default: &[u32]) -> Result<Vec<u32>, ConfigError> {
+    fn ints(
+        &self,
+        v: &Option<Spanned<Vec<Spanned<i64>>>>,
+        key: &str,
+        lo: i64,
+        hi: i64,
+        default: &[u32],
+    ) -> Result<Vec<u32>, ConfigError> {
         let Some(list) = v else {
             return Ok(default.to_vec());
         };
         if list.get_ref().is_empty() {
-            return Err(self.err(&list.span(), format!("{key} is empty"), "at least one value"));
+            return Err(self.err(
+                &list.span(),
+                format!("{key} is empty"),
+                "at least one value",
+            ));
         }
         let mut out = Vec::new();
         for n in list.get_ref() {
             let x = *n.get_ref();
             if !(lo..=hi).contains(&x) {
-                return Err(self.err(&n.span(), format!("{key} {x} is out of range"), format!("an integer from {lo} to {hi}")));
+                return Err(self.err(
+                    &n.span(),
+                    format!("{key} {x} is out of range"),
+                    format!("an integer from {lo} to {hi}"),
+                ));
             }
             out.push(x as u32);
         }
         Ok(out)
     }
 
-    fn int(&self, v: &Option<Spanned<i64>>, key: &str, lo: i64, hi: i64, default: u32) -> Result<u32, ConfigError> {
+    fn int(
+        &self,
+        v: &Option<Spanned<i64>>,
+        key: &str,
+        lo: i64,
+        hi: i64,
+        default: u32,
+    ) -> Result<u32, ConfigError> {
         match v {
             None => Ok(default),
             Some(n) => {
                 let x = *n.get_ref();
                 if !(lo..=hi).contains(&x) {
-                    return Err(self.err(&n.span(), format!("{key} = {x} is out of range"), format!("an integer from {lo} to {hi}")));
+                    return Err(self.err(
+                        &n.span(),
+                        format!("{key} = {x} is out of range"),
+                        format!("an integer from {lo} to {hi}"),
+                    ));
                 }
                 Ok(x as u32)
             }
@@ -232,25 +302,49 @@ impl Experiment {
         let text = read_text_file(path, "the experiment file")?;
         let shown = path.display().to_string();
         let raw: Raw = toml::from_str(&text).map_err(|e| toml_error(&shown, &text, &e))?;
-        let c = Ctx { name: &shown, text: &text };
+        let c = Ctx {
+            name: &shown,
+            text: &text,
+        };
         let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
-        let dir = if dir.as_os_str().is_empty() { PathBuf::from(".") } else { dir };
+        let dir = if dir.as_os_str().is_empty() {
+            PathBuf::from(".")
+        } else {
+            dir
+        };
 
         let kind = match &raw.kind {
             Some(k) if k.get_ref() == "simbed" || k.get_ref() == "dpm" => k.get_ref().clone(),
-            Some(k) => return Err(c.err(&k.span(), format!("kind {:?} is not an experiment kind", k.get_ref()), "\"simbed\" or \"dpm\"")),
+            Some(k) => {
+                return Err(c.err(
+                    &k.span(),
+                    format!("kind {:?} is not an experiment kind", k.get_ref()),
+                    "\"simbed\" or \"dpm\"",
+                ))
+            }
             None => "simbed".to_string(),
         };
         let dpm_kind = kind == "dpm";
         let name = match &raw.name {
             Some(n) => {
                 let s = n.get_ref();
-                if s.is_empty() || !s.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '-' || ch == '_') {
-                    return Err(c.err(&n.span(), format!("name {s:?} is not usable as a directory name"), "letters, digits, '-' and '_'"));
+                if s.is_empty()
+                    || !s
+                        .chars()
+                        .all(|ch| ch.is_ascii_alphanumeric() || ch == '-' || ch == '_')
+                {
+                    return Err(c.err(
+                        &n.span(),
+                        format!("name {s:?} is not usable as a directory name"),
+                        "letters, digits, '-' and '_'",
+                    ));
                 }
                 s.clone()
             }
-            None => path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "experiment".into()),
+            None => path
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_else(|| "experiment".into()),
         };
         let app = match &raw.app {
             Some(a) => {
@@ -267,19 +361,31 @@ impl Experiment {
             Some(m) => {
                 let p = dir.join(m.get_ref());
                 if !p.is_file() {
-                    return Err(c.err(&m.span(), format!("machine file {:?} does not exist", m.get_ref()), "a machine file relative to the experiment file"));
+                    return Err(c.err(
+                        &m.span(),
+                        format!("machine file {:?} does not exist", m.get_ref()),
+                        "a machine file relative to the experiment file",
+                    ));
                 }
                 p
             }
             None => app.join("machine.toml"),
         };
         let run_ms = c.int(&raw.run_ms, "run_ms", 1, 3_600_000, 1000)?;
-        let seeds: Vec<u64> = c.ints(&raw.seeds, "seeds", 0, u32::MAX as i64, &[1])?.into_iter().map(u64::from).collect();
+        let seeds: Vec<u64> = c
+            .ints(&raw.seeds, "seeds", 0, u32::MAX as i64, &[1])?
+            .into_iter()
+            .map(u64::from)
+            .collect();
         // Two runs of one seed would be the same run, writing the same files at once.
         if let Some(list) = &raw.seeds {
             for (i, s) in list.get_ref().iter().enumerate() {
                 if seeds[..i].contains(&seeds[i]) {
-                    return Err(c.err(&s.span(), format!("seed {} is listed twice", seeds[i]), "each seed once"));
+                    return Err(c.err(
+                        &s.span(),
+                        format!("seed {} is listed twice", seeds[i]),
+                        "each seed once",
+                    ));
                 }
             }
         }
@@ -287,12 +393,24 @@ impl Experiment {
 
         let sw = raw.sweep.get_ref();
         if dpm_kind {
-            for (key, present) in [("os", sw.os.is_some()), ("scheduler", sw.scheduler.is_some()), ("tasks", sw.tasks.is_some()), ("period_us", sw.period_us.is_some()), ("ratio", sw.ratio.is_some()), ("tick_hz", sw.tick_hz.is_some())] {
+            for (key, present) in [
+                ("os", sw.os.is_some()),
+                ("scheduler", sw.scheduler.is_some()),
+                ("tasks", sw.tasks.is_some()),
+                ("period_us", sw.period_us.is_some()),
+                ("ratio", sw.ratio.is_some()),
+                ("tick_hz", sw.tick_hz.is_some()),
+            ] {
                 if present {
-                    return Err(c.err(&raw.sweep.span(), format!("[sweep] {key} does not apply to kind = \"dpm\""), "workload, policy and mode"));
+                    return Err(c.err(
+                        &raw.sweep.span(),
+                        format!("[sweep] {key} does not apply to kind = \"dpm\""),
+                        "workload, policy and mode",
+                    ));
                 }
             }
-            let workloads = c.strings(&Some(sw.workload.clone()), "workload", &DPM_WORKLOADS, &[])?;
+            let workloads =
+                c.strings(&Some(sw.workload.clone()), "workload", &DPM_WORKLOADS, &[])?;
             let policies = c.strings(&sw.policy, "policy", &POLICIES, &POLICIES)?;
             let modes = c.strings(&sw.mode, "mode", &MODES, &["dvfs"])?;
             let mut dpm = Vec::new();
@@ -300,20 +418,50 @@ impl Experiment {
                 for m in &modes {
                     let mf = app.join(format!("{w}-{m}.machine.toml"));
                     if !mf.is_file() {
-                        return Err(c.err(&sw.workload.span(), format!("no machine file {} for workload {w:?} in mode {m:?}", mf.display()), "APP/WORKLOAD-MODE.machine.toml"));
+                        return Err(c.err(
+                            &sw.workload.span(),
+                            format!(
+                                "no machine file {} for workload {w:?} in mode {m:?}",
+                                mf.display()
+                            ),
+                            "APP/WORKLOAD-MODE.machine.toml",
+                        ));
                     }
                     for p in &policies {
-                        dpm.push(DpmVariant { workload: w.clone(), policy: p.clone(), mode: m.clone() });
+                        dpm.push(DpmVariant {
+                            workload: w.clone(),
+                            policy: p.clone(),
+                            mode: m.clone(),
+                        });
                     }
                 }
             }
-            return Ok(Experiment { kind, name, app, machine, run_ms, seeds, jitter_bin_us, variants: Vec::new(), dpm });
+            return Ok(Experiment {
+                kind,
+                name,
+                app,
+                machine,
+                run_ms,
+                seeds,
+                jitter_bin_us,
+                variants: Vec::new(),
+                dpm,
+            });
         }
         if sw.policy.is_some() || sw.mode.is_some() {
-            return Err(c.err(&raw.sweep.span(), "[sweep] policy and mode apply to kind = \"dpm\" only", "kind = \"dpm\", or os/scheduler/workload/tasks/period_us/ratio"));
+            return Err(c.err(
+                &raw.sweep.span(),
+                "[sweep] policy and mode apply to kind = \"dpm\" only",
+                "kind = \"dpm\", or os/scheduler/workload/tasks/period_us/ratio",
+            ));
         }
         let oses = c.strings(&sw.os, "os", &OSES, &["ubik"])?;
-        let scheds = c.strings(&sw.scheduler, "scheduler", &sysdesc::Scheduler::NAMES, &["prio"])?;
+        let scheds = c.strings(
+            &sw.scheduler,
+            "scheduler",
+            &sysdesc::Scheduler::NAMES,
+            &["prio"],
+        )?;
         let workloads = c.strings(&Some(sw.workload.clone()), "workload", &WORKLOADS, &[])?;
         let tasks = c.ints(&sw.tasks, "tasks", 1, 8, &[1])?;
         let periods = c.ints(&sw.period_us, "period_us", 100, 10_000_000, &[8000])?;
@@ -323,20 +471,36 @@ impl Experiment {
 
         let mut variants = Vec::new();
         for os in &oses {
-            let sched_axis: Vec<Option<String>> = if os == "ubik" { scheds.iter().cloned().map(Some).collect() } else { vec![None] };
+            let sched_axis: Vec<Option<String>> = if os == "ubik" {
+                scheds.iter().cloned().map(Some).collect()
+            } else {
+                vec![None]
+            };
             for sched in &sched_axis {
                 for w in &workloads {
                     for &t in &tasks {
                         for &p in &periods {
-                            let ratio_axis: Vec<u32> = if w == "up" || w == "down" { ratios.clone() } else { vec![1] };
+                            let ratio_axis: Vec<u32> = if w == "up" || w == "down" {
+                                ratios.clone()
+                            } else {
+                                vec![1]
+                            };
                             for &r in &ratio_axis {
                                 let fast = if w == "up" || w == "down" { p / r } else { p };
                                 if p % r != 0 || fast < 100 {
-                                    let span = sw.period_us.as_ref().map(|x| x.span()).unwrap_or_else(|| raw.sweep.span());
+                                    let span = sw
+                                        .period_us
+                                        .as_ref()
+                                        .map(|x| x.span())
+                                        .unwrap_or_else(|| raw.sweep.span());
                                     return Err(c.err(&span, format!("period_us {p} with ratio {r} gives a fast job period of {p}/{r} us"), "a period divisible by the ratio, the fast job at least 100 us"));
                                 }
                                 if os == "ubik" && (p % tick_us != 0 || fast % tick_us != 0) {
-                                    let span = sw.period_us.as_ref().map(|x| x.span()).unwrap_or_else(|| raw.sweep.span());
+                                    let span = sw
+                                        .period_us
+                                        .as_ref()
+                                        .map(|x| x.span())
+                                        .unwrap_or_else(|| raw.sweep.span());
                                     return Err(c.err(&span, format!("period_us {p} (ratio {r}: fast job {fast} us) is not a multiple of Ubik's {tick_us} us tick"), "job periods that are multiples of 1e6 / tick_hz microseconds (raise tick_hz)"));
                                 }
                                 variants.push(Variant {
@@ -354,7 +518,17 @@ impl Experiment {
                 }
             }
         }
-        Ok(Experiment { kind, name, app, machine, run_ms, seeds, jitter_bin_us, variants, dpm: Vec::new() })
+        Ok(Experiment {
+            kind,
+            name,
+            app,
+            machine,
+            run_ms,
+            seeds,
+            jitter_bin_us,
+            variants,
+            dpm: Vec::new(),
+        })
     }
 }
 
@@ -363,7 +537,10 @@ mod tests {
     use super::*;
 
     fn root() -> PathBuf {
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../..").canonicalize().unwrap()
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../..")
+            .canonicalize()
+            .unwrap()
     }
 
     fn parse(text: &str) -> Result<Experiment, ConfigError> {
@@ -382,20 +559,37 @@ mod tests {
         let e = parse("[sweep]\nos = [\"ubik\", \"nos\"]\nscheduler = [\"prio\", \"rr\"]\nworkload = [\"up\"]\ntasks = [1, 2]\nperiod_us = [8000]\nratio = [2, 4]\n").unwrap();
         // ubik: 2 schedulers x 2 tasks x 2 ratios; nos: 2 tasks x 2 ratios.
         assert_eq!(e.variants.len(), 8 + 4);
-        assert!(e.variants.iter().all(|v| (v.os == "nos") == v.scheduler.is_none()));
+        assert!(e
+            .variants
+            .iter()
+            .all(|v| (v.os == "nos") == v.scheduler.is_none()));
         assert_eq!(e.name, "x");
         assert_eq!(e.seeds, vec![1]);
     }
 
     #[test]
     fn errors_name_line_and_expectation() {
-        let e = parse("[sweep]\nworkload = [\"fft\"]\n").unwrap_err().to_string();
-        assert!(e.contains("x.toml:2:13: workload \"fft\" is not known"), "{e}");
-        let e = parse("[sweep]\nworkload = [\"up\"]\nperiod_us = [1500]\nratio = [2]\n").unwrap_err().to_string();
-        assert!(e.contains("x.toml:3:13:") && e.contains("not a multiple"), "{e}");
-        let e = parse("run_ms = 0\n[sweep]\nworkload = [\"ipc\"]\n").unwrap_err().to_string();
+        let e = parse("[sweep]\nworkload = [\"fft\"]\n")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("x.toml:2:13: workload \"fft\" is not known"),
+            "{e}"
+        );
+        let e = parse("[sweep]\nworkload = [\"up\"]\nperiod_us = [1500]\nratio = [2]\n")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("x.toml:3:13:") && e.contains("not a multiple"),
+            "{e}"
+        );
+        let e = parse("run_ms = 0\n[sweep]\nworkload = [\"ipc\"]\n")
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("x.toml:1:10: run_ms = 0 is out of range"), "{e}");
-        let e = parse("[sweep]\nworkload = [\"ipc\"]\ncolour = 1\n").unwrap_err().to_string();
+        let e = parse("[sweep]\nworkload = [\"ipc\"]\ncolour = 1\n")
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("x.toml:3:1") && e.contains("colour"), "{e}");
         assert!(parse("[sweep]\n").is_err());
     }

@@ -11,7 +11,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus};
 
 pub(super) fn io_fail(what: &str, p: &Path, e: impl std::fmt::Display) -> Failure {
-    Failure::new(code::IO_ERROR, format!("cannot write {what} {}: {e}", p.display()))
+    Failure::new(
+        code::IO_ERROR,
+        format!("cannot write {what} {}: {e}", p.display()),
+    )
 }
 
 fn write_if_changed(p: &Path, text: &[u8]) -> std::io::Result<()> {
@@ -24,12 +27,22 @@ fn write_if_changed(p: &Path, text: &[u8]) -> std::io::Result<()> {
 /// Copies the workload's sources into `dir` and writes `system_toml` there.
 pub(super) fn prepare_app(app: &Path, dir: &Path, system_toml: &str) -> Result<(), Failure> {
     std::fs::create_dir_all(dir).map_err(|e| io_fail("the build directory", dir, e))?;
-    let entries = std::fs::read_dir(app).map_err(|e| Failure::new(code::NO_INPUT, format!("cannot read {}: {e}", app.display())))?;
+    let entries = std::fs::read_dir(app).map_err(|e| {
+        Failure::new(
+            code::NO_INPUT,
+            format!("cannot read {}: {e}", app.display()),
+        )
+    })?;
     for e in entries.flatten() {
         let p = e.path();
-        let keep = matches!(p.extension().and_then(|x| x.to_str()), Some("c" | "h" | "S"));
+        let keep = matches!(
+            p.extension().and_then(|x| x.to_str()),
+            Some("c" | "h" | "S")
+        );
         if keep && p.is_file() {
-            let text = std::fs::read(&p).map_err(|e| Failure::new(code::NO_INPUT, format!("cannot read {}: {e}", p.display())))?;
+            let text = std::fs::read(&p).map_err(|e| {
+                Failure::new(code::NO_INPUT, format!("cannot read {}: {e}", p.display()))
+            })?;
             let to = dir.join(e.file_name());
             write_if_changed(&to, &text).map_err(|e| io_fail("a source", &to, e))?;
         }
@@ -40,7 +53,15 @@ pub(super) fn prepare_app(app: &Path, dir: &Path, system_toml: &str) -> Result<(
 
 /// The exit codes of a child `ubik` that the experiment passes on as its own (besides a
 /// firmware's 1..63).
-const PASSED_ON: [u8; 7] = [code::DATA, code::NO_INPUT, code::UNAVAILABLE, code::MACHINE_FAULT, code::MAX_CYCLES, code::IO_ERROR, code::INTERRUPTED];
+const PASSED_ON: [u8; 7] = [
+    code::DATA,
+    code::NO_INPUT,
+    code::UNAVAILABLE,
+    code::MACHINE_FAULT,
+    code::MAX_CYCLES,
+    code::IO_ERROR,
+    code::INTERRUPTED,
+];
 
 /// The experiment's exit code for a child `ubik` that failed with `status`.
 fn exit_code_of(status: ExitStatus) -> u8 {
@@ -65,19 +86,34 @@ fn how_it_ended(status: ExitStatus) -> String {
 fn child_message(stderr: &[u8], pick_last: bool) -> String {
     let text = String::from_utf8_lossy(stderr);
     let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
-    let line = if pick_last { lines.last() } else { lines.next() };
+    let line = if pick_last {
+        lines.last()
+    } else {
+        lines.next()
+    };
     line.unwrap_or("").trim_start_matches("ubik: ").to_string()
 }
 
 /// `ubik build DIR` (a child process of this executable); the ELF's path. The build's
 /// messages (GCC's diagnostics) are kept in `DIR/build.log`.
-pub(super) fn build_app(exe: &Path, root: &Path, dir: &Path, exp: &str, label: &str) -> Result<PathBuf, Failure> {
+pub(super) fn build_app(
+    exe: &Path,
+    root: &Path,
+    dir: &Path,
+    exp: &str,
+    label: &str,
+) -> Result<PathBuf, Failure> {
     let o = Command::new(exe)
         .arg("build")
         .arg(dir)
         .env("UBIK_ROOT", root)
         .output()
-        .map_err(|e| Failure::new(code::INTERNAL, format!("cannot start {}: {e}", exe.display())))?;
+        .map_err(|e| {
+            Failure::new(
+                code::INTERNAL,
+                format!("cannot start {}: {e}", exe.display()),
+            )
+        })?;
     let log = dir.join("build.log");
     std::fs::write(&log, &o.stderr).map_err(|e| io_fail("the build log", &log, e))?;
     if !o.status.success() {
@@ -126,7 +162,12 @@ pub(super) fn run_app(exe: &Path, r: &RunSpec) -> Result<String, Failure> {
         .arg("--max-cycles")
         .arg(r.max_cycles.to_string())
         .output()
-        .map_err(|e| Failure::new(code::INTERNAL, format!("cannot start {}: {e}", exe.display())))?;
+        .map_err(|e| {
+            Failure::new(
+                code::INTERNAL,
+                format!("cannot start {}: {e}", exe.display()),
+            )
+        })?;
     std::fs::write(&console, &o.stdout).map_err(|e| io_fail("the console output", &console, e))?;
     if o.status.success() {
         return Ok(String::from_utf8_lossy(&o.stdout).into_owned());
@@ -142,5 +183,12 @@ pub(super) fn run_app(exe: &Path, r: &RunSpec) -> Result<String, Failure> {
         ),
         _ => format!("{} ({})", child_message(&o.stderr, false), how_it_ended(o.status)),
     };
-    Err(Failure::new(code, format!("{}: {why}; its console output is in {}", r.what, console.display())))
+    Err(Failure::new(
+        code,
+        format!(
+            "{}: {why}; its console output is in {}",
+            r.what,
+            console.display()
+        ),
+    ))
 }

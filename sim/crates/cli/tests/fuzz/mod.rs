@@ -26,12 +26,18 @@ use std::time::{Duration, Instant};
 
 /// Mutants per class: `UBIK_FUZZ_ITERS` if set, else `default`.
 pub fn iterations(default: usize) -> usize {
-    std::env::var("UBIK_FUZZ_ITERS").ok().and_then(|s| s.parse().ok()).unwrap_or(default)
+    std::env::var("UBIK_FUZZ_ITERS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(default)
 }
 
 /// The fuzzer's seed: `UBIK_FUZZ_SEED` (default 1).
 pub fn base_seed() -> u64 {
-    std::env::var("UBIK_FUZZ_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(1)
+    std::env::var("UBIK_FUZZ_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1)
 }
 
 /// The limits every command runs under.
@@ -45,7 +51,11 @@ pub struct Limits {
     pub vm_kib: u64,
 }
 
-pub const LIMITS: Limits = Limits { wall: Duration::from_secs(5), rss_kib: 512 * 1024, vm_kib: 8 * 1024 * 1024 };
+pub const LIMITS: Limits = Limits {
+    wall: Duration::from_secs(5),
+    rss_kib: 512 * 1024,
+    vm_kib: 8 * 1024 * 1024,
+};
 
 /// The peak resident memory of a live process, KiB (`VmHWM`), if it can be read.
 fn peak_rss_kib(pid: u32) -> Option<u64> {
@@ -248,7 +258,9 @@ const STRINGS: &[&str] = &[
 ];
 
 fn lines_of(data: &[u8]) -> Vec<Vec<u8>> {
-    data.split_inclusive(|&b| b == b'\n').map(<[u8]>::to_vec).collect()
+    data.split_inclusive(|&b| b == b'\n')
+        .map(<[u8]>::to_vec)
+        .collect()
 }
 
 /// Spans of number-like tokens: digits with a sign, point, exponent, base prefix, `_`.
@@ -262,7 +274,9 @@ fn number_spans(data: &[u8]) -> Vec<(usize, usize)> {
                 s -= 1;
             }
             let mut e = i;
-            while e < data.len() && (data[e].is_ascii_alphanumeric() || matches!(data[e], b'.' | b'_' | b'+' | b'-')) {
+            while e < data.len()
+                && (data[e].is_ascii_alphanumeric() || matches!(data[e], b'.' | b'_' | b'+' | b'-'))
+            {
                 e += 1;
             }
             spans.push((s, e));
@@ -397,8 +411,16 @@ pub fn mutate_text_once(rng: &mut Rng, data: &mut Vec<u8>, donors: &[Vec<u8>]) {
                     // check lets through (a period of 2e-8 us, a size of 1e12).
                     Ok(x) if rng.chance(2) => {
                         let k = 1 + rng.below(12) as i32;
-                        let y = if rng.chance(2) { x * 10f64.powi(k) } else { x / 10f64.powi(k) };
-                        if text.contains('.') || text.contains('e') || y.fract() != 0.0 || y.abs() > 9e18 {
+                        let y = if rng.chance(2) {
+                            x * 10f64.powi(k)
+                        } else {
+                            x / 10f64.powi(k)
+                        };
+                        if text.contains('.')
+                            || text.contains('e')
+                            || y.fract() != 0.0
+                            || y.abs() > 9e18
+                        {
                             format!("{y:e}")
                         } else {
                             format!("{}", y as i64)
@@ -413,7 +435,11 @@ pub fn mutate_text_once(rng: &mut Rng, data: &mut Vec<u8>, donors: &[Vec<u8>]) {
             let spans = value_spans(data);
             if !spans.is_empty() {
                 let s = spans[rng.below(spans.len())];
-                let v: Vec<u8> = if rng.chance(6) { deep_nesting(rng) } else { rng.pick(VALUES).as_bytes().to_vec() };
+                let v: Vec<u8> = if rng.chance(6) {
+                    deep_nesting(rng)
+                } else {
+                    rng.pick(VALUES).as_bytes().to_vec()
+                };
                 replace(data, s, &v);
             }
         }
@@ -421,7 +447,11 @@ pub fn mutate_text_once(rng: &mut Rng, data: &mut Vec<u8>, donors: &[Vec<u8>]) {
             let spans = string_spans(data);
             if !spans.is_empty() {
                 let s = spans[rng.below(spans.len())];
-                let v = if rng.chance(8) { "x".repeat(1 + rng.below(100_000)) } else { rng.pick(STRINGS).to_string() };
+                let v = if rng.chance(8) {
+                    "x".repeat(1 + rng.below(100_000))
+                } else {
+                    rng.pick(STRINGS).to_string()
+                };
                 replace(data, s, v.as_bytes());
             }
         }
@@ -439,7 +469,12 @@ pub fn mutate_text_once(rng: &mut Rng, data: &mut Vec<u8>, donors: &[Vec<u8>]) {
         13 => {
             let at = line_start(data, rng);
             let n = *rng.pick(&[1_000usize, 100_000, 1_000_000]);
-            let mut line = if rng.chance(2) { format!("# {}\n", "x".repeat(n)) } else { format!("k{} = 1\n", "k".repeat(n)) }.into_bytes();
+            let mut line = if rng.chance(2) {
+                format!("# {}\n", "x".repeat(n))
+            } else {
+                format!("k{} = 1\n", "k".repeat(n))
+            }
+            .into_bytes();
             data.splice(at..at, line.drain(..));
         }
         14 => {
@@ -465,7 +500,12 @@ pub fn mutate_text_once(rng: &mut Rng, data: &mut Vec<u8>, donors: &[Vec<u8>]) {
 
 fn line_start(data: &[u8], rng: &mut Rng) -> usize {
     let starts: Vec<usize> = std::iter::once(0)
-        .chain(data.iter().enumerate().filter(|(_, &b)| b == b'\n').map(|(i, _)| i + 1))
+        .chain(
+            data.iter()
+                .enumerate()
+                .filter(|(_, &b)| b == b'\n')
+                .map(|(i, _)| i + 1),
+        )
         .collect();
     starts[rng.below(starts.len())]
 }
@@ -505,7 +545,8 @@ const WORDS: &[u32] = &[
 ];
 
 fn u32_at(d: &[u8], at: usize) -> Option<u32> {
-    d.get(at..at + 4).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    d.get(at..at + 4)
+        .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
 }
 
 fn u16_at(d: &[u8], at: usize) -> Option<u16> {
@@ -539,7 +580,11 @@ pub fn mutate_elf(rng: &mut Rng, seed: &[u8]) -> Vec<u8> {
     let n = 1 + rng.below(3);
     for _ in 0..n {
         let regions = elf_regions(&d);
-        let (s, e) = if rng.chance(5) || regions.is_empty() { (0, d.len()) } else { regions[rng.below(regions.len())] };
+        let (s, e) = if rng.chance(5) || regions.is_empty() {
+            (0, d.len())
+        } else {
+            regions[rng.below(regions.len())]
+        };
         if e <= s {
             d.push(rng.next() as u8);
             continue;
@@ -551,7 +596,11 @@ pub fn mutate_elf(rng: &mut Rng, seed: &[u8]) -> Vec<u8> {
             }
             2 | 3 => {
                 let i = (s + rng.below(e - s)) & !3;
-                let w = if rng.chance(4) { d.len() as u32 + rng.below(3) as u32 - 1 } else { *rng.pick(WORDS) };
+                let w = if rng.chance(4) {
+                    d.len() as u32 + rng.below(3) as u32 - 1
+                } else {
+                    *rng.pick(WORDS)
+                };
                 if i + 4 <= d.len() {
                     d[i..i + 4].copy_from_slice(&w.to_le_bytes());
                 }
@@ -564,7 +613,11 @@ pub fn mutate_elf(rng: &mut Rng, seed: &[u8]) -> Vec<u8> {
                 }
             }
             5 => {
-                let at = if rng.chance(2) { rng.below(256.min(d.len() + 1)) } else { rng.below(d.len() + 1) };
+                let at = if rng.chance(2) {
+                    rng.below(256.min(d.len() + 1))
+                } else {
+                    rng.below(d.len() + 1)
+                };
                 d.truncate(at);
             }
             _ => {
@@ -598,7 +651,10 @@ pub struct Outcome {
 impl Outcome {
     pub fn describe(&self) -> String {
         if self.over_memory {
-            format!("over the memory limit ({} MiB resident)", self.peak_kib / 1024)
+            format!(
+                "over the memory limit ({} MiB resident)",
+                self.peak_kib / 1024
+            )
         } else if self.timed_out {
             format!("timed out after {:.1} s", self.elapsed.as_secs_f64())
         } else if let Some(s) = self.signal {
@@ -610,7 +666,12 @@ impl Outcome {
 }
 
 /// Runs `ubik ARGS` in `dir` under `limits`; stdout and stderr go to files there.
-pub fn run_limited(args: &[OsString], dir: &Path, env: &[(&str, OsString)], limits: Limits) -> Outcome {
+pub fn run_limited(
+    args: &[OsString],
+    dir: &Path,
+    env: &[(&str, OsString)],
+    limits: Limits,
+) -> Outcome {
     use std::os::unix::process::ExitStatusExt;
     let out_path = dir.join(".fuzz-stdout");
     let err_path = dir.join(".fuzz-stderr");
@@ -660,7 +721,13 @@ pub fn run_limited(args: &[OsString], dir: &Path, env: &[(&str, OsString)], limi
 /// `ubik: ...` naming one of `names` with a message; success and a firmware's own exit code
 /// print nothing on stderr; the `readable` inputs are never "cannot read" (66). The kind of
 /// violation, or None.
-pub fn check_contract(o: &Outcome, dir: &Path, allowed: &[i32], names: &[&str], readable: &[&str]) -> Option<String> {
+pub fn check_contract(
+    o: &Outcome,
+    dir: &Path,
+    allowed: &[i32],
+    names: &[&str],
+    readable: &[&str],
+) -> Option<String> {
     if o.over_memory {
         return Some("memory".into());
     }
@@ -671,7 +738,10 @@ pub fn check_contract(o: &Outcome, dir: &Path, allowed: &[i32], names: &[&str], 
         return Some(format!("signal {s}"));
     }
     let code = o.code.unwrap_or(-1);
-    if o.stderr.contains("panicked") || o.stderr.contains("internal error") || o.stderr.contains("RUST_BACKTRACE") {
+    if o.stderr.contains("panicked")
+        || o.stderr.contains("internal error")
+        || o.stderr.contains("RUST_BACKTRACE")
+    {
         return Some(format!("panic (exit {code})"));
     }
     if !allowed.contains(&code) {
@@ -688,18 +758,30 @@ pub fn check_contract(o: &Outcome, dir: &Path, allowed: &[i32], names: &[&str], 
     if !line.starts_with("ubik: ") && !line.starts_with("ubik build: ") {
         return Some(format!("no `ubik: ` prefix (exit {code})"));
     }
-    if line.contains(": ;") || line.contains(":  ;") || line.trim_end().ends_with(':') || line.contains("; expected ;") {
+    if line.contains(": ;")
+        || line.contains(":  ;")
+        || line.trim_end().ends_with(':')
+        || line.contains("; expected ;")
+    {
         return Some(format!("empty message (exit {code})"));
     }
     // The input is named: one of `names`, or a file the line starts with (a file the input
     // refers to, as a machine file an experiment names).
-    let leading = line.trim_start_matches("ubik: ").split(':').next().unwrap_or("");
+    let leading = line
+        .trim_start_matches("ubik: ")
+        .split(':')
+        .next()
+        .unwrap_or("");
     let names_a_file = !leading.is_empty() && dir.join(leading).exists();
     if !names.iter().any(|n| line.contains(n)) && !names_a_file {
         return Some(format!("input not named (exit {code})"));
     }
     // The mutant itself can always be read: 66 for it hides bad data (65).
-    if code == 66 && readable.iter().any(|n| line.contains(&format!("{n}: cannot read"))) {
+    if code == 66
+        && readable
+            .iter()
+            .any(|n| line.contains(&format!("{n}: cannot read")))
+    {
         return Some("exit 66 for the readable input".into());
     }
     None
@@ -736,7 +818,11 @@ pub fn failures_dir() -> PathBuf {
 impl Findings {
     /// Records a violation; true if it is the first of its kind (then the caller saves it).
     pub fn record(&mut self, class: &str, kind: &str) -> bool {
-        if let Some(f) = self.list.iter_mut().find(|f| f.class == class && f.kind == kind) {
+        if let Some(f) = self
+            .list
+            .iter_mut()
+            .find(|f| f.class == class && f.kind == kind)
+        {
             f.count += 1;
             return false;
         }
@@ -749,7 +835,11 @@ impl Findings {
 
     /// Panics with every kind of violation found, if any.
     pub fn assert_none(&self, class: &str, mutants: usize, started: Instant) {
-        let seen: Vec<String> = self.outcomes.iter().map(|(k, n)| format!("{k}: {n}")).collect();
+        let seen: Vec<String> = self
+            .outcomes
+            .iter()
+            .map(|(k, n)| format!("{k}: {n}"))
+            .collect();
         eprintln!(
             "fuzz {class}: {mutants} mutants in {:.1} s (seed {}), {} kind(s) of contract violation; outcomes: {}",
             started.elapsed().as_secs_f64(),
@@ -792,7 +882,12 @@ pub fn minimise(input: &[u8], mut fails: impl FnMut(&[u8]) -> bool, budget: usiz
                 break;
             }
             let end = (i + chunk).min(lines.len());
-            let candidate: Vec<u8> = lines[..i].iter().chain(lines[end..].iter()).flatten().copied().collect();
+            let candidate: Vec<u8> = lines[..i]
+                .iter()
+                .chain(lines[end..].iter())
+                .flatten()
+                .copied()
+                .collect();
             tries += 1;
             if candidate.len() < best.len() && fails(&candidate) {
                 best = candidate;
@@ -812,7 +907,12 @@ pub fn minimise(input: &[u8], mut fails: impl FnMut(&[u8]) -> bool, budget: usiz
     // Long lines (a flood of one character): halve them while the failure stays.
     while tries < budget {
         let lines = lines_of(&best);
-        let Some((idx, _)) = lines.iter().enumerate().filter(|(_, l)| l.len() > 200).max_by_key(|(_, l)| l.len()) else {
+        let Some((idx, _)) = lines
+            .iter()
+            .enumerate()
+            .filter(|(_, l)| l.len() > 200)
+            .max_by_key(|(_, l)| l.len())
+        else {
             break;
         };
         let l = &lines[idx];
@@ -821,7 +921,13 @@ pub fn minimise(input: &[u8], mut fails: impl FnMut(&[u8]) -> bool, budget: usiz
         if l.ends_with(b"\n") {
             shorter.push(b'\n');
         }
-        let candidate: Vec<u8> = lines[..idx].iter().flatten().chain(shorter.iter()).chain(lines[idx + 1..].iter().flatten()).copied().collect();
+        let candidate: Vec<u8> = lines[..idx]
+            .iter()
+            .flatten()
+            .chain(shorter.iter())
+            .chain(lines[idx + 1..].iter().flatten())
+            .copied()
+            .collect();
         tries += 1;
         if fails(&candidate) {
             best = candidate;

@@ -176,8 +176,11 @@ pub fn assert_stats_keys(v: &serde_json::Value, what: &str) {
     let modelled = o.get("energy_j").map_or(false, |x| x.is_number());
     for k in ["energy_j", "avg_power_w", "avg_current_a"] {
         assert!(
-            o.get(k)
-                .map_or(false, |x| if modelled { x.is_number() } else { x.is_null() }),
+            o.get(k).map_or(false, |x| if modelled {
+                x.is_number()
+            } else {
+                x.is_null()
+            }),
             "{what}: key {k:?} missing, or not a number (with energy) or null (without): {v}"
         );
     }
@@ -199,8 +202,11 @@ pub fn assert_stats_keys(v: &serde_json::Value, what: &str) {
             "{what}: by_category.{name}.instret: {v}"
         );
         assert!(
-            c.get("energy_j")
-                .map_or(false, |x| if modelled { x.is_number() } else { x.is_null() }),
+            c.get("energy_j").map_or(false, |x| if modelled {
+                x.is_number()
+            } else {
+                x.is_null()
+            }),
             "{what}: by_category.{name}.energy_j: {v}"
         );
     }

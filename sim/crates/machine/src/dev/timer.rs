@@ -197,7 +197,15 @@ mod tests {
         // A write to it changes nothing else either: the line stays up.
         assert_eq!(t.raised_at, Some(3));
         assert_eq!(t.mtimecmp, 77);
-        assert_eq!(t.read(&clock, 10, 0x10), None, "past MTIMECMPH: no register");
-        assert_eq!(t.read(&clock, 10, 0x104), None, "the next offset has no register");
+        assert_eq!(
+            t.read(&clock, 10, 0x10),
+            None,
+            "past MTIMECMPH: no register"
+        );
+        assert_eq!(
+            t.read(&clock, 10, 0x104),
+            None,
+            "the next offset has no register"
+        );
     }
 }
