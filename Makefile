@@ -1,7 +1,8 @@
 # Ubik: the kernel and the testbed. Entry points:
 #   make demo       install what is missing, build, run a reduced SimBed comparison (Ubik's
 #                   schedulers vs NOS, experiments/demo.toml), print its table and the report
-#   make test       simulator unit tests + every firmware test on the testbed
+#   make test       rustfmt and clippy checks, C built with -Werror
+#                   + simulator unit tests + every firmware test on the testbed
 #                   + the RTL differential timing suite (tests/rtl/check.sh)
 #                   + host unit tests of kernel logic + on-target kernel tests
 #                   + the SimBed workloads checked against a host model (tests/simbed)
@@ -23,6 +24,10 @@ CARGO_RUN := cd sim && MAKEFLAGS= MFLAGS= $(CARGO)
 PYTHON ?= python3
 UBIK   := ./ubik
 
+# The repository's own C must build without a warning (-Wall -Wextra come from bsp/flags.mk):
+# the firmware make builds, and under `make test` everything `ubik build` compiles.
+FW_EXTRA_CFLAGS ?= -Werror
+STRICT_C := UBIK_CFLAGS=-Werror
 include bsp/bsp.mk
 include tests/firmware/firmware.mk
 
@@ -49,13 +54,15 @@ demo: sim
 
 test: sim firmware
 	@scripts/setup.sh --test
+	$(CARGO_RUN) fmt --all --check
+	$(CARGO_RUN) clippy --release --workspace --all-targets -- -D warnings
 	$(CARGO_RUN) test --release --workspace
 	tests/run_firmware_tests.sh
 	tests/rtl/check.sh
 	tests/host/run.sh
-	kernel/tests/run.sh
-	tests/simbed/run.sh
-	tests/experiment/run.sh
+	$(STRICT_C) kernel/tests/run.sh
+	$(STRICT_C) tests/simbed/run.sh
+	$(STRICT_C) tests/experiment/run.sh
 
 bench: sim $(FW_BUILD)/compute.elf $(FW_BUILD)/idle.elf
 	@mkdir -p $(OUT)/bench

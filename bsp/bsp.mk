@@ -30,7 +30,8 @@ BSP_BUILD  := $(BUILD)/bsp
 # The flags proper live in bsp/flags.mk, which `ubik build` reads too.
 include $(BSP_DIR)/flags.mk
 FW_OPT     ?= $(FW_OPT_DEFAULT)
-FW_CFLAGS  := $(FW_ARCH) $(FW_OPT) $(FW_C_FLAGS) -I$(BSP_DIR)/include -MMD -MP
+# FW_EXTRA_CFLAGS: added to every C compile (the repository's Makefile sets -Werror).
+FW_CFLAGS  := $(FW_ARCH) $(FW_OPT) $(FW_C_FLAGS) $(FW_EXTRA_CFLAGS) -I$(BSP_DIR)/include -MMD -MP
 FW_ASFLAGS := $(FW_ARCH) $(FW_AS_FLAGS) -I$(BSP_DIR)/include -MMD -MP
 FW_LDFLAGS := $(FW_LD_ARCH_FLAGS) \
               -T $(BSP_DIR)/link.ld -Wl,--gc-sections -Wl,--no-warn-rwx-segments

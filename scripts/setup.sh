@@ -4,7 +4,8 @@
 #     (apt-get as root; otherwise prints the exact command to run and exits 1);
 #   - a Rust toolchain (cargo on PATH or in ~/.cargo/bin; installed through rustup
 #     when rustup is there, otherwise prints how to get it and exits 1);
-#   - with --test (make test): also chromium, which renders the HTML report in a test.
+#   - with --test (make test): also chromium, which renders the HTML report in a test, and
+#     cargo's rustfmt and clippy (added through rustup), which check the Rust sources.
 # Idempotent, silent when everything is present, never asks questions (CI=true,
 # no terminal). Messages go to stderr.
 set -euo pipefail
@@ -78,13 +79,30 @@ if [[ -z "$cargo" ]] || ! "$cargo" --version >/dev/null 2>&1; then
     rustup=$(find_tool rustup || true)
     if [[ -n "$rustup" ]]; then
         say "no working cargo; installing the stable Rust toolchain with $rustup"
-        "$rustup" toolchain install stable --profile minimal </dev/null >&2
+        "$rustup" toolchain install stable --profile minimal -c rustfmt -c clippy </dev/null >&2
         "$rustup" default stable </dev/null >&2
+        cargo=$(find_tool cargo || true)
     else
         say "no Rust toolchain (cargo) found; install one with:"
         echo "curl --proto '=https' --tlsv1.2 -sSf https://sh.rustup.rs | sh -s -- -y --profile minimal" >&2
         status=1
     fi
+fi
+
+# make test runs `cargo fmt --check` and `cargo clippy -D warnings`.
+if [[ ${1:-} == --test && -n "$cargo" ]]; then
+    for component in rustfmt clippy; do
+        sub=${component/rustfmt/fmt}
+        "$cargo" "$sub" --version >/dev/null 2>&1 && continue
+        rustup=$(find_tool rustup || true)
+        if [[ -n "$rustup" ]]; then
+            say "adding the Rust component $component with $rustup"
+            "$rustup" component add "$component" </dev/null >&2
+        else
+            say "cargo $sub not found; install the Rust component $component (rustup component add $component)"
+            status=1
+        fi
+    done
 fi
 
 exit "$status"

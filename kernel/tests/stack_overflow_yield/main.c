@@ -18,6 +18,7 @@ static __attribute__((noinline)) void overflow(void)
     volatile uint32_t big[256]; /* every word written: well past 512 bytes */
     for (unsigned i = 0; i < 256; i++)
         big[i] = i;
+    (void)big[0]; /* a volatile read: the array is used */
 }
 
 static void deep_task(void *arg)

@@ -424,7 +424,7 @@ fn ctrl_c_is_130_and_writes_stats() {
         .arg("-INT")
         .arg(child.id().to_string())
         .status();
-    assert!(ok.map_or(false, |s| s.success()), "kill -INT");
+    assert!(ok.is_ok_and(|s| s.success()), "kill -INT");
     let out = child.wait_with_output().unwrap();
     let r = Run {
         code: out.status.code().unwrap_or(-1),

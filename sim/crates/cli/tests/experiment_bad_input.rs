@@ -48,8 +48,7 @@ fn last_line(r: &Run) -> Run {
     let line = r
         .stderr
         .lines()
-        .filter(|l| !l.trim().is_empty())
-        .last()
+        .rfind(|l| !l.trim().is_empty())
         .unwrap_or("")
         .to_string();
     Run {

@@ -1,4 +1,4 @@
-//! The machine description (owned by helper: machine config).
+//! The machine description.
 //!
 //! A machine file is TOML. [`MachineConfig::default_toml`] is the built-in default, commented,
 //! with every key present (`ubik machine --print-default` prints it); a user's file overrides

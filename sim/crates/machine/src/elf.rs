@@ -1,4 +1,4 @@
-//! Loading firmware ELF files into the machine's RAM (owned by helper: ELF loader).
+//! Loading firmware ELF files into the machine's RAM.
 //!
 //! Only little-endian 32-bit RISC-V ELF files are accepted. Every `PT_LOAD` program header with
 //! a non-zero `p_memsz` becomes a [`Segment`] placed at its *physical* address (`p_paddr`); each

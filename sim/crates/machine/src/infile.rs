@@ -61,7 +61,7 @@ impl std::error::Error for ReadError {}
 
 /// A size limit as text: "16 MiB".
 pub fn size_text(bytes: u64) -> String {
-    if bytes >= 1 << 20 && bytes % (1 << 20) == 0 {
+    if bytes >= 1 << 20 && bytes.is_multiple_of(1 << 20) {
         format!("{} MiB", bytes >> 20)
     } else {
         format!("{bytes} bytes")

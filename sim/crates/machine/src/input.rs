@@ -1,4 +1,4 @@
-//! IO input streams (owned by helper: machine config).
+//! IO input streams.
 //!
 //! Each read of IO port IN[n] returns the next sample of stream n. Streams are deterministic
 //! and do not depend on the run's seed:

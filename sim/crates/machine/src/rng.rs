@@ -1,4 +1,4 @@
-//! Seeded deterministic PRNG (owned by helper: machine config).
+//! Seeded deterministic PRNG.
 //!
 //! `Rng` is xoshiro256** (Blackman & Vigna, 2018) whose 256-bit state is filled from the seed
 //! by SplitMix64. Both use only wrapping integer arithmetic, so a seed gives the same stream on

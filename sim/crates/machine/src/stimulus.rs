@@ -1,4 +1,4 @@
-//! Stimulus generators (owned by helper: machine config).
+//! Stimulus generators.
 //!
 //! A generator raises its fast IRQ line at event times in absolute simulated time, measured in
 //! femtoseconds (u128). Times in the machine file are microseconds; they are converted once to

@@ -349,7 +349,7 @@ fn opp_switch_settles_then_time_runs_at_the_new_frequency() {
     let t0 = k.opp_time_s[0];
     let t2 = k.opp_time_s[2];
     // The store happens within the first ~20 cycles; the switch completes 1000 cycles later.
-    assert!(t0 >= 1000e-8 && t0 <= 1020e-8, "time at P0: {t0}");
+    assert!((1000e-8..=1020e-8).contains(&t0), "time at P0: {t0}");
     let c0 = (t0 * 1e8).round();
     assert!(
         (t2 - (k.cycles as f64 - c0) / 24e6).abs() < 1e-12,
@@ -514,14 +514,15 @@ fn within<T: Send + 'static>(secs: u64, what: &str, f: impl FnOnce() -> T + Send
 }
 
 fn tiny_period(period_us: f64) -> MachineConfig {
-    let mut c = MachineConfig::default();
-    c.stimuli = vec![machine::config::StimulusConfig {
-        line: 2,
-        kind: machine::config::StimulusKind::Periodic { period_us },
-        start_us: 0.0,
-        seed: 1,
-    }];
-    c
+    MachineConfig {
+        stimuli: vec![machine::config::StimulusConfig {
+            line: 2,
+            kind: machine::config::StimulusKind::Periodic { period_us },
+            start_us: 0.0,
+            seed: 1,
+        }],
+        ..Default::default()
+    }
 }
 
 #[test]
@@ -593,8 +594,10 @@ fn resident_bytes() -> Option<u64> {
 
 #[test]
 fn a_1_gib_ram_is_committed_lazily() {
-    let mut c = MachineConfig::default();
-    c.ram_size = 1 << 30;
+    let c = MachineConfig {
+        ram_size: 1 << 30,
+        ..Default::default()
+    };
     let before = resident_bytes();
     let mut code = Vec::new();
     code.extend(li(T0, RAM + (1 << 30) - 4)); // the last word of RAM

@@ -163,16 +163,16 @@ impl Csrs {
     }
 
     fn set_inhibit(&mut self, new: u32, raw: &[u64; event::COUNT]) {
-        for idx in 0..event::COUNT {
+        for (idx, &raw_idx) in raw.iter().enumerate() {
             if !Self::counter_exists(idx) {
                 continue;
             }
             let was = self.inhibited(idx);
             let now = new >> idx & 1 != 0;
             if !was && now {
-                self.frozen[idx] = raw[idx].wrapping_sub(self.offset[idx]);
+                self.frozen[idx] = raw_idx.wrapping_sub(self.offset[idx]);
             } else if was && !now {
-                self.offset[idx] = raw[idx].wrapping_sub(self.frozen[idx]);
+                self.offset[idx] = raw_idx.wrapping_sub(self.frozen[idx]);
             }
         }
         self.mcountinhibit = new;

@@ -393,7 +393,7 @@ fn backward_taken_branch_to_2m4() {
     // hart.cycle per step: a backward branch to a 32-bit insn at 2m4 costs 4
     let a = prog(|a| {
         a.li(A0, 2).j_to("start");
-        a.to_2m4()
+        a.align_2m4()
             .label("t")
             .i(enc::addi(A0, A0, -1))
             .bne_to(A0, 0, "back")
@@ -411,13 +411,16 @@ fn backward_taken_branch_to_2m4() {
     assert_eq!(s.hart.cycle - c, 4);
 }
 
+/// A named way to emit a jump to a label.
+type JumpEmitter = (&'static str, Box<dyn Fn(&mut Asm, &str)>);
+
 #[test]
 fn jumps() {
     let setup = |a: &mut Asm| {
         a.la(T0, "t").la(T1, "t2");
     };
     // t is the aligned target, t2 a 32-bit at 2m4, t3 a compressed at 2m4
-    let jumps: Vec<(&str, Box<dyn Fn(&mut Asm, &str)>)> = vec![
+    let jumps: Vec<JumpEmitter> = vec![
         (
             "jal",
             Box::new(|a: &mut Asm, t: &str| {
@@ -483,7 +486,7 @@ fn jumps() {
             &format!("{name} to a 32-bit at 2m4"),
             measure(setup, |a| {
                 j(a, "t2");
-                a.i(enc::addi(S2, 0, 99)).to_2m4();
+                a.i(enc::addi(S2, 0, 99)).align_2m4();
                 a.label("t2").label("t");
             }),
             3 + extra,
@@ -492,7 +495,7 @@ fn jumps() {
             &format!("{name} to a compressed at 2m4"),
             measure(setup, |a| {
                 j(a, "t2");
-                a.i(enc::addi(S2, 0, 99)).to_2m4();
+                a.i(enc::addi(S2, 0, 99)).align_2m4();
                 a.label("t2").label("t").c(cenc::nop());
             }),
             2 + 1 + extra,

@@ -137,7 +137,7 @@ fn visible_names(work: &Path, config: &Path, includes: &[String]) -> BTreeSet<St
         let macros: BTreeSet<String> = out
             .lines()
             .filter_map(|l| l.strip_prefix("#define "))
-            .filter_map(|l| l.split(|c: char| c == ' ' || c == '(').next())
+            .filter_map(|l| l.split([' ', '(']).next())
             .map(str::to_string)
             .collect();
         // Ordinary identifiers: every token of the preprocessed text is a candidate.
@@ -156,7 +156,7 @@ fn visible_names(work: &Path, config: &Path, includes: &[String]) -> BTreeSet<St
                 probe.push(id);
             }
         }
-        found.extend(macros.into_iter());
+        found.extend(macros);
         // A file-scope declaration of each candidate with a type of its own: GCC refuses
         // exactly those the headers declare at file scope (types, functions, variables,
         // enumerators); parameter and member names pass.

@@ -7,6 +7,9 @@ use std::path::Path;
 
 /// Where the flags live, relative to the repository root.
 pub const FLAGS_FILE: &str = "bsp/flags.mk";
+/// Extra flags for every C source of a build, after the repository's (as `make`'s
+/// `FW_EXTRA_CFLAGS`).
+pub const EXTRA_CFLAGS_ENV: &str = "UBIK_CFLAGS";
 
 /// The flags of one build, in the order GCC receives them.
 #[derive(Debug)]
@@ -22,8 +25,17 @@ pub struct Flags {
 }
 
 impl Flags {
-    /// Reads `FLAGS_FILE` under `root`.
+    /// Reads `FLAGS_FILE` under `root`, then adds the C flags of the environment variable
+    /// `EXTRA_CFLAGS_ENV` (white-space separated; `make test` sets `-Werror`).
     pub fn read(root: &Path) -> Result<Flags, Failure> {
+        let mut flags = Flags::read_file(root)?;
+        if let Ok(extra) = std::env::var(EXTRA_CFLAGS_ENV) {
+            flags.c.extend(extra.split_whitespace().map(str::to_string));
+        }
+        Ok(flags)
+    }
+
+    fn read_file(root: &Path) -> Result<Flags, Failure> {
         let path = root.join(FLAGS_FILE);
         let text = std::fs::read_to_string(&path).map_err(|e| {
             Failure::new(

@@ -45,7 +45,7 @@ pub fn density(
         .margin(12)
         .x_label_area_size(40)
         .y_label_area_size(55)
-        .build_cartesian_2d((x0 - pad)..(x1 + pad), 0.0..(y1 * 1.08).min(1.0).max(1e-6))
+        .build_cartesian_2d((x0 - pad)..(x1 + pad), 0.0..(y1 * 1.08).clamp(1e-6, 1.0))
         .map_err(fail(path))?;
     chart
         .configure_mesh()

@@ -87,7 +87,7 @@ fn child_message(stderr: &[u8], pick_last: bool) -> String {
     let text = String::from_utf8_lossy(stderr);
     let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
     let line = if pick_last {
-        lines.last()
+        lines.next_back()
     } else {
         lines.next()
     };

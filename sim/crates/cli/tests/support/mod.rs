@@ -162,25 +162,22 @@ pub fn assert_stats_keys(v: &serde_json::Value, what: &str) {
         .unwrap_or_else(|| panic!("{what}: --stats is not a JSON object: {v}"));
     for k in ["cycles", "mcycle", "instret"] {
         assert!(
-            o.get(k).map_or(false, |x| x.is_u64()),
+            o.get(k).is_some_and(|x| x.is_u64()),
             "{what}: key {k:?} missing or not an unsigned integer: {v}"
         );
     }
     for k in ["sim_time_s", "host_seconds", "mips"] {
         assert!(
-            o.get(k).map_or(false, |x| x.is_number()),
+            o.get(k).is_some_and(|x| x.is_number()),
             "{what}: key {k:?} missing or not a number: {v}"
         );
     }
     // Energy is modelled with `--energy` (or `--profile`, `--trace`); without, it is null.
-    let modelled = o.get("energy_j").map_or(false, |x| x.is_number());
+    let modelled = o.get("energy_j").is_some_and(|x| x.is_number());
     for k in ["energy_j", "avg_power_w", "avg_current_a"] {
         assert!(
-            o.get(k).map_or(false, |x| if modelled {
-                x.is_number()
-            } else {
-                x.is_null()
-            }),
+            o.get(k)
+                .is_some_and(|x| if modelled { x.is_number() } else { x.is_null() }),
             "{what}: key {k:?} missing, or not a number (with energy) or null (without): {v}"
         );
     }
@@ -194,19 +191,16 @@ pub fn assert_stats_keys(v: &serde_json::Value, what: &str) {
             .and_then(|c| c.as_object())
             .unwrap_or_else(|| panic!("{what}: by_category.{name} missing: {v}"));
         assert!(
-            c.get("cycles").map_or(false, |x| x.is_u64()),
+            c.get("cycles").is_some_and(|x| x.is_u64()),
             "{what}: by_category.{name}.cycles: {v}"
         );
         assert!(
-            c.get("instret").map_or(false, |x| x.is_u64()),
+            c.get("instret").is_some_and(|x| x.is_u64()),
             "{what}: by_category.{name}.instret: {v}"
         );
         assert!(
-            c.get("energy_j").map_or(false, |x| if modelled {
-                x.is_number()
-            } else {
-                x.is_null()
-            }),
+            c.get("energy_j")
+                .is_some_and(|x| if modelled { x.is_number() } else { x.is_null() }),
             "{what}: by_category.{name}.energy_j: {v}"
         );
     }

@@ -478,7 +478,7 @@ pub mod cenc {
     }
 
     pub fn addi4spn(rdp: u32, nzuimm: u32) -> u16 {
-        assert!(nzuimm < 1024 && nzuimm % 4 == 0);
+        assert!(nzuimm < 1024 && nzuimm.is_multiple_of(4));
         h(b(nzuimm, 5, 4) << 11
             | b(nzuimm, 9, 6) << 7
             | b(nzuimm, 2, 2) << 6
@@ -486,7 +486,7 @@ pub mod cenc {
             | p(rdp) << 2)
     }
     pub fn lw(rdp: u32, rs1p: u32, uimm: u32) -> u16 {
-        assert!(uimm < 128 && uimm % 4 == 0);
+        assert!(uimm < 128 && uimm.is_multiple_of(4));
         h(2 << 13
             | b(uimm, 5, 3) << 10
             | p(rs1p) << 7
@@ -495,7 +495,7 @@ pub mod cenc {
             | p(rdp) << 2)
     }
     pub fn sw(rs2p: u32, rs1p: u32, uimm: u32) -> u16 {
-        assert!(uimm < 128 && uimm % 4 == 0);
+        assert!(uimm < 128 && uimm.is_multiple_of(4));
         h(6 << 13
             | b(uimm, 5, 3) << 10
             | p(rs1p) << 7
@@ -613,7 +613,7 @@ pub mod cenc {
         ci(0, b(sh, 5, 5), rd, b(sh, 4, 0), 2)
     }
     pub fn lwsp(rd: u32, uimm: u32) -> u16 {
-        assert!(uimm < 256 && uimm % 4 == 0);
+        assert!(uimm < 256 && uimm.is_multiple_of(4));
         // [12] = uimm[5], [6:2] = uimm[4:2|7:6]
         ci(2, b(uimm, 5, 5), rd, b(uimm, 4, 2) << 2 | b(uimm, 7, 6), 2)
     }
@@ -633,7 +633,7 @@ pub mod cenc {
         ci(4, 1, rd, rs2, 2)
     }
     pub fn swsp(rs2: u32, uimm: u32) -> u16 {
-        assert!(uimm < 256 && uimm % 4 == 0 && rs2 < 32);
+        assert!(uimm < 256 && uimm.is_multiple_of(4) && rs2 < 32);
         // [12:7] = uimm[5:2|7:6]
         h(6 << 13 | b(uimm, 5, 2) << 9 | b(uimm, 7, 6) << 7 | rs2 << 2 | 2)
     }
@@ -742,13 +742,13 @@ impl Asm {
     }
     /// Pad with c.nop until the cursor is 4-aligned.
     pub fn align4(&mut self) -> &mut Self {
-        if self.pc % 4 != 0 {
+        if !self.pc.is_multiple_of(4) {
             self.c(cenc::nop());
         }
         self
     }
     /// Pad with c.nop until the cursor is at 2 mod 4.
-    pub fn to_2m4(&mut self) -> &mut Self {
+    pub fn align_2m4(&mut self) -> &mut Self {
         if self.pc % 4 != 2 {
             self.c(cenc::nop());
         }
