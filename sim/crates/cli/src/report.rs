@@ -3,7 +3,8 @@
 use machine::record::IoEvent;
 use machine::Counts;
 use observe::{Category, Results};
-use serde_json::{json, Map, Value};
+use serde::Serialize;
+use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::Path;
 
@@ -18,27 +19,66 @@ pub struct RunStats<'a> {
     pub supply_v: f64,
 }
 
-pub fn stats_json(s: &RunStats) -> Value {
+/// One category's share of a run, as `--stats` writes it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CategoryStats {
+    pub cycles: u64,
+    /// Joules; `None` (null) when energy was not modelled (`--no-energy`).
+    pub energy_j: Option<f64>,
+    pub instret: u64,
+}
+
+/// The `--stats` object of one run (docs/contract.md): fields in the order they are written,
+/// which is alphabetical. `ubik run` writes it; an experiment measures from it directly.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Stats {
+    pub avg_current_a: Option<f64>,
+    pub avg_power_w: Option<f64>,
+    /// Category name -> its cycles, instructions and energy.
+    pub by_category: BTreeMap<String, CategoryStats>,
+    pub cycles: u64,
+    pub energy_j: Option<f64>,
+    pub host_seconds: f64,
+    pub instret: u64,
+    pub mcycle: u64,
+    pub mips: f64,
+    /// Operating-point index (as a string, a JSON key) -> seconds spent there.
+    pub opp_time_s: BTreeMap<String, f64>,
+    pub sim_time_s: f64,
+}
+
+impl Stats {
+    /// The cycles of category `name` (0 if absent).
+    pub fn category_cycles(&self, name: &str) -> u64 {
+        self.by_category.get(name).map_or(0, |c| c.cycles)
+    }
+}
+
+pub fn stats_of(s: &RunStats) -> Stats {
     let c = s.counts;
-    let mut by_cat = Map::new();
+    let mut by_category = BTreeMap::new();
     let (energy, power, current);
     match s.observed {
         Some(r) => {
             for cat in Category::ALL {
                 let st = r.category(cat);
-                by_cat.insert(
-                    cat.name().into(),
-                    json!({"cycles": st.cycles, "instret": st.instret, "energy_j": st.energy_j}),
+                by_category.insert(
+                    cat.name().to_string(),
+                    CategoryStats {
+                        cycles: st.cycles,
+                        energy_j: Some(st.energy_j),
+                        instret: st.instret,
+                    },
                 );
             }
-            energy = json!(r.total.energy_j);
+            energy = Some(r.total.energy_j);
             let p = if c.sim_time_s > 0.0 {
                 r.total.energy_j / c.sim_time_s
             } else {
                 0.0
             };
-            power = json!(p);
-            current = json!(if s.supply_v > 0.0 {
+            power = Some(p);
+            current = Some(if s.supply_v > 0.0 {
                 p / s.supply_v
             } else {
                 0.0
@@ -53,42 +93,48 @@ pub fn stats_json(s: &RunStats) -> Value {
                     "idle" => (s.slept, 0),
                     _ => (0, 0),
                 };
-                by_cat.insert(
-                    name.into(),
-                    json!({"cycles": cycles, "instret": instret, "energy_j": null}),
+                by_category.insert(
+                    name.to_string(),
+                    CategoryStats {
+                        cycles,
+                        energy_j: None,
+                        instret,
+                    },
                 );
             }
-            energy = Value::Null;
-            power = Value::Null;
-            current = Value::Null;
+            energy = None;
+            power = None;
+            current = None;
         }
     }
-    let mut opp = Map::new();
-    for (i, t) in c.opp_time_s.iter().enumerate() {
-        opp.insert(i.to_string(), json!(t));
-    }
+    let opp_time_s = c
+        .opp_time_s
+        .iter()
+        .enumerate()
+        .map(|(i, t)| (i.to_string(), *t))
+        .collect();
     let mips = if s.host_seconds > 0.0 {
         c.instret as f64 / s.host_seconds / 1e6
     } else {
         0.0
     };
-    json!({
-        "cycles": c.cycles,
-        "mcycle": c.mcycle,
-        "instret": c.instret,
-        "sim_time_s": c.sim_time_s,
-        "energy_j": energy,
-        "avg_power_w": power,
-        "avg_current_a": current,
-        "by_category": by_cat,
-        "opp_time_s": opp,
-        "host_seconds": s.host_seconds,
-        "mips": mips,
-    })
+    Stats {
+        avg_current_a: current,
+        avg_power_w: power,
+        by_category,
+        cycles: c.cycles,
+        energy_j: energy,
+        host_seconds: s.host_seconds,
+        instret: c.instret,
+        mcycle: c.mcycle,
+        mips,
+        opp_time_s,
+        sim_time_s: c.sim_time_s,
+    }
 }
 
-pub fn write_stats(path: &Path, v: &Value) -> std::io::Result<()> {
-    let mut text = serde_json::to_string_pretty(v).expect("stats serialise");
+pub fn write_stats(path: &Path, stats: &Stats) -> std::io::Result<()> {
+    let mut text = serde_json::to_string_pretty(stats).map_err(std::io::Error::other)?;
     text.push('\n');
     std::fs::write(path, text)
 }

@@ -1,14 +1,16 @@
 //! `ubik run FIRMWARE.elf`: load, run to the end, report (contract: `docs/contract.md`).
 
-use crate::report::{stats_json, write_io_csv, write_stats, RunStats};
+use crate::report::{stats_of, write_io_csv, write_stats, RunStats, Stats};
 use crate::{code, Failure};
 use clap::Args;
 use machine::config::{MachineConfig, RAM_BASE};
-use machine::elf::load_elf_file;
+use machine::elf::{load_elf_file, Image};
 use machine::machine::cause_name;
 use machine::{Counts, Machine, Outcome};
+use observe::trace::Timeline;
 use observe::{EnergyObserver, Results};
 use std::fs::File;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -96,7 +98,7 @@ fn stats_for_failure(args: &RunArgs, f: Failure) -> Failure {
         let c = empty_counts();
         let _ = write_stats(
             p,
-            &stats_json(&RunStats {
+            &stats_of(&RunStats {
                 counts: &c,
                 slept: 0,
                 host_seconds: 0.0,
@@ -152,54 +154,29 @@ pub fn run(args: RunArgs) -> Result<u8, Failure> {
     let profile_out = create_output(&args.profile, "--profile")?;
     let trace_out = create_output(&args.trace, "--trace")?;
     let vcd_out = create_output(&args.vcd, "--vcd")?;
-    let observe = args.energy
-        || (args.stats.is_some() && !args.no_energy)
-        || profile_out.is_some()
-        || trace_out.is_some();
-
-    let mut m = Machine::new(&cfg, &image, args.seed, console);
-    // The IO record is kept only for the outputs made from it.
-    m.set_recording(args.io.is_some() || args.vcd.is_some());
-    if let Some((f, _)) = itrace_out {
-        m.itrace = Some(Box::new(std::io::BufWriter::new(f)));
-    }
-    // The observers are generic parameters of the run loop: without one, the loop is the
-    // plain one (no cost); with one, it cannot change what the machine does.
-    let mut results: Option<Results> = None;
-    let mut timeline = None;
-    let t0;
-    let outcome;
-    if trace_out.is_some() {
-        let mut o = EnergyObserver::<true>::for_image(&image, RAM_BASE, &cfg);
-        t0 = Instant::now();
-        outcome = m.run_with(args.max_cycles, &stop, &mut o);
-        results = Some(o.finish(end_of(&m)));
-        timeline = Some(o.timeline);
-    } else if observe {
-        let mut o = EnergyObserver::<false>::for_image(&image, RAM_BASE, &cfg);
-        t0 = Instant::now();
-        outcome = m.run_with(args.max_cycles, &stop, &mut o);
-        results = Some(o.finish(end_of(&m)));
+    let observe = if trace_out.is_some() {
+        Observe::Timeline
+    } else if args.energy || (args.stats.is_some() && !args.no_energy) || profile_out.is_some() {
+        Observe::Energy
     } else {
-        t0 = Instant::now();
-        outcome = m.run(args.max_cycles, &stop);
-    }
-    let host_seconds = t0.elapsed().as_secs_f64();
-    let flushed = m.bus.console.flush();
-    if let Some(w) = &mut m.itrace {
-        let _ = w.flush();
-    }
-    let counts = m.counts();
+        Observe::Nothing
+    };
+    let done = simulate(Simulation {
+        cfg: &cfg,
+        image: &image,
+        seed: args.seed,
+        max_cycles: args.max_cycles,
+        observe,
+        // The IO record is kept only for the outputs made from it.
+        record: args.io.is_some() || args.vcd.is_some(),
+        itrace: itrace_out.map(|(f, _)| Box::new(std::io::BufWriter::new(f)) as Box<dyn Write>),
+        console,
+        stop: &stop,
+    });
+    let m = &done.machine;
 
     if let Some(p) = &args.stats {
-        let v = stats_json(&RunStats {
-            counts: &counts,
-            slept: m.hart.slept,
-            host_seconds,
-            observed: results.as_ref(),
-            supply_v: cfg.supply_v,
-        });
-        write_stats(p, &v).map_err(|e| {
+        write_stats(p, &done.stats).map_err(|e| {
             Failure::new(
                 code::IO_ERROR,
                 format!("cannot write --stats {}: {e}", p.display()),
@@ -215,11 +192,11 @@ pub fn run(args: RunArgs) -> Result<u8, Failure> {
         })?;
     }
 
-    if let (Some((f, p)), Some(r)) = (profile_out, &results) {
+    if let (Some((f, p)), Some(r)) = (profile_out, &done.results) {
         r.write_profile(std::io::BufWriter::new(f))
             .map_err(|e| write_failure("--profile", &p, &e))?;
     }
-    if let (Some((f, p)), Some(t)) = (trace_out, &timeline) {
+    if let (Some((f, p)), Some(t)) = (trace_out, &done.timeline) {
         let name = format!("ubik: {}", args.firmware.display());
         t.write_json(f, &name)
             .map_err(|e| write_failure("--trace", &p, &e))?;
@@ -230,25 +207,135 @@ pub fn run(args: RunArgs) -> Result<u8, Failure> {
             .map_err(|e| write_failure("--vcd", &p, &e))?;
     }
 
-    let fw = args.firmware.display();
+    if let (Err(e), Outcome::Halted(_)) = (&done.console_flushed, &done.outcome) {
+        return Err(Failure::new(
+            code::IO_ERROR,
+            format!("console output failed: {e}"),
+        ));
+    }
+    outcome_status(
+        &args.firmware,
+        &done.outcome,
+        m,
+        &done.counts,
+        args.max_cycles,
+    )
+}
+
+/// What a run observes besides the machine itself.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Observe {
+    /// Nothing: the plain run loop, the testbed's bare speed.
+    Nothing,
+    /// Energy and attribution of every cycle (`--energy`, `--stats`, `--profile`).
+    Energy,
+    /// Energy, attribution and the task timeline (`--trace`).
+    Timeline,
+}
+
+/// One run of a firmware image on a machine.
+pub struct Simulation<'a> {
+    pub cfg: &'a MachineConfig,
+    pub image: &'a Image,
+    pub seed: u64,
+    pub max_cycles: Option<u64>,
+    pub observe: Observe,
+    /// Keep the IO record (`Finished::machine.record()`).
+    pub record: bool,
+    pub itrace: Option<Box<dyn Write>>,
+    pub console: Box<dyn Write>,
+    pub stop: &'a AtomicBool,
+}
+
+/// A run that ended, and everything it measured.
+pub struct Finished {
+    pub machine: Machine,
+    pub outcome: Outcome,
+    pub counts: Counts,
+    /// What `--stats` writes.
+    pub stats: Stats,
+    pub results: Option<Results>,
+    pub timeline: Option<Timeline>,
+    /// The console's final flush.
+    pub console_flushed: std::io::Result<()>,
+}
+
+/// Runs `sim` to its end. The observers are generic parameters of the run loop: without one,
+/// the loop is the plain one (no cost); with one, it cannot change what the machine does.
+pub fn simulate(sim: Simulation) -> Finished {
+    let mut m = Machine::new(sim.cfg, sim.image, sim.seed, sim.console);
+    m.set_recording(sim.record);
+    m.itrace = sim.itrace;
+    let mut results: Option<Results> = None;
+    let mut timeline = None;
+    let t0;
+    let outcome;
+    match sim.observe {
+        Observe::Timeline => {
+            let mut o = EnergyObserver::<true>::for_image(sim.image, RAM_BASE, sim.cfg);
+            t0 = Instant::now();
+            outcome = m.run_with(sim.max_cycles, sim.stop, &mut o);
+            results = Some(o.finish(end_of(&m)));
+            timeline = Some(o.timeline);
+        }
+        Observe::Energy => {
+            let mut o = EnergyObserver::<false>::for_image(sim.image, RAM_BASE, sim.cfg);
+            t0 = Instant::now();
+            outcome = m.run_with(sim.max_cycles, sim.stop, &mut o);
+            results = Some(o.finish(end_of(&m)));
+        }
+        Observe::Nothing => {
+            t0 = Instant::now();
+            outcome = m.run(sim.max_cycles, sim.stop);
+        }
+    }
+    let host_seconds = t0.elapsed().as_secs_f64();
+    let console_flushed = m.bus.console.flush();
+    if let Some(w) = &mut m.itrace {
+        let _ = w.flush();
+    }
+    let counts = m.counts();
+    let stats = stats_of(&RunStats {
+        counts: &counts,
+        slept: m.hart.slept,
+        host_seconds,
+        observed: results.as_ref(),
+        supply_v: sim.cfg.supply_v,
+    });
+    Finished {
+        machine: m,
+        outcome,
+        counts,
+        stats,
+        results,
+        timeline,
+        console_flushed,
+    }
+}
+
+/// `ubik run`'s exit status for a run of `firmware` that ended with `outcome`: the firmware's
+/// own code when it halted, otherwise the failure (docs/contract.md).
+pub fn outcome_status(
+    firmware: &Path,
+    outcome: &Outcome,
+    m: &Machine,
+    counts: &Counts,
+    max_cycles: Option<u64>,
+) -> Result<u8, Failure> {
+    let fw = firmware.display();
     let pc = m.hart.pc;
     match outcome {
-        Outcome::Halted(v) => {
-            if let Err(e) = flushed {
-                return Err(Failure::new(code::IO_ERROR, format!("console output failed: {e}")));
-            }
-            Ok(((v >> 1) & 63) as u8)
-        }
+        Outcome::Halted(v) => Ok(((v >> 1) & 63) as u8),
         Outcome::MaxCycles => Err(Failure::new(
             code::MAX_CYCLES,
-            format!("{fw}: --max-cycles {} reached at pc 0x{pc:08x} before the firmware halted", args.max_cycles.unwrap_or(0)),
+            format!("{fw}: --max-cycles {} reached at pc 0x{pc:08x} before the firmware halted", max_cycles.unwrap_or(0)),
         )),
         Outcome::Interrupted => Err(Failure::new(code::INTERRUPTED, format!("{fw}: interrupted at cycle {} (pc 0x{pc:08x})", counts.cycles))),
         Outcome::TrapLoop { cause, pc, tval } => Err(Failure::new(
             code::MACHINE_FAULT,
             format!(
                 "{fw}: machine fault: {} (mcause {cause}, mtval 0x{tval:08x}) at pc 0x{pc:08x} repeated {} times with no progress; expected the trap handler to return past it",
-                cause_name(cause),
+                cause_name(*cause),
                 rv32::hart::TRAP_LOOP_LIMIT
             ),
         )),

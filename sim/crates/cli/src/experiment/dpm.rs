@@ -9,7 +9,7 @@
 
 use super::plot;
 use super::spec::{DpmVariant, Experiment, POLICIES};
-use super::steps::{build_app, io_fail, prepare_app, run_app, RunSpec};
+use super::steps::{build_app, io_fail, prepare_app, run_app, stop_on_ctrl_c, Ran, RunSpec};
 use crate::{code, Failure};
 use rayon::prelude::*;
 use serde_json::Value;
@@ -46,35 +46,24 @@ fn parse_console(text: &str, key: &str) -> Option<u64> {
         .find_map(|w| w.strip_prefix(key).and_then(|x| x.parse().ok()))
 }
 
-fn measure(dir: &Path, console: &str) -> Result<Measured, Failure> {
-    let p = dir.join("stats.json");
-    let s: Value = std::fs::read_to_string(&p)
-        .ok()
-        .and_then(|t| serde_json::from_str(&t).ok())
-        .ok_or_else(|| Failure::new(code::INTERNAL, format!("{}: no statistics", p.display())))?;
+fn measure(dir: &Path, ran: &Ran) -> Result<Measured, Failure> {
+    let console = &ran.console;
     let misses = parse_console(console, "misses=").ok_or_else(|| {
         Failure::new(
             code::DATA,
             format!("{}: no `misses=N` in the console output; expected the workload to print `dpm ... misses=N blocks=N` at its end", dir.join("console.txt").display()),
         )
     })?;
-    let mut opp: Vec<(String, f64)> = s["opp_time_s"]
-        .as_object()
-        .map(|m| {
-            m.iter()
-                .map(|(k, v)| (k.clone(), v.as_f64().unwrap_or(0.0)))
-                .collect()
-        })
-        .unwrap_or_default();
-    opp.sort_by(|a, b| a.0.cmp(&b.0));
+    let s = &ran.stats;
     Ok(Measured {
-        avg_current_a: s["avg_current_a"].as_f64().unwrap_or(0.0),
-        avg_power_w: s["avg_power_w"].as_f64().unwrap_or(0.0),
-        energy_j: s["energy_j"].as_f64().unwrap_or(0.0),
-        sim_time_s: s["sim_time_s"].as_f64().unwrap_or(0.0),
+        avg_current_a: s.avg_current_a.unwrap_or(0.0),
+        avg_power_w: s.avg_power_w.unwrap_or(0.0),
+        energy_j: s.energy_j.unwrap_or(0.0),
+        sim_time_s: s.sim_time_s,
         misses,
         blocks: parse_console(console, "blocks=").unwrap_or(0),
-        opp_time_s: opp,
+        // Keyed by the operating point's index, in key order (as the JSON object was).
+        opp_time_s: s.opp_time_s.iter().map(|(k, t)| (k.clone(), *t)).collect(),
     })
 }
 
@@ -121,6 +110,7 @@ pub fn run(
         indicatif::ProgressBar::new(runs.len() as u64)
     };
     let max_cycles = (exp.run_ms as u64 + 1000) * 1_000_000;
+    let stop = stop_on_ctrl_c();
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(jobs)
         .build()
@@ -144,10 +134,11 @@ pub fn run(
                     max_cycles,
                     run_ms: exp.run_ms,
                     what: format!("experiment {}: run {} seed {seed}", exp.name, v.label()),
+                    stop: &stop,
                 };
-                let console = run_app(exe, &spec);
+                let ran = run_app(&spec);
                 bar.inc(1);
-                measure(&dir, &console?)
+                measure(&dir, &ran?)
             })
             .collect()
     });

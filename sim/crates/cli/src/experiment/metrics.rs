@@ -7,9 +7,9 @@
 //! - **deadline misses**: periodic inter-arrivals longer than 1.5 periods;
 //! - **utilisation**: the share of cycles not idle; energy and cycles by category.
 
-use serde_json::Value;
+use crate::report::Stats;
+use machine::record::{IoEvent, IoKind};
 use std::collections::BTreeMap;
-use std::path::Path;
 
 #[derive(Clone, Debug, Default)]
 pub struct RunMetrics {
@@ -30,43 +30,28 @@ pub struct RunMetrics {
     pub by_category: BTreeMap<String, (u64, f64)>,
 }
 
-/// Reads the IO record `io_csv` and the stats `stats_json` of one run.
-pub fn measure(
-    io_csv: &Path,
-    stats_json: &Path,
-    tasks: u32,
-    output_period_us: u32,
-) -> Result<RunMetrics, String> {
+/// The metrics of one run from its IO record (in cycle order) and its statistics.
+pub fn measure(record: &[IoEvent], stats: &Stats, tasks: u32, output_period_us: u32) -> RunMetrics {
     let mut m = RunMetrics::default();
-    let text = std::fs::read_to_string(io_csv).map_err(|e| format!("{}: {e}", io_csv.display()))?;
     let period_ns = output_period_us as i64 * 1000;
     let mut last_out: BTreeMap<u32, i64> = BTreeMap::new();
     let mut pending: Vec<i64> = Vec::new();
-    for (n, line) in text.lines().enumerate().skip(1) {
-        let f: Vec<&str> = line.split(',').collect();
-        if f.len() != 5 {
-            return Err(format!("{}:{}: expected 5 fields", io_csv.display(), n + 1));
-        }
-        let t: f64 = f[1]
-            .parse()
-            .map_err(|_| format!("{}:{}: bad time", io_csv.display(), n + 1))?;
-        let t_ns = (t * 1e9).round() as i64;
-        let port: u32 = f[3]
-            .parse()
-            .map_err(|_| format!("{}:{}: bad port", io_csv.display(), n + 1))?;
-        match f[2] {
-            "stimulus" if port == 0 => {
+    for e in record {
+        let t_ns = (e.time_s() * 1e9).round() as i64;
+        let port = e.port;
+        match e.kind {
+            IoKind::Stimulus if port == 0 => {
                 m.stimuli += 1;
                 pending.push(t_ns);
             }
-            "out" if port == 0 => {
+            IoKind::Out if port == 0 => {
                 // One response answers every stimulus latched before it (events that came
                 // while the line was still pending share one interrupt).
                 for s in pending.drain(..) {
                     m.delay_ns.push(t_ns - s);
                 }
             }
-            "out" if port >= 1 && port <= tasks => {
+            IoKind::Out if port >= 1 && port <= tasks => {
                 m.outputs += 1;
                 if let Some(prev) = last_out.insert(port, t_ns) {
                     let d = t_ns - prev;
@@ -81,33 +66,21 @@ pub fn measure(
     }
     m.unanswered = pending.len() as u64;
 
-    let stats: Value = serde_json::from_str(
-        &std::fs::read_to_string(stats_json)
-            .map_err(|e| format!("{}: {e}", stats_json.display()))?,
-    )
-    .map_err(|e| format!("{}: {e}", stats_json.display()))?;
-    m.cycles = stats["cycles"].as_u64().unwrap_or(0);
-    m.sim_time_s = stats["sim_time_s"].as_f64().unwrap_or(0.0);
-    m.energy_j = stats["energy_j"].as_f64().unwrap_or(0.0);
-    m.avg_power_w = stats["avg_power_w"].as_f64().unwrap_or(0.0);
-    if let Some(cats) = stats["by_category"].as_object() {
-        for (k, v) in cats {
-            m.by_category.insert(
-                k.clone(),
-                (
-                    v["cycles"].as_u64().unwrap_or(0),
-                    v["energy_j"].as_f64().unwrap_or(0.0),
-                ),
-            );
-        }
+    m.cycles = stats.cycles;
+    m.sim_time_s = stats.sim_time_s;
+    m.energy_j = stats.energy_j.unwrap_or(0.0);
+    m.avg_power_w = stats.avg_power_w.unwrap_or(0.0);
+    for (name, c) in &stats.by_category {
+        m.by_category
+            .insert(name.clone(), (c.cycles, c.energy_j.unwrap_or(0.0)));
     }
-    let idle = m.by_category.get("idle").map(|x| x.0).unwrap_or(0);
+    let idle = stats.category_cycles("idle");
     m.utilisation = if m.cycles > 0 {
         1.0 - idle as f64 / m.cycles as f64
     } else {
         0.0
     };
-    Ok(m)
+    m
 }
 
 /// A probability histogram of `samples_ns` in bins of `bin_us` microseconds: (bin centre in
@@ -154,27 +127,49 @@ mod tests {
 
     #[test]
     fn jitter_delay_and_misses_from_a_record() {
-        let dir = std::env::temp_dir().join(format!("ubik-exp-metrics-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let io = dir.join("io.csv");
         // Port 1 every 1 ms, one output 10 us late, one missing (a 2 ms gap); two stimuli
         // answered by one output 30 us after the first.
-        std::fs::write(
-            &io,
-            "cycle,time_s,kind,port,value\n\
-             0,0.000000,out,1,0\n\
-             0,0.001000,out,1,0\n\
-             0,0.001500,stimulus,0,0\n\
-             0,0.001510,stimulus,0,1\n\
-             0,0.001530,out,0,1\n\
-             0,0.002010,out,1,0\n\
-             0,0.004000,out,1,0\n\
-             0,0.004100,stimulus,0,2\n",
-        )
-        .unwrap();
-        let st = dir.join("s.json");
-        std::fs::write(&st, r#"{"cycles": 1000, "sim_time_s": 0.004, "by_category": {"idle": {"cycles": 250, "energy_j": 1e-6}, "user": {"cycles": 750, "energy_j": 3e-6}}}"#).unwrap();
-        let m = measure(&io, &st, 1, 1000).unwrap();
+        let at = |us: u128, kind: IoKind, port: u32| IoEvent {
+            cycle: us as u64,
+            time_fs: us * 1_000_000_000,
+            kind,
+            port,
+            value: 0,
+        };
+        let record = [
+            at(0, IoKind::Out, 1),
+            at(1000, IoKind::Out, 1),
+            at(1500, IoKind::Stimulus, 0),
+            at(1510, IoKind::Stimulus, 0),
+            at(1530, IoKind::Out, 0),
+            at(2010, IoKind::Out, 1),
+            at(4000, IoKind::Out, 1),
+            at(4100, IoKind::Stimulus, 0),
+        ];
+        let category = |cycles| crate::report::CategoryStats {
+            cycles,
+            energy_j: Some(1e-6),
+            instret: 0,
+        };
+        let stats = Stats {
+            avg_current_a: None,
+            avg_power_w: None,
+            by_category: [
+                ("idle".into(), category(250)),
+                ("user".into(), category(750)),
+            ]
+            .into_iter()
+            .collect(),
+            cycles: 1000,
+            energy_j: None,
+            host_seconds: 0.0,
+            instret: 0,
+            mcycle: 0,
+            mips: 0.0,
+            opp_time_s: Default::default(),
+            sim_time_s: 0.004,
+        };
+        let m = measure(&record, &stats, 1, 1000);
         assert_eq!(m.jitter_ns, vec![0, 10_000, 990_000]);
         assert_eq!(m.deadline_misses, 1);
         assert_eq!(m.delay_ns, vec![30_000, 20_000]);

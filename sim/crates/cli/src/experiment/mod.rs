@@ -34,7 +34,7 @@ use rayon::prelude::*;
 use spec::{Experiment, Variant};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
-use steps::{build_app, io_fail, prepare_app, run_app, RunSpec};
+use steps::{build_app, io_fail, prepare_app, run_app, stop_on_ctrl_c, RunSpec};
 
 #[derive(Args)]
 pub struct ExperimentArgs {
@@ -235,6 +235,7 @@ pub fn experiment(args: ExperimentArgs) -> Result<u8, Failure> {
         .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
     );
     let max_cycles = (exp.run_ms as u64 + 1000) * 1_000_000; // 1 GHz for run_ms + 1 s: a hang stops
+    let stop = stop_on_ctrl_c();
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(jobs)
         .build()
@@ -256,13 +257,17 @@ pub fn experiment(args: ExperimentArgs) -> Result<u8, Failure> {
                     max_cycles,
                     run_ms: exp.run_ms,
                     what: format!("experiment {}: run {} seed {}", exp.name, v.label(), r.seed),
+                    stop: &stop,
                 };
-                let res = run_app(&exe, &spec);
+                let res = run_app(&spec);
                 bar.inc(1);
-                res?;
-                let (stats, io) = (r.dir.join("stats.json"), r.dir.join("io.csv"));
-                metrics::measure(&io, &stats, v.tasks, v.output_period_us())
-                    .map_err(|e| Failure::new(code::INTERNAL, e))
+                let ran = res?;
+                Ok(metrics::measure(
+                    &ran.record,
+                    &ran.stats,
+                    v.tasks,
+                    v.output_period_us(),
+                ))
             })
             .collect()
     });

@@ -1,14 +1,25 @@
-//! The steps of an experiment that run `ubik` itself as a child process -- preparing a
-//! variant's application directory, `ubik build`, `ubik run` -- and how a child's failure
-//! becomes the experiment's: its exit code passed on (65 bad data, 66 cannot read, 69 no
-//! compiler, 74 cannot write, a firmware's own 1..63, 71 machine fault, 72 a run that does not
-//! stop, 130 interrupted; 70 for anything else), and one line naming the variant or run and
-//! the file that holds the details (`build.log`, `console.txt`).
+//! The steps of an experiment: preparing a variant's application directory, `ubik build` (a
+//! child process of this executable), and a run on the testbed (in this process, its
+//! measurements returned as typed values) -- and how a step's failure becomes the
+//! experiment's: its exit code passed on (65 bad data, 66 cannot read, 69 no compiler, 74
+//! cannot write, a firmware's own 1..63, 71 machine fault, 72 a run that does not stop, 130
+//! interrupted; 70 for anything else), and one line naming the variant or run and the file
+//! that holds the details (`build.log`, `console.txt`).
 
+use crate::report::{write_io_csv, write_stats, Stats};
+use crate::run::{outcome_status, simulate, Observe, Simulation};
 use crate::{code, Failure};
+use machine::config::{MachineConfig, RAM_BASE};
+use machine::elf::load_elf_file;
+use machine::record::IoEvent;
+use std::cell::RefCell;
+use std::io::Write;
 use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus};
+use std::rc::Rc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 pub(super) fn io_fail(what: &str, p: &Path, e: impl std::fmt::Display) -> Failure {
     Failure::new(
@@ -140,55 +151,110 @@ pub(super) struct RunSpec<'a> {
     pub run_ms: u32,
     /// "experiment NAME: run LABEL seed N", for messages.
     pub what: String,
+    /// Raised by Ctrl-C: the run stops (exit 130).
+    pub stop: &'a AtomicBool,
 }
 
-/// `ubik run ELF` with energy, stats and the IO record into the run's directory; the console
-/// output is kept in `DIR/console.txt` and returned.
-pub(super) fn run_app(exe: &Path, r: &RunSpec) -> Result<String, Failure> {
-    std::fs::create_dir_all(r.dir).map_err(|e| io_fail("the run directory", r.dir, e))?;
-    let console = r.dir.join("console.txt");
-    let o = Command::new(exe)
-        .arg("run")
-        .arg(r.elf)
-        .arg("--machine")
-        .arg(r.machine)
-        .arg("--seed")
-        .arg(r.seed.to_string())
-        .arg("--energy")
-        .arg("--stats")
-        .arg(r.dir.join("stats.json"))
-        .arg("--io")
-        .arg(r.dir.join("io.csv"))
-        .arg("--max-cycles")
-        .arg(r.max_cycles.to_string())
-        .output()
-        .map_err(|e| {
-            Failure::new(
-                code::INTERNAL,
-                format!("cannot start {}: {e}", exe.display()),
-            )
-        })?;
-    std::fs::write(&console, &o.stdout).map_err(|e| io_fail("the console output", &console, e))?;
-    if o.status.success() {
-        return Ok(String::from_utf8_lossy(&o.stdout).into_owned());
+/// What one run measured, as typed values (its files are written for the user, not re-read).
+pub(super) struct Ran {
+    pub stats: Stats,
+    pub record: Vec<IoEvent>,
+    pub console: String,
+}
+
+/// The console output of a run, kept in memory.
+#[derive(Clone, Default)]
+struct Capture(Rc<RefCell<Vec<u8>>>);
+
+impl Write for Capture {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.borrow_mut().extend_from_slice(buf);
+        Ok(buf.len())
     }
-    let code = exit_code_of(o.status);
-    let why = match code {
-        1..=63 => format!("the firmware stopped with exit code {code}"),
-        code::MAX_CYCLES => format!(
-            "it did not stop within {} cycles ({}); expected the firmware to stop itself after run_ms = {} ms",
-            r.max_cycles,
-            child_message(&o.stderr, false),
-            r.run_ms
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// A flag Ctrl-C raises: every run in progress stops at its next slice (exit 130; the
+/// builds, child processes, get the signal themselves).
+pub(super) fn stop_on_ctrl_c() -> Arc<AtomicBool> {
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = stop.clone();
+    let _ = ctrlc::set_handler(move || flag.store(true, Ordering::Relaxed));
+    stop
+}
+
+/// Runs the firmware on the testbed in this process, as `ubik run ELF --energy --stats
+/// --io` would, and writes the same files into the run's directory (`stats.json`, `io.csv`,
+/// `console.txt`).
+pub(super) fn run_app(r: &RunSpec) -> Result<Ran, Failure> {
+    std::fs::create_dir_all(r.dir).map_err(|e| io_fail("the run directory", r.dir, e))?;
+    let cfg = MachineConfig::from_file(r.machine)
+        .map_err(|e| Failure::new(e.exit_code() as u8, format!("{}: {e}", r.what)))?;
+    let image = load_elf_file(r.elf, RAM_BASE, cfg.ram_size).map_err(|e| {
+        let c = if e.is_io() {
+            code::NO_INPUT
+        } else {
+            code::DATA
+        };
+        Failure::new(c, format!("{}: {e}", r.what))
+    })?;
+    let console = Capture::default();
+    let done = simulate(Simulation {
+        cfg: &cfg,
+        image: &image,
+        seed: r.seed,
+        max_cycles: Some(r.max_cycles),
+        observe: Observe::Energy,
+        record: true,
+        itrace: None,
+        console: Box::new(console.clone()),
+        stop: r.stop,
+    });
+    let text = String::from_utf8_lossy(&console.0.borrow()).into_owned();
+    let console_path = r.dir.join("console.txt");
+    std::fs::write(&console_path, text.as_bytes())
+        .map_err(|e| io_fail("the console output", &console_path, e))?;
+    let stats_path = r.dir.join("stats.json");
+    write_stats(&stats_path, &done.stats).map_err(|e| io_fail("statistics", &stats_path, e))?;
+    let io_path = r.dir.join("io.csv");
+    write_io_csv(&io_path, done.machine.record())
+        .map_err(|e| io_fail("the IO record", &io_path, e))?;
+    let status = outcome_status(
+        r.elf,
+        &done.outcome,
+        &done.machine,
+        &done.counts,
+        Some(r.max_cycles),
+    );
+    let why = match status {
+        Ok(0) => {
+            let mut record = done.machine.record().to_vec();
+            record.sort_by_key(|e| e.cycle);
+            return Ok(Ran {
+                stats: done.stats,
+                record,
+                console: text,
+            });
+        }
+        Ok(c) => Failure::new(c, format!("the firmware stopped with exit code {c}")),
+        Err(f) if f.code == code::MAX_CYCLES => Failure::new(
+            f.code,
+            format!(
+                "it did not stop within {} cycles ({}); expected the firmware to stop itself after run_ms = {} ms",
+                r.max_cycles, f.message, r.run_ms
+            ),
         ),
-        _ => format!("{} ({})", child_message(&o.stderr, false), how_it_ended(o.status)),
+        Err(f) => f,
     };
     Err(Failure::new(
-        code,
+        why.code,
         format!(
-            "{}: {why}; its console output is in {}",
+            "{}: {}; its console output is in {}",
             r.what,
-            console.display()
+            why.message,
+            console_path.display()
         ),
     ))
 }
