@@ -415,16 +415,6 @@ pub fn invalid_at(
     ctx.err(span, message, expected)
 }
 
-/// A cannot-read error (exit 66) for `path`, described as `what`, optionally named at `at`.
-pub fn io_error(path: &Path, at: Option<Location>, what: &str, e: &std::io::Error) -> ConfigError {
-    ConfigError::Io {
-        path: path.to_path_buf(),
-        at,
-        what: what.to_string(),
-        reason: io_reason(e),
-    }
-}
-
 /// Reads a TOML file of Ubik (a machine file, `system.toml`, an experiment file) described as
 /// `what`: a regular file or a pipe of at most [`MAX_TOML_BYTES`], in UTF-8. Errors: 66 for a
 /// file that cannot be read (or a directory, a device), 65 for one that is too large or not
@@ -472,15 +462,6 @@ fn read_error(path: &Path, at: Option<Location>, what: &str, e: ReadError) -> Co
 
 fn one_line(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
-fn io_reason(e: &std::io::Error) -> String {
-    // "No such file or directory (os error 2)" -> keep the OS text, drop the code.
-    let s = e.to_string();
-    match s.find(" (os error") {
-        Some(i) => s[..i].to_string(),
-        None => s,
-    }
 }
 
 /// 1-based line and character column of byte `offset` in `text`.

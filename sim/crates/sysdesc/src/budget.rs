@@ -152,11 +152,6 @@ fn costs<'a>(o: &'a Objects) -> Vec<Cost<'a>> {
     v
 }
 
-/// The RAM the objects take, as [`check`] counts it.
-pub fn object_ram_bytes(o: &Objects) -> u64 {
-    costs(o).iter().map(|c| c.bytes).sum()
-}
-
 /// Fails at the first object, in the order written, with which the kernel's stacks
 /// (`kernel_stack_bytes`, at most 512 KiB: they always fit alone) and the objects no longer
 /// fit in [`OBJECT_RAM_BYTES`].
