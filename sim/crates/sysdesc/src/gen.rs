@@ -24,7 +24,8 @@ pub(crate) const BANNER: &str =
 /// The text of `uk_config.h`.
 ///
 /// Defines `UK_CONFIG_SCHED_<NAME> 1` for the selected scheduler only (test it with
-/// `#ifdef`/`#if defined`), `UK_CONFIG_SCHED_NAME`, `UK_TICK_HZ`, `UK_TIMESLICE_TICKS`,
+/// `#ifdef`/`#if defined`), `UK_CONFIG_SCHED_NAME`, the policy's `UK_POLICY_PRIOS` (priorities,
+/// the idle task's included) and `UK_POLICY_UNIQUE_PRIOS`, `UK_TICK_HZ`, `UK_TIMESLICE_TICKS`,
 /// `UK_IRQ_STACK_BYTES`, `UK_IDLE_STACK_BYTES`, `UK_TICK_START`, `UK_FEATURE_<NAME> 1` for each enabled feature only, and the power policy
 /// (`UK_POWER_POLICY`, the value of its `uk_power_policy_t`).
 pub fn config_header(d: &SystemDesc) -> String {
@@ -43,6 +44,13 @@ pub fn config_header(d: &SystemDesc) -> String {
     s.push_str(&format!(
         "#define UK_CONFIG_SCHED_NAME \"{}\"\n",
         k.scheduler.name()
+    ));
+    // What the kernel's core needs to know of the policy (sysdesc::POLICIES).
+    let policy = k.scheduler.policy();
+    s.push_str(&format!(
+        "#define UK_POLICY_PRIOS {}\n#define UK_POLICY_UNIQUE_PRIOS {}\n",
+        policy.lowest_task_priority as u32 + 2,
+        policy.unique_priorities as u32
     ));
     s.push_str(&format!("#define UK_TICK_HZ {}\n", k.tick_hz));
     s.push_str(&format!(
@@ -156,6 +164,8 @@ mod tests {
                 "#define UK_CONFIG_OS_NAME \"ubik\"",
                 "#define UK_CONFIG_SCHED_PRIO 1",
                 "#define UK_CONFIG_SCHED_NAME \"prio\"",
+                "#define UK_POLICY_PRIOS 256",
+                "#define UK_POLICY_UNIQUE_PRIOS 0",
                 "#define UK_TICK_HZ 1000",
                 "#define UK_TIMESLICE_TICKS 10",
                 "#define UK_IRQ_STACK_BYTES 1024",

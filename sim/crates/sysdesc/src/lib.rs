@@ -55,47 +55,99 @@ pub use objects::{
 use serde::Deserialize;
 use toml::Spanned;
 
-/// A scheduler policy; exactly one is compiled in (`kernel/sched/<name>.c`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Scheduler {
-    /// Cyclic time slice (round robin).
-    Rr,
-    /// Priority preemptive, 256 priorities.
-    Prio,
-    /// Priority preemptive with round robin among equal priorities.
-    PrioRr,
-    /// Bitmap, at most 64 tasks (priorities 0..=63).
-    Bitmap,
+/// What the system description knows of one scheduler policy: its name (of `kernel/sched/
+/// NAME.c`, in `system.toml` and in `UK_CONFIG_SCHED_NAME`) and the task priorities it takes.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Policy {
+    pub name: &'static str,
+    /// One line for `ubik gen --list-schedulers` and the docs.
+    pub summary: &'static str,
+    /// The lowest priority a task may have (the next one is the idle task's).
+    pub lowest_task_priority: u8,
+    /// Whether two tasks may share a priority (if not, the task count is limited to
+    /// `lowest_task_priority + 1`).
+    pub unique_priorities: bool,
 }
 
+/// Every scheduler policy, in the order lists show them: the one list. Adding a policy is a
+/// row here plus its C file, `kernel/sched/NAME.c` (docs/kernel.md, "Adding a scheduler").
+pub const POLICIES: [Policy; 4] = [
+    Policy {
+        name: "rr",
+        summary: "cyclic time slices, priorities ignored",
+        lowest_task_priority: 254,
+        unique_priorities: false,
+    },
+    Policy {
+        name: "prio",
+        summary: "priority preemptive, FIFO among equal priorities",
+        lowest_task_priority: 254,
+        unique_priorities: false,
+    },
+    Policy {
+        name: "prio_rr",
+        summary: "priority preemptive, time slices among equal priorities",
+        lowest_task_priority: 254,
+        unique_priorities: false,
+    },
+    Policy {
+        name: "bitmap",
+        summary: "priority preemptive, unique priorities, one-word ready bitmap",
+        lowest_task_priority: 62,
+        unique_priorities: true,
+    },
+];
+
+/// A scheduler policy, an entry of [`POLICIES`]; exactly one is compiled in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Scheduler(usize);
+
 impl Scheduler {
-    pub const ALL: [Scheduler; 4] = [
-        Scheduler::Rr,
-        Scheduler::Prio,
-        Scheduler::PrioRr,
-        Scheduler::Bitmap,
-    ];
+    pub const ALL: [Scheduler; POLICIES.len()] = {
+        let mut all = [Scheduler(0); POLICIES.len()];
+        let mut i = 0;
+        while i < all.len() {
+            all[i] = Scheduler(i);
+            i += 1;
+        }
+        all
+    };
 
     /// The names of `ALL`, in its order: for the users that check or list names (the
     /// experiment spec's `scheduler` key, `ubik gen --list-schedulers`, the tests).
-    pub const NAMES: [&'static str; Scheduler::ALL.len()] = {
-        let mut names = [""; Scheduler::ALL.len()];
+    pub const NAMES: [&'static str; POLICIES.len()] = {
+        let mut names = [""; POLICIES.len()];
         let mut i = 0;
         while i < names.len() {
-            names[i] = Scheduler::ALL[i].name();
+            names[i] = POLICIES[i].name;
             i += 1;
         }
         names
     };
 
+    /// The default (`[kernel] scheduler` not given).
+    pub const DEFAULT: Scheduler = Scheduler::named("prio");
+
+    /// The policy called `name`; a compile-time error if there is none (for constants).
+    pub const fn named(name: &str) -> Scheduler {
+        let mut i = 0;
+        while i < POLICIES.len() {
+            if const_str_eq(POLICIES[i].name, name) {
+                return Scheduler(i);
+            }
+            i += 1;
+        }
+        panic!("no such scheduler policy")
+    }
+
+    /// Its row of [`POLICIES`].
+    pub const fn policy(self) -> &'static Policy {
+        &POLICIES[self.0]
+    }
+
     /// The name in `system.toml`, in `UK_CONFIG_SCHED_NAME` and of the source file.
     pub const fn name(self) -> &'static str {
-        match self {
-            Scheduler::Rr => "rr",
-            Scheduler::Prio => "prio",
-            Scheduler::PrioRr => "prio_rr",
-            Scheduler::Bitmap => "bitmap",
-        }
+        self.policy().name
     }
 
     /// The macro `uk_config.h` defines to 1 for this scheduler (and only for this one).
@@ -106,6 +158,21 @@ impl Scheduler {
     pub fn from_name(s: &str) -> Option<Scheduler> {
         Scheduler::ALL.into_iter().find(|x| x.name() == s)
     }
+}
+
+const fn const_str_eq(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
 }
 
 /// The kernel features `[kernel] features` may name. Each enabled one is a macro
@@ -183,7 +250,7 @@ impl Default for KernelConfig {
     fn default() -> KernelConfig {
         KernelConfig {
             os: Os::Ubik,
-            scheduler: Scheduler::Prio,
+            scheduler: Scheduler::DEFAULT,
             tick_hz: 1000,
             timeslice_ticks: 10,
             irq_stack_bytes: DEFAULT_IRQ_STACK_BYTES,
@@ -596,7 +663,7 @@ mod tests {
     fn empty_file_is_all_defaults() {
         let d = parse("").unwrap();
         assert_eq!(d, SystemDesc::default());
-        assert_eq!(d.kernel.scheduler, Scheduler::Prio);
+        assert_eq!(d.kernel.scheduler, Scheduler::named("prio"));
         assert_eq!(d.kernel.tick_hz, 1000);
         assert_eq!(d.kernel.timeslice_ticks, 10);
         assert_eq!(d.kernel.features, default_features());
@@ -613,7 +680,7 @@ mod tests {
              sources = [\"main.c\", \"sub/isr.S\"]\n",
         )
         .unwrap();
-        assert_eq!(d.kernel.scheduler, Scheduler::Bitmap);
+        assert_eq!(d.kernel.scheduler, Scheduler::named("bitmap"));
         assert_eq!(d.kernel.tick_hz, 100000);
         assert_eq!(d.kernel.timeslice_ticks, 3);
         // Listed order does not matter: FEATURES order.
@@ -703,7 +770,10 @@ mod tests {
             let d = parse(&format!("[kernel]\nscheduler = \"{}\"\n", s.name())).unwrap();
             assert_eq!(d.kernel.scheduler, s);
         }
-        assert_eq!(Scheduler::PrioRr.macro_name(), "UK_CONFIG_SCHED_PRIO_RR");
+        assert_eq!(
+            Scheduler::named("prio_rr").macro_name(),
+            "UK_CONFIG_SCHED_PRIO_RR"
+        );
     }
 
     #[test]

@@ -839,8 +839,9 @@ impl<'c, 'a> Resolver<'c, 'a> {
             }
         }
         if let Some(d) = raw.task {
-            let limit = if self.scheduler == Scheduler::Bitmap {
-                63
+            let policy = self.scheduler.policy();
+            let limit = if policy.unique_priorities {
+                policy.lowest_task_priority as usize + 1
             } else {
                 usize::MAX
             };
@@ -853,7 +854,12 @@ impl<'c, 'a> Resolver<'c, 'a> {
                         k.get_ref(),
                         limit + 1
                     ),
-                    "at most 64 tasks with scheduler \"bitmap\", the idle task included (63 declared)",
+                    format!(
+                        "at most {} tasks with scheduler \"{}\", the idle task included ({} declared)",
+                        limit + 1,
+                        policy.name,
+                        limit
+                    ),
                 ));
             }
             for (k, v) in d.0 {
@@ -975,11 +981,7 @@ impl<'c, 'a> Resolver<'c, 'a> {
             }
         };
         let sched = self.scheduler.name();
-        let hi = if self.scheduler == Scheduler::Bitmap {
-            62
-        } else {
-            254
-        };
+        let hi = self.scheduler.policy().lowest_task_priority as i64;
         let priority = match &t.priority {
             Some(p) => {
                 let n = *p.get_ref();
@@ -993,7 +995,7 @@ impl<'c, 'a> Resolver<'c, 'a> {
                         ),
                     ));
                 }
-                if self.scheduler == Scheduler::Bitmap {
+                if self.scheduler.policy().unique_priorities {
                     if let Some(o) = earlier.iter().find(|o| o.priority as i64 == n) {
                         return Err(self.err(
                             &p.span(),
@@ -1001,7 +1003,7 @@ impl<'c, 'a> Resolver<'c, 'a> {
                                 "priority = {n} is already task \"{}\"'s (line {})",
                                 o.name, o.at.line
                             ),
-                            "a priority unique among tasks with scheduler \"bitmap\"",
+                            format!("a priority unique among tasks with scheduler \"{sched}\""),
                         ));
                     }
                 }
