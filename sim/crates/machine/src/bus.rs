@@ -1,41 +1,20 @@
-//! The system bus: RAM and the devices by address range (static dispatch: RAM accesses
-//! inline into the core's loop), implementing the core's `Bus`.
+//! The system bus: RAM and the devices by address range, implementing the core's `Bus`. RAM
+//! accesses inline into the core's loop; a device access goes out of line, is decoded by the
+//! device list (`dev`) and dispatched statically to the device.
 
 use crate::clock::Clock;
-use crate::config::{WaitStates, RAM_BASE};
-use crate::dev::{intc::Intc, io::IoPorts, power::Power, timer::Timer};
+use crate::config::RAM_BASE;
+use crate::dev::{Access, Devices, WaitStates};
 use crate::record::IoEvent;
 use rv32::{Bus, BusFault};
 use std::io::Write;
-
-pub const SIMCTRL_BASE: u32 = 0x0002_0000;
-pub const SIMCTRL_CHAR_OUT: u32 = 0x0;
-pub const SIMCTRL_CTRL: u32 = 0x8;
-pub const TIMER_BASE: u32 = 0x0003_0000;
-pub const IO_BASE: u32 = 0x0004_0000;
-pub const INTC_BASE: u32 = 0x0005_0000;
-pub const POWER_BASE: u32 = 0x0006_0000;
-/// Each device decodes a 4 KiB window; offsets without a register fault, except in SIMCTRL,
-/// whose 1 KiB window (as on simple_system) ignores writes and reads 0 at other offsets.
-const DEVICE_WINDOW: u32 = 0x1000;
-const SIMCTRL_WINDOW: u32 = 0x400;
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Device {
-    SimCtrl,
-    Timer,
-    Io,
-    Intc,
-    Power,
-}
+use std::ops::{Deref, DerefMut};
 
 pub struct SysBus {
     pub ram: Vec<u8>,
     pub clock: Clock,
-    pub timer: Timer,
-    pub io: IoPorts,
-    pub intc: Intc,
-    pub power: Power,
+    /// The devices, also reachable as fields of the bus (`bus.timer`).
+    pub dev: Devices,
     pub wait: WaitStates,
     /// The IO record (only while `recording`).
     pub record: Vec<IoEvent>,
@@ -47,31 +26,25 @@ pub struct SysBus {
     pub sync: bool,
     /// Console output failed (e.g. a closed pipe): reported once by the machine.
     pub console_error: Option<String>,
+    /// The devices accessed since the machine last looked (bit = index in the list): their
+    /// next events may have moved.
+    pub touched: u32,
+}
+
+impl Deref for SysBus {
+    type Target = Devices;
+    fn deref(&self) -> &Devices {
+        &self.dev
+    }
+}
+
+impl DerefMut for SysBus {
+    fn deref_mut(&mut self) -> &mut Devices {
+        &mut self.dev
+    }
 }
 
 impl SysBus {
-    fn device(addr: u32) -> Option<(Device, u32)> {
-        let (dev, base) = match addr & !(DEVICE_WINDOW - 1) {
-            SIMCTRL_BASE => (Device::SimCtrl, SIMCTRL_BASE),
-            TIMER_BASE => (Device::Timer, TIMER_BASE),
-            IO_BASE => (Device::Io, IO_BASE),
-            INTC_BASE => (Device::Intc, INTC_BASE),
-            POWER_BASE => (Device::Power, POWER_BASE),
-            _ => return None,
-        };
-        Some((dev, addr - base))
-    }
-
-    fn wait_of(&self, dev: Device) -> u32 {
-        match dev {
-            Device::SimCtrl => self.wait.simctrl,
-            Device::Timer => self.wait.timer,
-            Device::Io => self.wait.io,
-            Device::Intc => self.wait.intc,
-            Device::Power => self.wait.power,
-        }
-    }
-
     #[inline]
     fn ram_offset(&self, addr: u32, size: u32) -> Option<usize> {
         let off = addr.wrapping_sub(RAM_BASE) as usize;
@@ -82,64 +55,41 @@ impl SysBus {
         }
     }
 
-    /// Read the 32-bit register at word offset `reg` of `dev`.
-    fn read_reg(&mut self, dev: Device, reg: u32, now: u64) -> Option<u32> {
-        match dev {
-            Device::SimCtrl => (reg < SIMCTRL_WINDOW).then_some(0),
-            Device::Timer => self.timer.read(&self.clock, now, reg),
-            Device::Io => self.io.read(reg),
-            Device::Intc => self.intc.read(reg),
-            Device::Power => self.power.read(reg),
-        }
-    }
-
-    fn write_reg(&mut self, dev: Device, reg: u32, value: u32, mask: u32, now: u64) -> Option<()> {
-        match dev {
-            Device::SimCtrl => match reg {
-                SIMCTRL_CHAR_OUT => {
-                    if mask & 0xff != 0 && self.console_error.is_none() {
-                        if let Err(e) = self.console.write_all(&[value as u8]) {
-                            self.console_error = Some(e.to_string());
-                            self.sync = true;
-                        }
-                    }
-                    Some(())
-                }
-                SIMCTRL_CTRL => {
-                    if mask & 1 != 0 && value & 1 != 0 {
-                        self.halt = Some(value);
-                        self.sync = true;
-                    }
-                    Some(())
-                }
-                r if r < SIMCTRL_WINDOW => Some(()),
-                _ => None,
+    /// An access, in its first cycle `now`, to the device register holding `addr`: a load
+    /// (`store` None) or a store of `(value, mask)` (value shifted to its lanes, mask the
+    /// lanes). The register's value (a load), and the device's wait states.
+    fn access(
+        &mut self,
+        addr: u32,
+        now: u64,
+        store: Option<(u32, u32)>,
+    ) -> Result<(u32, u32), BusFault> {
+        let (id, off) = Devices::decode(addr).ok_or(BusFault)?;
+        self.touched |= 1 << id.index();
+        let wait = self.wait.get(id);
+        let mut cx = Access {
+            now,
+            clock: &self.clock,
+            wait,
+            record: if self.recording {
+                Some(&mut self.record)
+            } else {
+                None
             },
-            Device::Timer => {
-                self.sync = true;
-                self.timer.write(&self.clock, now, reg, value, mask)
-            }
-            Device::Io => {
-                // recorded when the store completes: its 2 cycles plus wait states
-                let stamp_cycle = now + 2 + self.wait.io as u64;
-                let stamp = (stamp_cycle, self.clock.time_fs(stamp_cycle));
-                let record = if self.recording {
-                    Some(&mut self.record)
-                } else {
-                    None
-                };
-                self.io.write(reg, value, mask, stamp, record)
-            }
-            Device::Intc => {
-                self.sync = true;
-                self.intc.write(reg, value, mask)
-            }
-            Device::Power => {
-                self.sync = true;
-                let hz = self.clock.hz();
-                self.power.write(reg, value, now, hz)
-            }
-        }
+            sync: &mut self.sync,
+            halt: &mut self.halt,
+            console: &mut *self.console,
+            console_error: &mut self.console_error,
+        };
+        let reg = off & !3;
+        let v = match store {
+            None => self.dev.read_reg(id, reg, &mut cx),
+            Some((value, mask)) => self
+                .dev
+                .write_reg(id, reg, value, mask, &mut cx)
+                .map(|()| 0),
+        };
+        v.map(|v| (v, wait)).ok_or(BusFault)
     }
 
     #[cold]
@@ -155,15 +105,14 @@ impl SysBus {
             }
             return Ok((v, ws));
         }
-        let (dev, off) = Self::device(addr).ok_or(BusFault)?;
-        let shift = 8 * (off & 3);
-        let word = self.read_reg(dev, off & !3, now).ok_or(BusFault)?;
+        let shift = 8 * (addr & 3);
+        let (word, ws) = self.access(addr, now, None)?;
         let mask = if size == 4 {
             u32::MAX
         } else {
             (1 << (8 * size)) - 1
         };
-        Ok(((word >> shift) & mask, self.wait_of(dev)))
+        Ok(((word >> shift) & mask, ws))
     }
 
     #[cold]
@@ -175,16 +124,14 @@ impl SysBus {
             }
             return Ok(ws);
         }
-        let (dev, off) = Self::device(addr).ok_or(BusFault)?;
-        let shift = 8 * (off & 3);
+        let shift = 8 * (addr & 3);
         let lane = if size == 4 {
             u32::MAX
         } else {
             ((1u32 << (8 * size)) - 1) << shift
         };
-        self.write_reg(dev, off & !3, value << shift, lane, now)
-            .ok_or(BusFault)?;
-        Ok(self.wait_of(dev))
+        let (_, ws) = self.access(addr, now, Some((value << shift, lane)))?;
+        Ok(ws)
     }
 }
 

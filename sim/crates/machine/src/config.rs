@@ -13,10 +13,15 @@ use std::fmt;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
+use crate::dev::{self, DeviceConfigs, RawTables};
 use crate::infile::{read_bounded, size_text, Pipes, ReadError, MAX_STREAM_BYTES, MAX_TOML_BYTES};
-use serde::de::{self, Deserializer, Visitor};
+use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
+use std::sync::OnceLock;
 use toml::Spanned;
+
+pub use crate::dev::timer::Timebase;
+pub use crate::dev::WaitStates;
 
 /// RAM base address (fixed, Ibex `simple_system`).
 pub const RAM_BASE: u32 = 0x0010_0000;
@@ -37,15 +42,9 @@ pub const IO_PORTS: u8 = 32;
 pub const MAX_TIME_US: f64 = 1e15;
 
 const DEFAULT_TOML: &str = include_str!("default.toml");
-
-/// Rate of TIMER.MTIME. TOML: `[timer] timebase = "cycle" | <integer Hz>`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Timebase {
-    /// `mtime` counts CPU clock cycles (Ibex behaviour).
-    Cycle,
-    /// `mtime` counts at a fixed rate in Hz (> 0), independent of the CPU clock.
-    Hz(u64),
-}
+/// The line of `default.toml` that the devices' part of the default stands for.
+const DEVICES_MARK: &str =
+    "# @devices: each device's own table, then [wait_states] (src/dev/mod.rs)\n";
 
 /// One operating point. TOML: `[[opp]] hz = .., volts = ..`.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -83,17 +82,6 @@ pub struct EnergyConfig {
     /// Constant power of peripherals outside the core (a display, a radio), W: charged with
     /// every cycle like leakage but not scaled by the core's voltage. Default 0.
     pub peripheral_w: f64,
-}
-
-/// Extra wait states per register access, per device (an access costs 2 cycles + these).
-/// TOML: `[wait_states]`, same key names as the fields.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct WaitStates {
-    pub simctrl: u32,
-    pub timer: u32,
-    pub io: u32,
-    pub intc: u32,
-    pub power: u32,
 }
 
 /// What a stimulus generator does.
@@ -149,8 +137,6 @@ pub struct InputConfig {
 pub struct MachineConfig {
     /// RAM size in bytes (RAM starts at [`RAM_BASE`]). TOML `ram_size`.
     pub ram_size: u32,
-    /// TOML `[timer] timebase`.
-    pub timer_timebase: Timebase,
     /// Supply voltage (V) for the average current. TOML `supply_v`.
     pub supply_v: f64,
     /// Operating points, non-empty. TOML `[[opp]]`.
@@ -165,8 +151,10 @@ pub struct MachineConfig {
     pub stimuli: Vec<StimulusConfig>,
     /// TOML `[[input]]`; at most one per port.
     pub inputs: Vec<InputConfig>,
-    /// TOML `[wait_states]`.
+    /// TOML `[wait_states]`: a key per device of the list (`dev`).
     pub wait_states: WaitStates,
+    /// The devices' own tables (`[timer]`): a field per device, `()` for one without.
+    pub devices: DeviceConfigs,
 }
 
 impl Default for MachineConfig {
@@ -174,7 +162,6 @@ impl Default for MachineConfig {
     fn default() -> MachineConfig {
         MachineConfig {
             ram_size: 1 << 20,
-            timer_timebase: Timebase::Hz(10_000_000),
             supply_v: 3.3,
             opps: vec![
                 Opp {
@@ -208,14 +195,22 @@ impl Default for MachineConfig {
             stimuli: Vec::new(),
             inputs: Vec::new(),
             wait_states: WaitStates::default(),
+            devices: DeviceConfigs::default(),
         }
     }
 }
 
 impl MachineConfig {
     /// The default machine file text: commented, every key present; parses to `default()`.
+    /// The devices' tables and `[wait_states]` come from the device list (`dev`).
     pub fn default_toml() -> &'static str {
-        DEFAULT_TOML
+        static TEXT: OnceLock<String> = OnceLock::new();
+        TEXT.get_or_init(|| {
+            let (head, tail) = DEFAULT_TOML
+                .split_once(DEVICES_MARK)
+                .expect("default.toml has the devices' line");
+            format!("{head}{}{tail}", dev::default_toml())
+        })
     }
 
     /// Reads and resolves a machine file. Relative stream-file paths are relative to the
@@ -480,14 +475,57 @@ pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
 // ---------------------------------------------------------------------------------------------
 // Raw (as written) structures: every key optional, spans kept for messages.
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
+// The top level and `[wait_states]` have keys from the device list, so they are read by hand
+// (`visit_map`) where other tables derive; they read as derived ones do: an unknown key is
+// serde's "unknown field" error at the key, a value of the wrong type names what was expected.
+
+/// Top-level keys before the devices' tables and after them.
+const KEYS_BEFORE_DEVICES: [&str; 4] = ["ram_size", "supply_v", "initial_opp", "settle_ns"];
+const KEYS_AFTER_DEVICES: [&str; 5] = ["wait_states", "energy", "opp", "stimulus", "input"];
+
+/// Every top-level key, in the order messages list them.
+fn machine_keys() -> &'static [&'static str] {
+    static KEYS: OnceLock<Vec<&'static str>> = OnceLock::new();
+    KEYS.get_or_init(|| {
+        let tables = dev::DEVICES.iter().filter(|d| d.table).map(|d| d.name);
+        KEYS_BEFORE_DEVICES
+            .into_iter()
+            .chain(tables)
+            .chain(KEYS_AFTER_DEVICES)
+            .collect()
+    })
+}
+
+/// A key that must be one of `self.0`: its index there.
+struct KeyIn(&'static [&'static str]);
+
+impl<'de> DeserializeSeed<'de> for KeyIn {
+    type Value = usize;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<usize, D::Error> {
+        d.deserialize_identifier(self)
+    }
+}
+
+impl<'de> Visitor<'de> for KeyIn {
+    type Value = usize;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("field identifier")
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<usize, E> {
+        self.0
+            .iter()
+            .position(|k| *k == v)
+            .ok_or_else(|| E::unknown_field(v, self.0))
+    }
+}
+
+#[derive(Default)]
 struct RawMachine {
     ram_size: Option<Spanned<i64>>,
     supply_v: Option<Spanned<f64>>,
     initial_opp: Option<Spanned<i64>>,
     settle_ns: Option<Spanned<i64>>,
-    timer: Option<RawTimer>,
+    devices: RawTables,
     wait_states: Option<RawWaitStates>,
     energy: Option<RawEnergy>,
     opp: Option<Spanned<Vec<Spanned<RawOpp>>>>,
@@ -495,47 +533,70 @@ struct RawMachine {
     input: Option<Spanned<Vec<Spanned<RawInput>>>>,
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawTimer {
-    timebase: Option<Spanned<RawTimebase>>,
-}
-
-enum RawTimebase {
-    Int(i64),
-    Str(String),
-}
-
-impl<'de> Deserialize<'de> for RawTimebase {
+impl<'de> Deserialize<'de> for RawMachine {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct V;
         impl<'de> Visitor<'de> for V {
-            type Value = RawTimebase;
+            type Value = RawMachine;
             fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("\"cycle\" or a frequency in Hz (positive integer)")
+                f.write_str("struct RawMachine")
             }
-            fn visit_i64<E: de::Error>(self, v: i64) -> Result<RawTimebase, E> {
-                Ok(RawTimebase::Int(v))
-            }
-            fn visit_u64<E: de::Error>(self, v: u64) -> Result<RawTimebase, E> {
-                Ok(RawTimebase::Int(i64::try_from(v).unwrap_or(i64::MAX)))
-            }
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<RawTimebase, E> {
-                Ok(RawTimebase::Str(v.to_string()))
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<RawMachine, A::Error> {
+                let keys = machine_keys();
+                let mut raw = RawMachine::default();
+                while let Some(i) = map.next_key_seed(KeyIn(keys))? {
+                    match keys[i] {
+                        "ram_size" => raw.ram_size = map.next_value()?,
+                        "supply_v" => raw.supply_v = map.next_value()?,
+                        "initial_opp" => raw.initial_opp = map.next_value()?,
+                        "settle_ns" => raw.settle_ns = map.next_value()?,
+                        "wait_states" => raw.wait_states = map.next_value()?,
+                        "energy" => raw.energy = map.next_value()?,
+                        "opp" => raw.opp = map.next_value()?,
+                        "stimulus" => raw.stimulus = map.next_value()?,
+                        "input" => raw.input = map.next_value()?,
+                        device => raw.devices.read(device, &mut map)?,
+                    }
+                }
+                Ok(raw)
             }
         }
-        d.deserialize_any(V)
+        d.deserialize_struct("RawMachine", &[], V)
     }
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawWaitStates {
-    simctrl: Option<Spanned<i64>>,
-    timer: Option<Spanned<i64>>,
-    io: Option<Spanned<i64>>,
-    intc: Option<Spanned<i64>>,
-    power: Option<Spanned<i64>>,
+/// `[wait_states]`: a key per device, in list order.
+struct RawWaitStates([Option<Spanned<i64>>; dev::COUNT]);
+
+impl<'de> Deserialize<'de> for RawWaitStates {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = RawWaitStates;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("struct RawWaitStates")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<RawWaitStates, A::Error> {
+                let mut raw = RawWaitStates(std::array::from_fn(|_| None));
+                while let Some(i) = map.next_key_seed(KeyIn(&dev::NAMES))? {
+                    raw.0[i] = map.next_value()?;
+                }
+                Ok(raw)
+            }
+            // As a derived table: an array gives the values in list order.
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<RawWaitStates, A::Error> {
+                let mut raw = RawWaitStates(std::array::from_fn(|_| None));
+                for (i, slot) in raw.0.iter_mut().enumerate() {
+                    *slot = seq.next_element()?.ok_or_else(|| {
+                        let n = format!("struct RawWaitStates with {} elements", dev::COUNT);
+                        de::Error::invalid_length(i, &n.as_str())
+                    })?;
+                }
+                Ok(raw)
+            }
+        }
+        d.deserialize_struct("RawWaitStates", &[], V)
+    }
 }
 
 #[derive(Deserialize)]
@@ -589,7 +650,9 @@ struct RawInput {
 // ---------------------------------------------------------------------------------------------
 // Resolution
 
-struct Ctx<'a> {
+/// A machine file being resolved: where its errors point. Devices check their own tables
+/// with it ([`crate::dev::DeviceConfig`]).
+pub struct Ctx<'a> {
     name: &'a str,
     text: &'a str,
     base_dir: &'a Path,
@@ -607,7 +670,9 @@ impl Ctx<'_> {
         }
     }
 
-    fn err(
+    /// A bad-value error (exit 65) at byte `span.start` of the file: what is wrong, and what
+    /// was expected.
+    pub fn err(
         &self,
         span: &Range<usize>,
         message: impl Into<String>,
@@ -675,49 +740,17 @@ impl Ctx<'_> {
             cfg.settle_ns =
                 self.int_range(v, "settle_ns", 0, i64::MAX, "a time in ns >= 0")? as u64;
         }
-        if let Some(t) = &raw.timer {
-            if let Some(tb) = &t.timebase {
-                cfg.timer_timebase = match tb.get_ref() {
-                    RawTimebase::Str(s) if s == "cycle" => Timebase::Cycle,
-                    RawTimebase::Int(n) if *n > 0 && *n as u64 <= MAX_HZ => Timebase::Hz(*n as u64),
-                    RawTimebase::Str(s) => {
-                        return Err(self.err(
-                            &tb.span(),
-                            format!("unknown timebase \"{s}\""),
-                            "timebase = \"cycle\" or a frequency in Hz (positive integer)",
-                        ))
-                    }
-                    RawTimebase::Int(n) if *n > 0 => {
-                        return Err(self.err(
-                            &tb.span(),
-                            format!("timebase {n} Hz does not fit the 32-bit MTIME_HZ register"),
-                            format!("timebase = \"cycle\" or a frequency in Hz from 1 to {MAX_HZ}"),
-                        ))
-                    }
-                    RawTimebase::Int(n) => {
-                        return Err(self.err(
-                            &tb.span(),
-                            format!("timebase {n} Hz is not positive"),
-                            "timebase = \"cycle\" or a frequency in Hz (positive integer)",
-                        ))
-                    }
-                };
-            }
-        }
+        cfg.devices.apply(&raw.devices, self)?;
         if let Some(w) = &raw.wait_states {
-            let ws = &mut cfg.wait_states;
-            let fields: [(&Option<Spanned<i64>>, &str, &mut u32); 5] = [
-                (&w.simctrl, "simctrl", &mut ws.simctrl),
-                (&w.timer, "timer", &mut ws.timer),
-                (&w.io, "io", &mut ws.io),
-                (&w.intc, "intc", &mut ws.intc),
-                (&w.power, "power", &mut ws.power),
-            ];
-            for (v, key, slot) in fields {
-                if let Some(v) = v {
-                    *slot =
-                        self.int_range(v, key, 0, 1_000_000, "a number of wait states 0..1000000")?
-                            as u32;
+            for id in dev::ALL {
+                if let Some(v) = &w.0[id.index()] {
+                    *cfg.wait_states.get_mut(id) = self.int_range(
+                        v,
+                        dev::NAMES[id.index()],
+                        0,
+                        1_000_000,
+                        "a number of wait states 0..1000000",
+                    )? as u32;
                 }
             }
         }
@@ -873,7 +906,15 @@ impl Ctx<'_> {
         Ok(cfg)
     }
 
-    fn int_range(&self, v: &Spanned<i64>, key: &str, lo: i64, hi: i64, expected: &str) -> R<i64> {
+    /// `v` if it is in `lo..=hi`; else `KEY = N is out of range` at `v`.
+    pub fn int_range(
+        &self,
+        v: &Spanned<i64>,
+        key: &str,
+        lo: i64,
+        hi: i64,
+        expected: &str,
+    ) -> R<i64> {
         let n = *v.get_ref();
         if n < lo || n > hi {
             return Err(self.err(&v.span(), format!("{key} = {n} is out of range"), expected));
@@ -1540,7 +1581,6 @@ mod tests {
         // the result must still be the default, so the text names every key.
         let other = MachineConfig {
             ram_size: 4096,
-            timer_timebase: Timebase::Cycle,
             supply_v: 1.0,
             opps: vec![Opp { hz: 1, volts: 1.0 }; 4],
             initial_opp: 3,
@@ -1560,12 +1600,19 @@ mod tests {
             },
             stimuli: vec![],
             inputs: vec![],
-            wait_states: WaitStates {
-                simctrl: 9,
-                timer: 9,
-                io: 9,
-                intc: 9,
-                power: 9,
+            // 9 for every device of the list.
+            wait_states: {
+                let mut w = WaitStates::default();
+                for id in dev::ALL {
+                    *w.get_mut(id) = 9;
+                }
+                w
+            },
+            devices: DeviceConfigs {
+                timer: dev::timer::TimerConfig {
+                    timebase: Timebase::Cycle,
+                },
+                ..DeviceConfigs::default()
             },
         };
         let ctx = Ctx {
@@ -1574,6 +1621,17 @@ mod tests {
             base_dir: Path::new(""),
         };
         assert_eq!(ctx.parse_over(other).unwrap(), MachineConfig::default());
+    }
+
+    #[test]
+    fn top_level_keys_are_distinct() {
+        let keys = machine_keys();
+        for (i, k) in keys.iter().enumerate() {
+            assert!(
+                !keys[..i].contains(k),
+                "`{k}` twice: a device's table is named like a key of the machine file"
+            );
+        }
     }
 
     #[test]
@@ -1590,7 +1648,7 @@ mod tests {
         assert_eq!(c, d);
 
         let c = parse("[timer]\ntimebase = \"cycle\"\n").unwrap();
-        assert_eq!(c.timer_timebase, Timebase::Cycle);
+        assert_eq!(c.devices.timer.timebase, Timebase::Cycle);
         assert_eq!(c.opps, MachineConfig::default().opps);
 
         let c = parse("ram_size = 65536\n[wait_states]\nio = 3\n").unwrap();
@@ -1793,10 +1851,19 @@ bits = 12
 
     #[test]
     fn unknown_keys() {
+        // The devices' tables (`timer`, then those of devices added later) after settle_ns.
+        let tables: String = dev::DEVICES
+            .iter()
+            .filter(|d| d.table)
+            .map(|d| format!("`{}`, ", d.name))
+            .collect();
+        assert!(tables.starts_with("`timer`, "), "{tables}");
         assert_eq!(
             err("ram_size = 4096\nram_sise = 1\n"),
-            "m.toml:2:1: unknown key `ram_sise`; expected one of the keys `ram_size`, `supply_v`, `initial_opp`, \
-             `settle_ns`, `timer`, `wait_states`, `energy`, `opp`, `stimulus`, `input`"
+            format!(
+                "m.toml:2:1: unknown key `ram_sise`; expected one of the keys `ram_size`, `supply_v`, `initial_opp`, \
+                 `settle_ns`, {tables}`wait_states`, `energy`, `opp`, `stimulus`, `input`"
+            )
         );
         assert_eq!(
             err("[timer]\ntimebase = 1\nrate = 2\n"),

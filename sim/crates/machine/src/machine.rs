@@ -1,16 +1,16 @@
-//! The machine: the core, the bus with its devices, the stimulus generators, and the run loop
-//! that runs the core from event to event. Events (stimulus arrivals, the timer's match, the
-//! end of an operating-point switch, an interrupt line reaching the core) happen at exact
-//! cycles; while the core sleeps in `wfi` the loop jumps straight to the next event.
+//! The machine: the core, the bus with its devices, and the run loop that runs the core from
+//! event to event. Events (stimulus arrivals, the timer's match, the end of an operating-point
+//! switch, an interrupt line reaching the core) happen at exact cycles; one queue, ordered by
+//! cycle, holds the next event of every device. The core runs up to the earliest; while it
+//! sleeps in `wfi` the loop jumps straight there.
 
 use crate::bus::SysBus;
 use crate::clock::Clock;
 use crate::config::{MachineConfig, RAM_BASE};
-use crate::dev::{intc::Intc, io::IoPorts, power::Power, timer::Timer};
+use crate::dev::{self, Act, Devices, MIP_FAST};
 use crate::elf::Image;
-use crate::input::InputStream;
-use crate::record::{IoEvent, IoKind};
-use crate::stimulus::StimulusGen;
+use crate::events::{EventQueue, Source};
+use crate::record::IoEvent;
 use rv32::hart::cause;
 use rv32::observer::At;
 use rv32::{Exit, Hart, NoObserver, Observer};
@@ -19,9 +19,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 /// How many cycles the core runs at most before the loop looks at Ctrl-C again.
 const SLICE: u64 = 1 << 22;
-/// mip bits.
-const MIP_MSIP: u32 = 1 << 3;
-const MIP_MTIP: u32 = 1 << 7;
+/// The queue's source for "a line that rose becomes visible to the core" (after the devices).
+const LINES: Source = dev::COUNT as Source;
+/// Every device (bit = index in the list).
+const ALL_DEVICES: u32 = (1 << dev::COUNT) - 1;
+const _: () = assert!(dev::COUNT < 32, "a device mask is a u32");
 
 /// What an observer (the `observe` crate) sees of the machine beyond the core's hooks.
 /// Every method has an empty default; `NoObserver` implements none, so `Machine::run`
@@ -87,21 +89,19 @@ pub struct Counts {
 pub struct Machine {
     pub hart: Hart,
     pub bus: SysBus,
-    stimuli: Vec<StimulusGen>,
+    /// The next event of every device (source = its index in the list) and of `LINES`.
+    queue: EventQueue,
     /// For each mip bit, the cycle at which its line rose (None while low).
     rose_at: [Option<u64>; 32],
     /// Femtoseconds at each operating point, up to `opp_since`.
     opp_fs: Vec<u128>,
     opp_since: u64,
-    /// The cycle up to which devices have been brought (see `settle`).
-    last_settle: u64,
     /// Bits of `rose_at` that are set.
     rose_mask: u32,
+    /// The queue's entry for `LINES`: a line that rose becomes visible to the core.
+    lines_visible: Option<u64>,
     /// Instruction trace: one line per retired instruction (slow: steps one at a time).
     pub itrace: Option<Box<dyn Write>>,
-    /// Stimulus events due in one settle, sorted into the IO record (kept to reuse its
-    /// allocation): time, generator, line, event number.
-    due_scratch: Vec<(u128, usize, u8, u64)>,
 }
 
 impl Machine {
@@ -117,10 +117,7 @@ impl Machine {
         let bus = SysBus {
             ram,
             clock: Clock::new(opp.hz),
-            timer: Timer::new(cfg.timer_timebase),
-            io: IoPorts::new(cfg.inputs.iter().map(InputStream::new).collect()),
-            intc: Intc::default(),
-            power: Power::new(cfg.opps.clone(), cfg.initial_opp, cfg.settle_ns),
+            dev: Devices::build(cfg, seed),
             wait: cfg.wait_states,
             record: Vec::new(),
             recording: true,
@@ -128,22 +125,19 @@ impl Machine {
             halt: None,
             sync: false,
             console_error: None,
+            // The first settle asks every device for its first event.
+            touched: ALL_DEVICES,
         };
         Machine {
             hart: Hart::new(RAM_BASE, cfg.ram_size, RAM_BASE),
             bus,
-            stimuli: cfg
-                .stimuli
-                .iter()
-                .map(|s| StimulusGen::new(s, seed))
-                .collect(),
+            queue: EventQueue::new(),
             rose_at: [None; 32],
             opp_fs: vec![0; cfg.opps.len()],
             opp_since: 0,
-            last_settle: 0,
             rose_mask: 0,
+            lines_visible: None,
             itrace: None,
-            due_scratch: Vec::new(),
         }
     }
 
@@ -168,21 +162,17 @@ impl Machine {
 
     /// The interrupt lines as the devices drive them now (mip bits).
     fn line_levels(&self) -> u32 {
-        let b = &self.bus;
-        (b.intc.lines() << 16)
-            | if b.intc.msip { MIP_MSIP } else { 0 }
-            | if b.timer.raised_at.is_some() {
-                MIP_MTIP
-            } else {
-                0
-            }
+        self.bus.dev.lines()
     }
 
-    /// Bring every device up to cycle `now`: fire due stimuli, raise the timer, finish an
-    /// operating-point switch; then update which lines the core sees. A line that rose at
-    /// cycle L is seen by the core from cycle L + 1 (its input is registered).
+    /// Bring every device up to cycle `now`: finish an operating-point switch, then let every
+    /// device with an event due act (fire due stimuli, raise the timer); then update which
+    /// lines the core sees. A line that rose at cycle L is seen by the core from cycle L + 1
+    /// (its input is registered). Leaves the queue with every device's next event.
     #[inline(never)]
     fn settle<P: Probe>(&mut self, now: u64, probe: &mut P) {
+        // Devices accessed since the last settle: their next events may have moved.
+        let mut stale = std::mem::take(&mut self.bus.touched);
         // Operating-point switch completing (first: it changes the time of later cycles).
         if let Some((idx, done)) = self.bus.power.switching {
             if done <= now {
@@ -191,23 +181,37 @@ impl Machine {
                 self.bus.power.switching = None;
                 let opp = self.bus.power.opps[idx];
                 self.bus.clock.set_hz(done, opp.hz);
-                self.bus.timer.rearm(done);
+                self.bus.dev.clock_changed(done);
+                stale = ALL_DEVICES;
                 let fs = self.bus.clock.time_fs(done);
                 let at = self.hart.observed_at();
                 probe.opp_changed(done, at, fs, idx, opp.hz, opp.volts);
             }
         }
-        self.fire_stimuli(now);
-        // Timer.
-        if self.bus.timer.raised_at.is_none() {
-            let from = self.last_settle.max(self.bus.timer.armed_at).min(now);
-            if let Some(r) = self.bus.timer.next_raise(&self.bus.clock, from) {
-                if r <= now {
-                    self.bus.timer.raised_at = Some(r);
+        self.requeue(stale);
+        // Devices due act, earliest first.
+        let bus = &mut self.bus;
+        let record = if bus.recording {
+            Some(&mut bus.record)
+        } else {
+            None
+        };
+        // Fast lines a latch raises: enabled, and not up already (a line up has its rise).
+        let rising = bus.dev.intc.enable & !(self.rose_mask >> 16);
+        let mut act = Act::new(now, &bus.clock, record, rising, &mut self.rose_at);
+        let mut acted = 0u32;
+        while let Some(src) = self.queue.pop_due(now) {
+            match dev::ALL.get(src as usize) {
+                Some(&id) => {
+                    bus.dev.advance(id, &mut act);
+                    acted |= 1 << src;
                 }
+                None => self.lines_visible = None, // LINES: recomputed below
             }
         }
-        self.last_settle = now;
+        // The fast lines latched by the devices' events.
+        bus.dev.intc.pending |= act.latched();
+        self.requeue(acted);
         // Lines: record rises, drop fallen ones, and show the core those seen by now.
         let levels = self.line_levels();
         let mut mip = 0;
@@ -218,109 +222,53 @@ impl Machine {
         }
         self.rose_mask = levels;
         let mut up = levels;
+        let mut visible: Option<u64> = None;
         while up != 0 {
             let bit = up.trailing_zeros() as usize;
             up &= up - 1;
-            // The timer's line may have been cleared and raised again within one slice (a
-            // write to mtimecmp): its rise is always the timer's own.
-            let rose = match (bit, self.bus.timer.raised_at) {
-                (7, Some(r)) => *self.rose_at[7].insert(r),
-                _ => *self.rose_at[bit].get_or_insert(now),
+            let rose = match self.bus.dev.rose_at(bit as u32) {
+                Some(r) => *self.rose_at[bit].insert(r),
+                None => *self.rose_at[bit].get_or_insert(now),
             };
             if rose < now {
                 mip |= 1 << bit;
                 self.hart.irq_rose[bit] = rose;
+            } else {
+                // Seen by the core one cycle later.
+                visible = Some(visible.map_or(rose + 1, |v| v.min(rose + 1)));
             }
         }
         self.hart.mip = mip;
+        if visible != self.lines_visible {
+            self.lines_visible = visible;
+            self.queue.set(LINES, visible);
+        }
     }
 
-    /// Fires every stimulus event due by cycle `now`: each generator's line latches once in
-    /// PENDING however many of its events came due (a latched line is a level), and the line
-    /// rises at its first event's cycle. The events are stored only when the IO record is on,
-    /// in time order across generators (ties: the lower generator first).
-    fn fire_stimuli(&mut self, now: u64) {
-        let until = self.bus.clock.time_fs(now);
-        let recording = self.bus.recording;
-        let mut due = std::mem::take(&mut self.due_scratch);
-        for (i, g) in self.stimuli.iter_mut().enumerate() {
-            let line = g.line();
-            let fired = if recording {
-                g.fire_until(until, Some(&mut |n, t| due.push((t, i, line, n))))
-            } else {
-                g.fire_until(until, None)
-            };
-            let Some((first, _)) = fired else { continue };
-            self.bus.intc.latch(line);
-            let bit = 16 + line as usize;
-            if self.bus.intc.enable >> line & 1 != 0 && self.rose_at[bit].is_none() {
-                self.rose_at[bit] = Some(self.bus.clock.cycle_at(first));
-            }
+    /// Asks the devices of mask `devices` for their next events.
+    fn requeue(&mut self, mut devices: u32) {
+        while devices != 0 {
+            let i = devices.trailing_zeros() as usize;
+            devices &= devices - 1;
+            let at = self.bus.dev.next_event(dev::ALL[i], &self.bus.clock);
+            self.queue.set(i as Source, at);
         }
-        if !due.is_empty() {
-            due.sort_by_key(|&(t, i, _, _)| (t, i));
-            for &(t, _, line, n) in &due {
-                let c = self.bus.clock.cycle_at(t);
-                self.bus.record.push(IoEvent {
-                    cycle: c,
-                    time_fs: self.bus.clock.time_fs(c),
-                    kind: IoKind::Stimulus,
-                    port: line as u32,
-                    value: n as u32,
-                });
-            }
-            due.clear();
-        }
-        self.due_scratch = due;
     }
 
     /// The next cycle after `now` at which something happens, if anything ever will.
-    #[inline(never)]
-    fn next_event(&mut self, now: u64) -> Option<u64> {
-        let mut next: Option<u64> = None;
-        let mut consider = |c: u64| {
-            if c > now {
-                next = Some(next.map_or(c, |n: u64| n.min(c)));
-            }
-        };
-        if let Some((_, done)) = self.bus.power.switching {
-            consider(done);
-        }
-        for g in &self.stimuli {
-            if let Some(t) = g.next_event_fs() {
-                consider(self.bus.clock.cycle_at(t).max(now + 1));
-            }
-        }
-        if let Some(r) = self.bus.timer.next_raise(&self.bus.clock, now) {
-            consider(r.max(now + 1));
-        }
-        // A line that rose is seen by the core one cycle later.
-        let mut up = self.rose_mask;
-        while up != 0 {
-            if let Some(r) = self.rose_at[up.trailing_zeros() as usize] {
-                consider(r + 1);
-            }
-            up &= up - 1;
-        }
-        next
+    fn next_event(&self, now: u64) -> Option<u64> {
+        self.queue.next().map(|c| c.max(now + 1))
     }
 
     /// Could any interrupt ever wake the sleeping core (enabled in mie)?
     /// Called while no line enabled in mie is up (the run loop wakes the core otherwise), so
-    /// only future raises count.
+    /// only the devices' coming events count: a fast line's only if ENABLE lets it through.
     #[inline(never)]
-    fn can_ever_wake(&mut self) -> bool {
-        let mie = self.hart.csr.mie;
-        let now = self.now();
-        let timer =
-            mie & MIP_MTIP != 0 && self.bus.timer.next_raise(&self.bus.clock, now).is_some();
-        let stimulus = self.stimuli.iter().any(|g| {
-            let l = g.line();
-            g.next_event_fs().is_some()
-                && self.bus.intc.enable >> l & 1 != 0
-                && mie >> (16 + l) & 1 != 0
-        });
-        timer || stimulus
+    fn can_ever_wake(&self) -> bool {
+        let enabled = self.hart.csr.mie & (!MIP_FAST | self.bus.intc.enable << 16);
+        dev::ALL.iter().any(|&id| {
+            self.queue.get(id.index() as Source).is_some() && self.bus.dev.wakes(id) & enabled != 0
+        })
     }
 
     fn close_opp_segment(&mut self, at: u64) {

@@ -1,8 +1,14 @@
 //! Interrupt controller: fast lines 0..14 latch in PENDING when a source (a stimulus
-//! generator) fires; software clears them by writing 1s to ACK. Line i reaches the core while
-//! PENDING[i] and ENABLE[i] are both set. MSIP drives the machine software interrupt.
+//! generator, or a device through `Act::latch`) fires; software clears them by writing 1s to
+//! ACK. Line i reaches the core while PENDING[i] and ENABLE[i] are both set. MSIP drives the
+//! machine software interrupt. The stimulus generators (`[[stimulus]]`) are the controller's:
+//! its events are theirs.
 
-use super::merge;
+use super::{merge, Access, Act, Device, MIP_FAST, MIP_MSIP};
+use crate::clock::Clock;
+use crate::config::MachineConfig;
+use crate::record::{IoEvent, IoKind};
+use crate::stimulus::StimulusGen;
 
 pub const PENDING: u32 = 0x0;
 pub const ENABLE: u32 = 0x4;
@@ -17,18 +23,14 @@ pub struct Intc {
     pub pending: u32,
     pub enable: u32,
     pub msip: bool,
+    /// The stimulus generators, in the machine file's order.
+    stimuli: Vec<StimulusGen>,
+    /// Stimulus events due in one `advance`, sorted into the IO record (kept to reuse its
+    /// allocation): time, generator, line, event number.
+    due_scratch: Vec<(u128, usize, u8, u64)>,
 }
 
 impl Intc {
-    /// The fast lines raised to the core (bit i = line i).
-    pub fn lines(&self) -> u32 {
-        self.pending & self.enable
-    }
-
-    pub fn latch(&mut self, line: u8) {
-        self.pending |= 1 << line;
-    }
-
     pub fn read(&self, reg: u32) -> Option<u32> {
         Some(match reg {
             PENDING => self.pending,
@@ -52,5 +54,91 @@ impl Intc {
             _ => return None,
         }
         Some(())
+    }
+}
+
+impl Device for Intc {
+    const TITLE: &'static str = "interrupt controller and stimuli";
+    const WINDOW: u32 = 0x1000;
+    const LINES: u32 = MIP_FAST | MIP_MSIP;
+    type Config = ();
+
+    /// `seed` is mixed into every random stimulus generator.
+    fn build(_own: &(), cfg: &MachineConfig, seed: u64) -> Intc {
+        Intc {
+            stimuli: cfg
+                .stimuli
+                .iter()
+                .map(|s| StimulusGen::new(s, seed))
+                .collect(),
+            ..Intc::default()
+        }
+    }
+
+    fn read(&mut self, reg: u32, _cx: &mut Access) -> Option<u32> {
+        Intc::read(self, reg)
+    }
+
+    fn write(&mut self, reg: u32, value: u32, mask: u32, cx: &mut Access) -> Option<()> {
+        cx.sync();
+        Intc::write(self, reg, value, mask)
+    }
+
+    /// The first cycle at or after the next stimulus event of any generator.
+    fn next_event(&mut self, clock: &Clock) -> Option<u64> {
+        self.stimuli
+            .iter()
+            .filter_map(|g| g.next_event_fs())
+            .map(|t| clock.cycle_at(t))
+            .min()
+    }
+
+    /// Fires every stimulus event due by `cx.now`: each generator's line latches once in
+    /// PENDING however many of its events came due (a latched line is a level), and the line
+    /// rises at its first event's cycle. The events are stored only when the IO record is on,
+    /// in time order across generators (ties: the lower generator first).
+    fn advance(&mut self, cx: &mut Act) {
+        let until = cx.clock.time_fs(cx.now);
+        let recording = cx.record.is_some();
+        let mut due = std::mem::take(&mut self.due_scratch);
+        for (i, g) in self.stimuli.iter_mut().enumerate() {
+            let line = g.line();
+            let fired = if recording {
+                g.fire_until(until, Some(&mut |n, t| due.push((t, i, line, n))))
+            } else {
+                g.fire_until(until, None)
+            };
+            let Some((first, _)) = fired else { continue };
+            let clock = cx.clock;
+            cx.latch(line, || clock.cycle_at(first));
+        }
+        if let Some(record) = cx.record.as_deref_mut() {
+            due.sort_by_key(|&(t, i, _, _)| (t, i));
+            for &(t, _, line, n) in &due {
+                let c = cx.clock.cycle_at(t);
+                record.push(IoEvent {
+                    cycle: c,
+                    time_fs: cx.clock.time_fs(c),
+                    kind: IoKind::Stimulus,
+                    port: line as u32,
+                    value: n as u32,
+                });
+            }
+        }
+        due.clear();
+        self.due_scratch = due;
+    }
+
+    fn lines(&self) -> u32 {
+        (self.pending & self.enable) << 16 | if self.msip { MIP_MSIP } else { 0 }
+    }
+
+    /// The lines of generators with an event to come (whether ENABLE lets them through is
+    /// the machine's to check).
+    fn wakes(&self) -> u32 {
+        self.stimuli
+            .iter()
+            .filter(|g| g.next_event_fs().is_some())
+            .fold(0, |m, g| m | 1 << (16 + g.line() as u32))
     }
 }

@@ -2,7 +2,8 @@
 //! record is the measurement, when the machine keeps one); IN[n] reads return the next
 //! sample of input stream n; GPIO pins are set, cleared and read, and every edge is recorded.
 
-use super::merge;
+use super::{merge, Access, Device};
+use crate::config::MachineConfig;
 use crate::input::InputStream;
 use crate::record::{IoEvent, IoKind};
 
@@ -95,5 +96,26 @@ impl IoPorts {
         }
         self.pins = new_pins;
         Some(())
+    }
+}
+
+impl Device for IoPorts {
+    const TITLE: &'static str = "IO ports and GPIO";
+    const WINDOW: u32 = 0x1000;
+    type Config = ();
+
+    fn build(_own: &(), cfg: &MachineConfig, _seed: u64) -> IoPorts {
+        IoPorts::new(cfg.inputs.iter().map(InputStream::new).collect())
+    }
+
+    fn read(&mut self, reg: u32, _cx: &mut Access) -> Option<u32> {
+        IoPorts::read(self, reg)
+    }
+
+    fn write(&mut self, reg: u32, value: u32, mask: u32, cx: &mut Access) -> Option<()> {
+        // recorded when the store completes: its 2 cycles plus wait states
+        let stamp_cycle = cx.now + 2 + cx.wait as u64;
+        let stamp = (stamp_cycle, cx.clock.time_fs(stamp_cycle));
+        IoPorts::write(self, reg, value, mask, stamp, cx.record.as_deref_mut())
     }
 }

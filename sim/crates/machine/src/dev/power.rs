@@ -1,8 +1,12 @@
 //! Clock and power controller: selects an operating point (frequency, voltage). A switch
 //! takes the machine file's settle time, during which the core runs on at the old frequency
 //! and STATUS bit 0 reads 1; a selection written during a switch replaces the pending one.
+//! The controller is the clock's source: when a switch completes, the machine changes the
+//! clock (before any other device acts at that cycle) and tells every device.
 
-use crate::config::Opp;
+use super::{Access, Device};
+use crate::clock::Clock;
+use crate::config::{MachineConfig, Opp};
 
 pub const OPP_SELECT: u32 = 0x00;
 pub const STATUS: u32 = 0x04;
@@ -72,5 +76,31 @@ impl Power {
             _ => return None,
         }
         Some(())
+    }
+}
+
+impl Device for Power {
+    const TITLE: &'static str = "clock and power controller";
+    const WINDOW: u32 = 0x1000;
+    type Config = ();
+
+    fn build(_own: &(), cfg: &MachineConfig, _seed: u64) -> Power {
+        Power::new(cfg.opps.clone(), cfg.initial_opp, cfg.settle_ns)
+    }
+
+    fn read(&mut self, reg: u32, _cx: &mut Access) -> Option<u32> {
+        Power::read(self, reg)
+    }
+
+    /// (The byte lanes are not looked at: a narrow store writes its shifted value whole.)
+    fn write(&mut self, reg: u32, value: u32, _mask: u32, cx: &mut Access) -> Option<()> {
+        cx.sync();
+        let hz = cx.clock.hz();
+        Power::write(self, reg, value, cx.now, hz)
+    }
+
+    /// The end of a switch in progress (the machine completes it).
+    fn next_event(&mut self, _clock: &Clock) -> Option<u64> {
+        self.switching.map(|(_, done)| done)
     }
 }

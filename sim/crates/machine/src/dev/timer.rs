@@ -2,10 +2,15 @@
 //! sticky: it rises one cycle after `mtime >= mtimecmp` and stays up until either half of
 //! `mtimecmp` is written. `MTIME_HZ` (read-only) gives mtime's rate, so that firmware need
 //! not assume one: the fixed timebase, or under `"cycle"` the current core clock.
+//! Machine file: `[timer] timebase` (this file parses it: the example of a device's own table).
 
-use super::merge;
+use super::{merge, Access, Act, Device, DeviceConfig, MIP_MTIP};
 use crate::clock::{Clock, FS_PER_S};
-use crate::config::Timebase;
+use crate::config::{ConfigError, Ctx, MachineConfig, MAX_HZ};
+use serde::de::{self, Deserializer, Visitor};
+use serde::Deserialize;
+use std::fmt;
+use toml::Spanned;
 
 pub const MTIME: u32 = 0x0;
 pub const MTIMEH: u32 = 0x4;
@@ -14,6 +19,105 @@ pub const MTIMECMPH: u32 = 0xc;
 /// Read-only: mtime's rate in Hz (writes are ignored). Away from the four Ibex registers:
 /// offsets 0x10.. fault as on the RTL (tests/rtl measures that).
 pub const MTIME_HZ: u32 = 0x100;
+
+/// Rate of TIMER.MTIME. TOML: `[timer] timebase = "cycle" | <integer Hz>`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Timebase {
+    /// `mtime` counts CPU clock cycles (Ibex behaviour).
+    Cycle,
+    /// `mtime` counts at a fixed rate in Hz (> 0), independent of the CPU clock.
+    Hz(u64),
+}
+
+/// The timer's table in the machine file, `[timer]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimerConfig {
+    pub timebase: Timebase,
+}
+
+impl Default for TimerConfig {
+    fn default() -> TimerConfig {
+        TimerConfig {
+            timebase: Timebase::Hz(10_000_000),
+        }
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawTimer {
+    timebase: Option<Spanned<RawTimebase>>,
+}
+
+enum RawTimebase {
+    Int(i64),
+    Str(String),
+}
+
+impl<'de> Deserialize<'de> for RawTimebase {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = RawTimebase;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("\"cycle\" or a frequency in Hz (positive integer)")
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<RawTimebase, E> {
+                Ok(RawTimebase::Int(v))
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<RawTimebase, E> {
+                Ok(RawTimebase::Int(i64::try_from(v).unwrap_or(i64::MAX)))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<RawTimebase, E> {
+                Ok(RawTimebase::Str(v.to_string()))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+impl DeviceConfig for TimerConfig {
+    const DEFAULT_TOML: &'static str = r#"[timer]
+# Rate of TIMER.MTIME: "cycle" counts CPU clock cycles (Ibex simple_system behaviour, for RTL
+# comparisons); an integer is a fixed rate in Hz (1 to 4294967295), unaffected by the CPU
+# clock (an always-on timer, as on a real MCU). Firmware reads the rate in TIMER.MTIME_HZ
+# (under "cycle": the current core clock).
+timebase = 10000000
+"#;
+    type Raw = RawTimer;
+
+    fn apply(&mut self, raw: &RawTimer, cx: &Ctx) -> Result<(), ConfigError> {
+        let Some(tb) = &raw.timebase else {
+            return Ok(());
+        };
+        self.timebase = match tb.get_ref() {
+            RawTimebase::Str(s) if s == "cycle" => Timebase::Cycle,
+            RawTimebase::Int(n) if *n > 0 && *n as u64 <= MAX_HZ => Timebase::Hz(*n as u64),
+            RawTimebase::Str(s) => {
+                return Err(cx.err(
+                    &tb.span(),
+                    format!("unknown timebase \"{s}\""),
+                    "timebase = \"cycle\" or a frequency in Hz (positive integer)",
+                ))
+            }
+            RawTimebase::Int(n) if *n > 0 => {
+                return Err(cx.err(
+                    &tb.span(),
+                    format!("timebase {n} Hz does not fit the 32-bit MTIME_HZ register"),
+                    format!("timebase = \"cycle\" or a frequency in Hz from 1 to {MAX_HZ}"),
+                ))
+            }
+            RawTimebase::Int(n) => {
+                return Err(cx.err(
+                    &tb.span(),
+                    format!("timebase {n} Hz is not positive"),
+                    "timebase = \"cycle\" or a frequency in Hz (positive integer)",
+                ))
+            }
+        };
+        Ok(())
+    }
+}
 
 #[derive(Clone, Debug)]
 pub struct Timer {
@@ -82,9 +186,10 @@ impl Timer {
         self.cached_match = None;
     }
 
-    /// The cycle the interrupt line rises if nothing is written before, looking from cycle
-    /// `from` (>= `armed_at`): one cycle after the match (the RTL registers the comparison).
-    pub fn next_raise(&mut self, clock: &Clock, from: u64) -> Option<u64> {
+    /// The cycle the interrupt line rises if nothing is written before: one cycle after the
+    /// match (the RTL registers the comparison), the first cycle from the last write or clock
+    /// change with `mtime >= mtimecmp`. None while the line is up.
+    pub fn next_raise(&mut self, clock: &Clock) -> Option<u64> {
         if self.raised_at.is_some() {
             return None;
         }
@@ -96,7 +201,7 @@ impl Timer {
                 m
             }
         };
-        m.map(|m| m.max(from) + 1)
+        m.map(|m| m + 1)
     }
 
     /// mtime's rate in Hz now: the fixed timebase, or under `"cycle"` the core clock (which
@@ -161,6 +266,57 @@ impl Timer {
             _ => return None,
         }
         Some(())
+    }
+}
+
+impl Device for Timer {
+    const TITLE: &'static str = "TIMER";
+    const WINDOW: u32 = 0x1000;
+    const LINES: u32 = MIP_MTIP;
+    type Config = TimerConfig;
+
+    fn build(own: &TimerConfig, _cfg: &MachineConfig, _seed: u64) -> Timer {
+        Timer::new(own.timebase)
+    }
+
+    fn read(&mut self, reg: u32, cx: &mut Access) -> Option<u32> {
+        // (`Timer::read` is the inherent method, which takes the clock and cycle.)
+        Timer::read(self, cx.clock, cx.now, reg)
+    }
+
+    fn write(&mut self, reg: u32, value: u32, mask: u32, cx: &mut Access) -> Option<()> {
+        cx.sync();
+        Timer::write(self, cx.clock, cx.now, reg, value, mask)
+    }
+
+    fn next_event(&mut self, clock: &Clock) -> Option<u64> {
+        self.next_raise(clock)
+    }
+
+    fn advance(&mut self, cx: &mut Act) {
+        if let Some(r) = self.next_raise(cx.clock) {
+            if r <= cx.now {
+                self.raised_at = Some(r);
+            }
+        }
+    }
+
+    fn clock_changed(&mut self, at: u64) {
+        self.rearm(at);
+    }
+
+    fn lines(&self) -> u32 {
+        if self.raised_at.is_some() {
+            MIP_MTIP
+        } else {
+            0
+        }
+    }
+
+    /// The line may have been cleared and raised again since the machine last looked (a
+    /// write to mtimecmp): its rise is always the timer's own.
+    fn rose_at(&self, _bit: u32) -> Option<u64> {
+        self.raised_at
     }
 }
 
