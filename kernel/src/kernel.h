@@ -61,10 +61,12 @@
 
 /* Properties of the compiled-in policy the core relies on: the number of priorities (the
  * lowest, UK_PRIOS - 1, is the idle task's) and whether base priorities are unique (the
- * policy then claims a priority for its task at create/set_prio and releases it at delete). */
-#if defined(UK_CONFIG_SCHED_BITMAP)
-#define UK_PRIOS 64
-#define UK_SCHED_UNIQUE_PRIOS 1
+ * policy then claims a priority for its task at create/set_prio and releases it at delete).
+ * uk_config.h carries them from the policy's row of sysdesc::POLICIES; a build without one
+ * has the default policy's. */
+#ifdef UK_POLICY_PRIOS
+#define UK_PRIOS UK_POLICY_PRIOS
+#define UK_SCHED_UNIQUE_PRIOS UK_POLICY_UNIQUE_PRIOS
 #else
 #define UK_PRIOS 256
 #define UK_SCHED_UNIQUE_PRIOS 0

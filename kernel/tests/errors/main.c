@@ -133,10 +133,10 @@ static void task_errors(void)
     CHECK_EQ(uk_task_create(&spare, "x", dummy_entry, 0, 20, 0, sizeof spare_stack), UK_EINVAL);
     CHECK_EQ(uk_task_create(&spare, "x", dummy_entry, 0, 20, spare_stack, 127), UK_EINVAL);
     CHECK_EQ(uk_task_create(&spare, "x", dummy_entry, 0, 20, (char *)spare_stack + 2, 200), UK_EINVAL);
-#ifdef UK_CONFIG_SCHED_BITMAP
-    CHECK_EQ(uk_task_create(&spare, "x", dummy_entry, 0, 64, spare_stack, sizeof spare_stack), UK_EINVAL);
+#if UK_POLICY_UNIQUE_PRIOS /* the policy's priorities (uk_config.h: sysdesc::POLICIES) */
+    CHECK_EQ(uk_task_create(&spare, "x", dummy_entry, 0, UK_POLICY_PRIOS, spare_stack, sizeof spare_stack), UK_EINVAL);
     CHECK_EQ(uk_task_create(&spare, "x", dummy_entry, 0, 255, spare_stack, sizeof spare_stack), UK_EINVAL);
-    CHECK_EQ(uk_task_create(&spare, "x", dummy_entry, 0, 63, spare_stack, sizeof spare_stack), UK_EINVAL); /* idle's */
+    CHECK_EQ(uk_task_create(&spare, "x", dummy_entry, 0, UK_POLICY_PRIOS - 1, spare_stack, sizeof spare_stack), UK_EINVAL); /* idle's */
     CHECK_EQ(uk_task_create(&spare, "x", dummy_entry, 0, 10, spare_stack, sizeof spare_stack), UK_EINVAL); /* main's */
 #endif
     CHECK_EQ(uk_task_state(&spare), UK_TASK_DELETED); /* none of those created it */
@@ -203,9 +203,9 @@ static void task_errors(void)
     CHECK_EQ(uk_task_set_slice(0, UK_FOREVER), UK_EINVAL);
     CHECK_EQ(uk_task_set_slice(0, 10), UK_OK);
     CHECK_EQ(uk_task_set_prio(0, 10), UK_OK); /* unchanged */
-#ifdef UK_CONFIG_SCHED_BITMAP
-    CHECK_EQ(uk_task_set_prio(0, 64), UK_EINVAL);
-    CHECK_EQ(uk_task_set_prio(0, 63), UK_EINVAL); /* idle's */
+#if UK_POLICY_UNIQUE_PRIOS
+    CHECK_EQ(uk_task_set_prio(0, UK_POLICY_PRIOS), UK_EINVAL);
+    CHECK_EQ(uk_task_set_prio(0, UK_POLICY_PRIOS - 1), UK_EINVAL); /* idle's */
     CHECK_EQ(uk_task_create(&spare, "spare", spare_task, 0, 20, spare_stack, sizeof spare_stack), UK_OK);
     CHECK_EQ(uk_task_set_prio(0, 20), UK_EINVAL); /* spare's */
     CHECK_EQ(uk_task_set_prio(&spare, 10), UK_EINVAL); /* main's */

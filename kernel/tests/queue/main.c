@@ -135,8 +135,8 @@ static void main_task(void *arg)
         CHECK_EQ(order[k], k);
     }
 
-#ifndef UK_CONFIG_SCHED_BITMAP
-    /* FIFO among equal priorities (not with bitmap: its priorities are unique). */
+#if !UK_POLICY_UNIQUE_PRIOS
+    /* FIFO among equal priorities (not where the policy's priorities are unique). */
     static const uint8_t same[3] = {20, 20, 20};
     start(receiver, 3, rid, same);
     for (uint32_t k = 0; k < 3; k++) {

@@ -308,7 +308,7 @@ static void ready_order(void)
     for (int i = 0; i < 4; i++)
         CHECK_EQ(order[i], want[i]);
 
-#if !defined(UK_CONFIG_SCHED_RR) && !defined(UK_CONFIG_SCHED_BITMAP)
+#if !defined(UK_CONFIG_SCHED_RR) && !UK_POLICY_UNIQUE_PRIOS
     /* Shared priorities: a task moved to a priority goes behind its new equals; set_prio to
      * the priority it already has keeps its place. */
     n_order = 0;
