@@ -28,7 +28,7 @@ static UK_OTHER_FN(idle) void idle(void *arg)
 {
     (void)arg;
     for (;;)
-        __asm__ volatile("wfi");
+        uk__arch_wait_for_interrupt();
 }
 
 /* Weak hook: the code `ubik gen` generates defines it to create the system's objects. */
