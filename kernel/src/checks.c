@@ -142,12 +142,10 @@ static UK_OTHER_FN(check_tasks) void check_tasks(unsigned *ready, unsigned *dela
     UK_CHECK(running == 1 && uk__current->state == UK_TASK_RUNNING, "exactly one task, the current one, is RUNNING");
 }
 
-/* The lock is held (mie.MSIE clear) until the exit this check precedes. */
+/* The lock is held until the exit this check precedes. */
 static UK_OTHER_FN(lock_held) bool lock_held(void)
 {
-    unsigned mie;
-    __asm__ volatile(UK_ASM_ZICSR("csrr %0, mie") : "=r"(mie));
-    return !(mie & 8);
+    return uk__arch_lock_held();
 }
 
 UK_OTHER_FN(uk__check_invariants) void uk__check_invariants(void)

@@ -6,7 +6,6 @@
  * produces (LISRs do not nest, so one at a time), only the tail consumes. `head` is written
  * by the producer alone, `tail` by the consumer alone. */
 #include "kernel.h"
-#include "bsp/mmio.h"
 
 #ifndef UK_DEFER_SLOTS
 #define UK_DEFER_SLOTS 32 /* a power of two */
@@ -32,7 +31,7 @@ UK_OTHER_FN(uk__defer) int uk__defer(uk__deferred_fn fn, void *obj, uint32_t arg
     e->obj = obj;
     e->arg = arg;
     head = h + 1;
-    MMIO32(INTC_MSIP) = 1; /* the tail runs when the lock is free */
+    uk__arch_tail_raise(); /* the tail runs when the lock is free */
     return UK_OK;
 }
 

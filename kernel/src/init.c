@@ -14,21 +14,26 @@ static uk_task_t boot_context;
 
 const uk_debug_info_t uk_debug_info = {
     .magic = UK_DEBUG_MAGIC,
-    .version = 1,
+    .version = UK_DEBUG_VERSION,
     .current_task = (void *const *)&uk__current,
     .current_hisr = (void *const *)&uk__current_hisr,
     .off_name = __builtin_offsetof(uk_task_t, name),
     .off_prio = __builtin_offsetof(uk_task_t, prio),
     .off_state = __builtin_offsetof(uk_task_t, state),
     .tcb_size = sizeof(uk_task_t),
+    .idle_task = &uk__idle_task,
 };
+/* The layout the testbed reads (sim/crates/observe/src/kernel.rs, docs/observe.md). */
+_Static_assert(__builtin_offsetof(uk_debug_info_t, tcb_size) == 22, "uk_debug_info v1 layout");
+_Static_assert(__builtin_offsetof(uk_debug_info_t, idle_task) == 24, "uk_debug_info v2 layout");
+_Static_assert(sizeof(uk_debug_info_t) == 28, "uk_debug_info v2 size");
 
 /* The idle task: sleeps in wfi until an interrupt makes something ready. */
 static UK_OTHER_FN(idle) void idle(void *arg)
 {
     (void)arg;
     for (;;)
-        __asm__ volatile("wfi");
+        uk__arch_wait_for_interrupt();
 }
 
 /* Weak hook: the code `ubik gen` generates defines it to create the system's objects. */

@@ -1,8 +1,8 @@
 /* Interrupts: the LISR table, dispatch from the trap entry, masking by line. */
 #include "kernel.h"
-#include "bsp/mmio.h"
 
-#define FAST_LINES 15
+#define FAST_LINES UK_ARCH_IRQ_LINES
+_Static_assert(FAST_LINES == 15, "uk__lisr_table's initialiser");
 
 static uint32_t spurious;
 
@@ -26,8 +26,7 @@ UK_OTHER_FN(uk_irq_install) int uk_irq_install(unsigned line, void (*lisr)(unsig
         return UK_EINVAL;
     unsigned key = uk_irq_disable();
     uk__lisr_table[line] = lisr;
-    MMIO32(INTC_ENABLE) |= 1u << line;
-    __asm__ volatile(UK_ASM_ZICSR("csrs mie, %0") : : "r"(1u << (16 + line)));
+    uk__arch_irq_line_enable(line);
     uk_irq_restore(key);
     return UK_OK;
 }
@@ -37,7 +36,7 @@ UK_OTHER_FN(uk_irq_mask) int uk_irq_mask(uint32_t lines)
     if (lines >> FAST_LINES)
         return UK_EINVAL;
     unsigned key = uk_irq_disable();
-    MMIO32(INTC_ENABLE) &= ~lines;
+    uk__arch_irq_lines_mask(lines);
     uk_irq_restore(key);
     return UK_OK;
 }
@@ -47,7 +46,7 @@ UK_OTHER_FN(uk_irq_unmask) int uk_irq_unmask(uint32_t lines)
     if (lines >> FAST_LINES)
         return UK_EINVAL;
     unsigned key = uk_irq_disable();
-    MMIO32(INTC_ENABLE) |= lines;
+    uk__arch_irq_lines_unmask(lines);
     uk_irq_restore(key);
     return UK_OK;
 }

@@ -3,7 +3,6 @@
  * while a policy other than DEFAULT is selected (uk__power_on); with DEFAULT the switch paths
  * pay one load and a branch. */
 #include "kernel.h"
-#include "bsp/mmio.h"
 
 #ifdef UK_FEATURE_POWER /* the whole file: [kernel] features in system.toml */
 
@@ -28,12 +27,12 @@ static uint32_t n_opps;        /* the machine's operating points (0: not read ye
 static UK_SCHED_FN(select_opp) void select_opp(unsigned opp)
 {
     if (!n_opps) /* read once: a device access on every switch would be wasted */
-        n_opps = MMIO32(POWER_OPP_COUNT);
+        n_opps = uk__arch_opp_count();
     if (n_opps && opp >= n_opps)
         opp = n_opps - 1u; /* a machine with fewer points: its slowest */
     if (opp != current) {
         current = (uint8_t)opp;
-        MMIO32(POWER_OPP_SELECT) = opp;
+        uk__arch_opp_select(opp);
     }
 }
 
@@ -73,7 +72,7 @@ UK_OTHER_FN(uk_power_policy) uk_power_policy_t uk_power_policy(void)
 
 UK_OTHER_FN(uk_power_opp) unsigned uk_power_opp(void)
 {
-    return current == 0xFF ? MMIO32(POWER_OPP_SELECT) : current;
+    return current == 0xFF ? uk__arch_opp_selected() : current;
 }
 
 #endif /* UK_FEATURE_POWER */

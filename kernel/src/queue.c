@@ -16,7 +16,6 @@
  * cannot take returns UK_ENOMEM at once; a deferred send that finds the queue full when
  * applied is refused and counted by uk_deferred_failed(). Nothing is dropped unseen. */
 #include "kernel.h"
-#include "bsp/mmio.h"
 
 UK_OTHER_FN(uk__copy) void uk__copy(void *dst, const void *src, size_t n)
 {

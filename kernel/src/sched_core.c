@@ -71,9 +71,7 @@ UK_SCHED_FN(uk__reschedule) void uk__reschedule(void)
     uk_task_t *prev = uk__current;
     if (next == prev)
         return;
-    uintptr_t sp;
-    __asm__("mv %0, sp" : "=r"(sp));
-    uk__check_stack(prev, sp);
+    uk__check_stack(prev, uk__arch_sp());
     if (prev->state == UK_TASK_RUNNING)
         prev->state = UK_TASK_READY;
     next->state = UK_TASK_RUNNING;

@@ -19,7 +19,6 @@
  * and running the handler inside itself would make its stack use unbounded. So UK_EINTR
  * always means that the handler has run for every signal that arrived until then. */
 #include "kernel.h"
-#include "bsp/mmio.h"
 
 #ifdef UK_FEATURE_SIGNAL
 
@@ -30,7 +29,7 @@ static UK_OTHER_FN(valid_sig_task) bool valid_sig_task(const uk_task_t *t)
 
 UK_OTHER_FN(uk__signal_raise) void uk__signal_raise(void)
 {
-    MMIO32(INTC_MSIP) = 1;
+    uk__arch_tail_raise();
 }
 
 /* The send under the lock (also the LISR's deferred call): no switch. */

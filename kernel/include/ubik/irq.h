@@ -5,21 +5,17 @@
 #define UBIK_IRQ_H
 
 #include "ubik/types.h"
-
-/* CSR instructions assemble whatever -march the final (LTO) code generation uses. */
-#define UK_ASM_ZICSR(insn) ".option push\n.option arch, +zicsr\n" insn "\n.option pop"
+#include "../../arch/arch_irq.h" /* the port's interrupt enable */
 
 /* Disable interrupts, returning a key for uk_irq_restore (which nests correctly). */
 static inline __attribute__((always_inline)) unsigned uk_irq_disable(void)
 {
-    unsigned key;
-    __asm__ volatile(UK_ASM_ZICSR("csrrci %0, mstatus, 8") : "=r"(key) : : "memory");
-    return key & 8;
+    return uk__arch_irq_disable();
 }
 
 static inline __attribute__((always_inline)) void uk_irq_restore(unsigned key)
 {
-    __asm__ volatile(UK_ASM_ZICSR("csrs mstatus, %0") : : "r"(key) : "memory");
+    uk__arch_irq_restore(key);
 }
 
 int uk_irq_install(unsigned line, void (*lisr)(unsigned line)); /* fast line 0..14 */

@@ -4,6 +4,7 @@
 #define UBIK_TASK_H
 
 #include "ubik/types.h"
+#include "../../arch/arch_irq.h" /* the port's yield fast path */
 
 typedef enum {
     UK_TASK_SUSPENDED = 0, /* suspended after it was activated: uk_task_resume readies it */
@@ -63,21 +64,14 @@ int uk_task_suspend(uk_task_t *t);
 int uk_task_resume(uk_task_t *t);
 int uk_task_delete(uk_task_t *t);
 /* uk_task_yield: the running task goes behind the ready tasks of its priority. With
- * optimisation it is an inline call to the voluntary fast path, which saves no registers
- * itself: the compiler saves what the caller keeps live (the asm clobbers them all). */
+ * optimisation, on a port with a voluntary fast path (kernel/arch/arch_irq.h), it is an
+ * inline call to that path, which saves no registers itself: the compiler saves what the
+ * caller keeps live. */
 int uk__yield(void);
-#if defined(__OPTIMIZE__) && defined(__riscv)
-int uk__yield_fast(void);
+#if defined(__OPTIMIZE__) && defined(UK_ARCH_YIELD_FAST)
 static inline int uk_task_yield(void)
 {
-    register int r __asm__("a0");
-    __asm__ volatile("call uk__yield_fast"
-                     : "=r"(r)
-                     :
-                     : "ra", "t0", "t1", "t2", "t3", "t4", "t5", "t6", "a1", "a2", "a3", "a4", "a5",
-                       "a6", "a7", "s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9", "s10",
-                       "s11", "memory");
-    return r;
+    return uk__arch_yield_fast();
 }
 #else
 #define uk_task_yield uk__yield

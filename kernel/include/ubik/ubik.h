@@ -18,16 +18,19 @@
 void uk_init(void);  /* before anything else; creates what system.toml declares */
 void uk_start(void); /* starts scheduling; never returns */
 
-/* Descriptor for the testbed's kernel awareness (docs/contract.md). */
+/* Descriptor for the testbed's kernel awareness (docs/contract.md). Version 2 appends
+ * idle_task to version 1's fields, which keep their offsets. */
 typedef struct {
     uint32_t magic;            /* UK_DEBUG_MAGIC */
-    uint32_t version;
+    uint32_t version;          /* UK_DEBUG_VERSION */
     void *const *current_task; /* address of the current-task pointer */
     void *const *current_hisr; /* address of the current-HISR pointer (it holds NULL when none runs) */
     uint16_t off_name, off_prio, off_state, tcb_size;
+    const void *idle_task;     /* the idle task's TCB (version 2) */
 } uk_debug_info_t;
 
 #define UK_DEBUG_MAGIC 0x4b425531u /* "1UBK" */
+#define UK_DEBUG_VERSION 2u
 extern const uk_debug_info_t uk_debug_info;
 
 #endif

@@ -2,25 +2,29 @@
 //! `kernel/include/ubik/ubik.h`), read from the ELF's initialised data. Any kernel can
 //! export the same layout; an ELF without it is observed as bare metal (no task timeline).
 //!
-//! Layout (little-endian, version 1):
+//! Layout (little-endian; version 2 appends `idle_task` to version 1, whose fields keep
+//! their offsets):
 //! ```text
 //!  0  u32 magic        0x4b425531 ("1UBK")
-//!  4  u32 version      1
+//!  4  u32 version      1 or 2
 //!  8  u32 current_task address of the current-task pointer
 //! 12  u32 current_hisr address of the current-HISR pointer (NULL when none runs)
 //! 16  u16 off_name     TCB offset of the name pointer (const char *)
 //! 18  u16 off_prio     TCB offset of the priority (u8)
 //! 20  u16 off_state    TCB offset of the state (u8)
 //! 22  u16 tcb_size
+//! 24  u32 idle_task    address of the idle task's TCB (version 2)
 //! ```
+//! A version-1 descriptor has no idle task: the task named `idle` is taken for it.
 
 use machine::elf::Image;
 use rv32::Bus;
+use std::fmt;
 
 pub const DEBUG_MAGIC: u32 = 0x4b42_5531;
 pub const DEBUG_SYMBOL: &str = "uk_debug_info";
-/// The idle task's TCB (optional: without it the task named "idle" is the idle task).
-pub const IDLE_SYMBOL: &str = "uk__idle_task";
+/// The newest layout this testbed reads (it reads every version up to it).
+pub const DEBUG_VERSION: u32 = 2;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DebugInfo {
@@ -31,8 +35,36 @@ pub struct DebugInfo {
     pub off_prio: u16,
     pub off_state: u16,
     pub tcb_size: u16,
+    /// The idle task's TCB (version 2; `None` for version 1).
     pub idle_tcb: Option<u32>,
 }
+
+/// Why a descriptor that is there cannot be read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DebugInfoError {
+    /// A version this testbed does not know (0, or newer than [`DEBUG_VERSION`]).
+    UnknownVersion(u32),
+    /// The descriptor is shorter in the image than its version's layout.
+    Truncated { version: u32 },
+}
+
+impl fmt::Display for DebugInfoError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DebugInfoError::UnknownVersion(v) => write!(
+                f,
+                "{DEBUG_SYMBOL} has version {v}, which this testbed does not read (versions 1 to \
+                 {DEBUG_VERSION})"
+            ),
+            DebugInfoError::Truncated { version } => write!(
+                f,
+                "{DEBUG_SYMBOL} (version {version}) is shorter in the ELF than its layout"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for DebugInfoError {}
 
 fn image_bytes(image: &Image, addr: u32, n: usize) -> Option<Vec<u8>> {
     image.segments.iter().find_map(|s| {
@@ -42,29 +74,44 @@ fn image_bytes(image: &Image, addr: u32, n: usize) -> Option<Vec<u8>> {
 }
 
 impl DebugInfo {
-    /// The descriptor of `image`, if it has a valid one.
-    pub fn from_image(image: &Image) -> Option<DebugInfo> {
-        let sym = image.symbols.iter().find(|s| s.name == DEBUG_SYMBOL)?;
-        let b = image_bytes(image, sym.addr, 24)?;
-        let u32_at = |o: usize| u32::from_le_bytes([b[o], b[o + 1], b[o + 2], b[o + 3]]);
-        let u16_at = |o: usize| u16::from_le_bytes([b[o], b[o + 1]]);
-        if u32_at(0) != DEBUG_MAGIC || u32_at(4) == 0 {
-            return None;
+    /// The descriptor of `image`: `Ok(None)` when it has none (no symbol, or not the magic
+    /// number), an error when it has one this testbed cannot read.
+    pub fn read(image: &Image) -> Result<Option<DebugInfo>, DebugInfoError> {
+        let Some(sym) = image.symbols.iter().find(|s| s.name == DEBUG_SYMBOL) else {
+            return Ok(None);
+        };
+        let Some(head) = image_bytes(image, sym.addr, 8) else {
+            return Ok(None);
+        };
+        let word = |b: &[u8], o: usize| u32::from_le_bytes([b[o], b[o + 1], b[o + 2], b[o + 3]]);
+        if word(&head, 0) != DEBUG_MAGIC {
+            return Ok(None);
         }
-        Some(DebugInfo {
-            version: u32_at(4),
-            current_task: u32_at(8),
-            current_hisr: u32_at(12),
+        let version = word(&head, 4);
+        let len = match version {
+            1 => 24,
+            2 => 28,
+            v => return Err(DebugInfoError::UnknownVersion(v)),
+        };
+        let b = image_bytes(image, sym.addr, len).ok_or(DebugInfoError::Truncated { version })?;
+        let u16_at = |o: usize| u16::from_le_bytes([b[o], b[o + 1]]);
+        Ok(Some(DebugInfo {
+            version,
+            current_task: word(&b, 8),
+            current_hisr: word(&b, 12),
             off_name: u16_at(16),
             off_prio: u16_at(18),
             off_state: u16_at(20),
             tcb_size: u16_at(22),
-            idle_tcb: image
-                .symbols
-                .iter()
-                .find(|s| s.name == IDLE_SYMBOL)
-                .map(|s| s.addr),
-        })
+            idle_tcb: (version >= 2).then(|| word(&b, 24)),
+        }))
+    }
+
+    /// The descriptor of `image`, if it has one this testbed reads: a descriptor of an
+    /// unknown version is treated like a missing one (the ELF is observed as bare metal);
+    /// [`DebugInfo::read`] says why.
+    pub fn from_image(image: &Image) -> Option<DebugInfo> {
+        Self::read(image).ok().flatten()
     }
 }
 

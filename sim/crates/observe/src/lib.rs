@@ -20,7 +20,7 @@ pub mod vcd_out;
 
 pub use codemap::CodeMap;
 pub use energy::Model;
-pub use kernel::DebugInfo;
+pub use kernel::{DebugInfo, DebugInfoError};
 pub use observer::EnergyObserver;
 pub use report::{Results, Stat};
 

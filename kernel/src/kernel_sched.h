@@ -1,0 +1,47 @@
+/* Ubik internals: the scheduler policy interface (one file of kernel/sched/ implements it). */
+#ifndef UBIK_KERNEL_SCHED_H
+#define UBIK_KERNEL_SCHED_H
+
+#include "kernel_config.h"
+
+/* ---- Scheduler policy: one file of kernel/sched/ is compiled in ---------------------- */
+/* The contract (docs/kernel.md, "Scheduler policies"): every call runs under the kernel
+ * lock (mie.MSIE clear; interrupts are not disabled for it, and no call comes from a LISR),
+ * and none blocks, switches or releases the lock; the ready structure holds exactly the
+ * READY and RUNNING tasks, and pick() returns one of them (the idle task is always ready,
+ * so never NULL). */
+
+void uk__sched_init(void);
+void uk__sched_insert(uk_task_t *t);    /* t became ready: behind its equals */
+void uk__sched_remove(uk_task_t *t);    /* t is no longer ready */
+uk_task_t *uk__sched_pick(void);        /* the task to run (stays in the structure) */
+/* t (the running task) goes behind its equals; returns the task to run now (the policy's
+ * pick, found without a full lookup where the policy can). */
+uk_task_t *uk__sched_yield(uk_task_t *t);
+bool uk__sched_tick(uk_task_t *t);      /* a tick for the running t: true if it was rotated */
+int uk__sched_valid_prio(unsigned prio); /* UK_OK or UK_EINVAL */
+/* t is ready or running and its effective priority becomes `prio`: the policy stores it in
+ * t->prio and keeps its structure ordered (a priority policy puts t behind its new equals;
+ * the cyclic one leaves t where it is). */
+void uk__sched_set_prio(uk_task_t *t, uk_prio_t prio);
+
+#if UK_SCHED_UNIQUE_PRIOS
+/* Base priorities are unique: t claims `prio` (UK_OK, or UK_EINVAL if another live task has
+ * it) at create and set_prio, and releases it at delete or when set_prio moves it. */
+int uk__sched_claim_prio(uk_task_t *t, unsigned prio);
+void uk__sched_release_prio(uk_task_t *t, unsigned prio);
+#else
+static inline int uk__sched_claim_prio(uk_task_t *t, unsigned prio)
+{
+    (void)t;
+    (void)prio;
+    return UK_OK;
+}
+static inline void uk__sched_release_prio(uk_task_t *t, unsigned prio)
+{
+    (void)t;
+    (void)prio;
+}
+#endif
+
+#endif
