@@ -1,5 +1,9 @@
 //! The decoded form of one instruction: what the 32-bit and the compressed decoders both
-//! produce, what the executor and the timing model consume.
+//! produce. Everything downstream works from it and from nothing else: the decode cache
+//! (`icache::Slot`, its 8-byte copy) from which the hart executes (`execute`) and charges
+//! cycles (`timing`), the observers' flags (`Observer::flags` gets its op, rd and static
+//! target), and the observer crate's code map. Ubik has no disassembler; one would be a
+//! function of an `Inst` (and its pc), beside `static_target`.
 
 /// Every operation of RV32IMC + Zicsr + the machine-mode system instructions.
 /// Compressed instructions decode to the base operation they expand to.
@@ -112,6 +116,16 @@ impl Inst {
 
     pub fn is_compressed(&self) -> bool {
         self.len == 2
+    }
+
+    /// The target of a jal or conditional branch at `pc` (None for any other instruction).
+    pub fn static_target(&self, pc: u32) -> Option<u32> {
+        match self.op {
+            Op::Jal | Op::Beq | Op::Bne | Op::Blt | Op::Bge | Op::Bltu | Op::Bgeu => {
+                Some(pc.wrapping_add(self.imm as u32))
+            }
+            _ => None,
+        }
     }
 }
 

@@ -1,0 +1,405 @@
+//! Instruction semantics: what one decoded instruction does to the registers, memory, CSRs
+//! and privilege. `Hart::execute` changes that state and says what happened in an
+//! `Outcome`, from which the timing model (`timing.rs`) charges cycles and the run loop
+//! (`hart.rs`) calls the observer and decides whether to go on. No cycle cost is known here.
+//!
+//! `execute` hands the outcome to a continuation (`then`) instead of returning it: each
+//! instruction's arm calls it with an outcome whose variant is a constant there, so the
+//! compiler inlines the timing and observer code specialised to that instruction, as if it
+//! were written in the arm. A first version that returned the outcome, for the loop to
+//! match on it again, ran 40 % slower (measured): the outcome went through memory and was
+//! dispatched on a second time.
+
+use crate::bus::Bus;
+use crate::csr::{self, Now, Priv};
+use crate::hart::{cause, Hart, Hot};
+use crate::icache::Slot;
+use crate::inst::Op;
+
+/// What an executed instruction did, as far as timing, the performance counters, the
+/// observer and the run loop need to know. Where control goes next is passed beside it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Outcome {
+    /// No memory access, no redirect: ALU operations, lui, auipc, fence.
+    Alu,
+    /// A conditional branch, taken or not.
+    Branch { taken: bool },
+    /// jal or jalr (and their compressed forms).
+    Jump,
+    /// fence.i: refetches the next instruction (Ibex executes it as a jump there).
+    FenceI,
+    /// A load of `size` bytes at `addr` that completed after `wait` wait states.
+    Load { addr: u32, size: u32, wait: u32 },
+    /// A store of `size` bytes at `addr` that completed after `wait` wait states.
+    Store { addr: u32, size: u32, wait: u32 },
+    /// mul (`high` false), mulh, mulhsu or mulhu (`high` true).
+    Mul { high: bool },
+    /// div, divu, rem or remu.
+    Div { by_zero: bool },
+    /// A CSR instruction; `written`: the CSR it wrote, if it wrote one; `irq`: the write may
+    /// have made an interrupt pending.
+    Csr { written: Option<u16>, irq: bool },
+    /// mret: privilege and mstatus restored, control goes to mepc.
+    Mret,
+    /// wfi: the core goes to sleep.
+    Wfi,
+    /// A load that faulted with `tval`; `split`: it crossed a word boundary.
+    LoadFault { tval: u32, split: bool },
+    /// A store that faulted with `tval` (the mapped half of a split one was written).
+    StoreFault { tval: u32, split: bool },
+    /// The instruction raises exception `cause` (ecall, ebreak, an illegal instruction or
+    /// CSR access); `retired`: Ibex counts it in minstret.
+    Exception {
+        cause: u32,
+        tval: u32,
+        retired: bool,
+    },
+}
+
+/// True when an access of `size` bytes at `addr` crosses a word boundary (two bus accesses).
+#[inline(always)]
+pub(crate) fn is_split(addr: u32, size: u32) -> bool {
+    (addr & 3) + size > 4
+}
+
+impl Hart {
+    /// Execute `inst`, the instruction at `h.pc`, which starts in cycle `h.cycle`, then
+    /// return `then(self, bus, outcome, next)`, `next` being where control goes on.
+    #[inline(always)]
+    pub(crate) fn execute<B: Bus, R>(
+        &mut self,
+        inst: Slot,
+        h: Hot,
+        bus: &mut B,
+        then: impl FnOnce(&mut Hart, &mut B, Outcome, u32) -> R,
+    ) -> R {
+        let pc = h.pc;
+        let start = h.cycle;
+        let fall = pc.wrapping_add(inst.len());
+        let rs1 = self.x[inst.rs1() as usize];
+        let rs2 = self.x[inst.rs2() as usize];
+        // Writes to x0 go to the sink register x[32] (the decode cache maps rd 0 there).
+        let rd = inst.rd();
+        let imm = inst.imm;
+        macro_rules! alu {
+            ($v:expr) => {{
+                self.x[rd] = $v;
+                then(self, bus, Outcome::Alu, fall)
+            }};
+        }
+        macro_rules! branch {
+            ($cond:expr) => {{
+                if $cond {
+                    let target = pc.wrapping_add(imm as u32);
+                    then(self, bus, Outcome::Branch { taken: true }, target)
+                } else {
+                    then(self, bus, Outcome::Branch { taken: false }, fall)
+                }
+            }};
+        }
+        macro_rules! load {
+            ($size:expr, |$v:ident| $ext:expr) => {{
+                let addr = rs1.wrapping_add(imm as u32);
+                match bus.read(addr, $size, start) {
+                    Ok(($v, wait)) => {
+                        self.x[rd] = $ext;
+                        let out = Outcome::Load {
+                            addr,
+                            size: $size,
+                            wait,
+                        };
+                        then(self, bus, out, fall)
+                    }
+                    Err(_) => {
+                        let split = is_split(addr, $size);
+                        let tval = if split {
+                            Self::split_load_tval(bus, addr, $size)
+                        } else {
+                            addr
+                        };
+                        then(self, bus, Outcome::LoadFault { tval, split }, fall)
+                    }
+                }
+            }};
+        }
+        macro_rules! store {
+            ($size:expr) => {{
+                let addr = rs1.wrapping_add(imm as u32);
+                match bus.write(addr, $size, rs2, start) {
+                    Ok(wait) => {
+                        self.icache.invalidate(addr, $size);
+                        let out = Outcome::Store {
+                            addr,
+                            size: $size,
+                            wait,
+                        };
+                        then(self, bus, out, fall)
+                    }
+                    Err(_) => {
+                        let split = is_split(addr, $size);
+                        let tval = if split {
+                            Self::split_store(bus, addr, $size, rs2, start)
+                        } else {
+                            addr
+                        };
+                        then(self, bus, Outcome::StoreFault { tval, split }, fall)
+                    }
+                }
+            }};
+        }
+        macro_rules! illegal {
+            ($retired:expr) => {{
+                let out = Outcome::Exception {
+                    cause: cause::ILLEGAL_INSN,
+                    tval: Self::raw_bits(bus, pc, inst.compressed()),
+                    retired: $retired,
+                };
+                then(self, bus, out, fall)
+            }};
+        }
+        match inst.op {
+            Op::Addi => alu!(rs1.wrapping_add(imm as u32)),
+            Op::Lui => alu!(imm as u32),
+            Op::Auipc => alu!(pc.wrapping_add(imm as u32)),
+            Op::Slti => alu!(((rs1 as i32) < imm) as u32),
+            Op::Sltiu => alu!((rs1 < imm as u32) as u32),
+            Op::Xori => alu!(rs1 ^ imm as u32),
+            Op::Ori => alu!(rs1 | imm as u32),
+            Op::Andi => alu!(rs1 & imm as u32),
+            Op::Slli => alu!(rs1 << (imm & 31)),
+            Op::Srli => alu!(rs1 >> (imm & 31)),
+            Op::Srai => alu!(((rs1 as i32) >> (imm & 31)) as u32),
+            Op::Add => alu!(rs1.wrapping_add(rs2)),
+            Op::Sub => alu!(rs1.wrapping_sub(rs2)),
+            Op::Sll => alu!(rs1 << (rs2 & 31)),
+            Op::Slt => alu!(((rs1 as i32) < (rs2 as i32)) as u32),
+            Op::Sltu => alu!((rs1 < rs2) as u32),
+            Op::Xor => alu!(rs1 ^ rs2),
+            Op::Srl => alu!(rs1 >> (rs2 & 31)),
+            Op::Sra => alu!(((rs1 as i32) >> (rs2 & 31)) as u32),
+            Op::Or => alu!(rs1 | rs2),
+            Op::And => alu!(rs1 & rs2),
+            Op::Lw => load!(4, |v| v),
+            Op::Lh => load!(2, |v| v as u16 as i16 as i32 as u32),
+            Op::Lhu => load!(2, |v| v & 0xffff),
+            Op::Lb => load!(1, |v| v as u8 as i8 as i32 as u32),
+            Op::Lbu => load!(1, |v| v & 0xff),
+            Op::Sw => store!(4),
+            Op::Sh => store!(2),
+            Op::Sb => store!(1),
+            Op::Beq => branch!(rs1 == rs2),
+            Op::Bne => branch!(rs1 != rs2),
+            Op::Blt => branch!((rs1 as i32) < (rs2 as i32)),
+            Op::Bge => branch!((rs1 as i32) >= (rs2 as i32)),
+            Op::Bltu => branch!(rs1 < rs2),
+            Op::Bgeu => branch!(rs1 >= rs2),
+            Op::Jal => {
+                self.x[rd] = fall;
+                then(self, bus, Outcome::Jump, pc.wrapping_add(imm as u32))
+            }
+            Op::Jalr => {
+                self.x[rd] = fall;
+                then(self, bus, Outcome::Jump, rs1.wrapping_add(imm as u32) & !1)
+            }
+            Op::Mul => {
+                self.x[rd] = rs1.wrapping_mul(rs2);
+                then(self, bus, Outcome::Mul { high: false }, fall)
+            }
+            Op::Mulh => {
+                self.x[rd] = ((rs1 as i32 as i64 * rs2 as i32 as i64) >> 32) as u32;
+                then(self, bus, Outcome::Mul { high: true }, fall)
+            }
+            Op::Mulhsu => {
+                self.x[rd] = ((rs1 as i32 as i64 * rs2 as u64 as i64) >> 32) as u32;
+                then(self, bus, Outcome::Mul { high: true }, fall)
+            }
+            Op::Mulhu => {
+                self.x[rd] = ((rs1 as u64 * rs2 as u64) >> 32) as u32;
+                then(self, bus, Outcome::Mul { high: true }, fall)
+            }
+            Op::Div | Op::Divu | Op::Rem | Op::Remu => {
+                let by_zero = rs2 == 0;
+                self.x[rd] = if by_zero {
+                    match inst.op {
+                        Op::Div | Op::Divu => u32::MAX,
+                        _ => rs1,
+                    }
+                } else {
+                    match inst.op {
+                        Op::Div => (rs1 as i32).wrapping_div(rs2 as i32) as u32,
+                        Op::Divu => rs1 / rs2,
+                        Op::Rem => (rs1 as i32).wrapping_rem(rs2 as i32) as u32,
+                        _ => rs1 % rs2,
+                    }
+                };
+                then(self, bus, Outcome::Div { by_zero }, fall)
+            }
+            Op::Fence => then(self, bus, Outcome::Alu, fall),
+            Op::FenceI => then(self, bus, Outcome::FenceI, fall),
+            Op::Csrrw | Op::Csrrs | Op::Csrrc | Op::Csrrwi | Op::Csrrsi | Op::Csrrci => {
+                match self.exec_csr(inst, rs1, start, h.instret, h.compressed) {
+                    Ok((written, irq)) => then(self, bus, Outcome::Csr { written, irq }, fall),
+                    Err(()) => illegal!(false),
+                }
+            }
+            Op::Ecall => {
+                let cause = if self.privilege == Priv::Machine {
+                    cause::ECALL_M
+                } else {
+                    cause::ECALL_U
+                };
+                let out = Outcome::Exception {
+                    cause,
+                    tval: 0,
+                    retired: false,
+                };
+                then(self, bus, out, fall)
+            }
+            Op::Ebreak => {
+                let out = Outcome::Exception {
+                    cause: cause::BREAKPOINT,
+                    tval: 0,
+                    retired: false,
+                };
+                then(self, bus, out, fall)
+            }
+            Op::Mret => {
+                if self.privilege != Priv::Machine {
+                    // Ibex counts privilege-illegal instructions as retired.
+                    return illegal!(true);
+                }
+                let target = self.mret();
+                then(self, bus, Outcome::Mret, target)
+            }
+            Op::Wfi => {
+                if self.privilege == Priv::User && self.csr.mstatus & csr::MSTATUS_TW != 0 {
+                    return illegal!(true);
+                }
+                then(self, bus, Outcome::Wfi, fall)
+            }
+            Op::Illegal => illegal!(false),
+            Op::Dret => {
+                let out = Outcome::Exception {
+                    cause: cause::ILLEGAL_INSN,
+                    tval: Self::raw_bits(bus, pc, false),
+                    retired: true,
+                };
+                then(self, bus, out, fall)
+            }
+            Op::Undecoded => unreachable!("decode never yields Undecoded"),
+        }
+    }
+
+    /// Execute a CSR instruction (`rs1` the value of its rs1 register) that starts in cycle
+    /// `start` after `instret` instructions, `compressed` of them compressed. Returns the CSR
+    /// it wrote, if any, and whether interrupts must be re-evaluated, or Err for an illegal
+    /// access. (Arguments by value: a reference to the run loop's state would keep it in
+    /// memory.)
+    fn exec_csr(
+        &mut self,
+        inst: Slot,
+        rs1: u32,
+        start: u64,
+        instret: u64,
+        compressed: u64,
+    ) -> Result<(Option<u16>, bool), ()> {
+        let addr = inst.imm as u16;
+        let src = match inst.op {
+            Op::Csrrwi | Op::Csrrsi | Op::Csrrci => inst.rs1() as u32,
+            _ => rs1,
+        };
+        let writes = matches!(inst.op, Op::Csrrw | Op::Csrrwi) || inst.rs1() != 0;
+        let raw = self.raw_counts(start, instret, compressed);
+        let old = self
+            .csr
+            .read(
+                addr,
+                self.privilege,
+                &Now {
+                    raw: &raw,
+                    mip: self.mip,
+                },
+            )
+            .map_err(|_| ())?;
+        let mut written = None;
+        let mut irq_check = false;
+        if writes {
+            let new = match inst.op {
+                Op::Csrrw | Op::Csrrwi => src,
+                Op::Csrrs | Op::Csrrsi => old | src,
+                _ => old & !src,
+            };
+            let raw_next = self.raw_counts(start + 1, instret + 1, compressed);
+            irq_check = self
+                .csr
+                .write(addr, new, &raw, &raw_next)
+                .map_err(|_| ())?
+                .irq;
+            written = Some(addr);
+        }
+        self.x[inst.rd()] = old;
+        Ok((written, irq_check))
+    }
+
+    /// mret in machine mode: restore the privilege and interrupt enable saved at trap entry.
+    /// Returns where execution resumes (mepc).
+    fn mret(&mut self) -> u32 {
+        let c = &mut self.csr;
+        let mpp_m = c.mstatus & csr::MSTATUS_MPP == csr::MSTATUS_MPP;
+        let mpie = c.mstatus & csr::MSTATUS_MPIE != 0;
+        c.mstatus = (c.mstatus & !(csr::MSTATUS_MIE | csr::MSTATUS_MPP))
+            | csr::MSTATUS_MPIE
+            | if mpie { csr::MSTATUS_MIE } else { 0 };
+        if !mpp_m {
+            c.mstatus &= !csr::MSTATUS_MPRV;
+        }
+        c.cpuctrlsts &= !0x40;
+        self.privilege = if mpp_m { Priv::Machine } else { Priv::User };
+        c.mepc
+    }
+
+    /// A load of `size` bytes at `a` that crosses a word boundary faulted: Ibex issues both
+    /// word accesses; mtval is the address if the first faults, else the second word's
+    /// address.
+    #[cold]
+    fn split_load_tval<B: Bus>(bus: &mut B, a: u32, size: u32) -> u32 {
+        let second = (a & !3).wrapping_add(4);
+        let first_ok = (a..second.min(a.wrapping_add(size))).all(|b| bus.read(b, 1, 0).is_ok());
+        if first_ok {
+            second
+        } else {
+            a
+        }
+    }
+
+    /// A store of `size` bytes at `a` that crosses a word boundary faulted: Ibex still writes
+    /// the half that is mapped. Returns mtval as for loads.
+    #[cold]
+    fn split_store<B: Bus>(bus: &mut B, a: u32, size: u32, value: u32, now: u64) -> u32 {
+        let second = (a & !3).wrapping_add(4);
+        let mut first_ok = true;
+        for i in 0..size {
+            let b = a.wrapping_add(i);
+            let ok = bus.write(b, 1, value >> (8 * i), now).is_ok();
+            if b < second && !ok {
+                first_ok = false;
+            }
+        }
+        if first_ok {
+            second
+        } else {
+            a
+        }
+    }
+
+    /// The bits of the instruction at `pc` (16 for a compressed one), for mtval.
+    #[cold]
+    fn raw_bits<B: Bus>(bus: &B, pc: u32, compressed: bool) -> u32 {
+        let lo = bus.fetch16(pc).unwrap_or(0) as u32;
+        if compressed {
+            lo
+        } else {
+            lo | (bus.fetch16(pc.wrapping_add(2)).unwrap_or(0) as u32) << 16
+        }
+    }
+}
