@@ -142,11 +142,6 @@ impl Hart {
         self.at(self.cycle, self.instret)
     }
 
-    /// Cycles the core was awake (what mcycle counts when not inhibited).
-    pub fn awake_cycles(&self) -> u64 {
-        self.cycle - self.slept
-    }
-
     /// Raw counts as the CSR file sees them during cycle `cycle`, after `instret`
     /// instructions of which `compressed` compressed: the mcycle register lags the cycle
     /// number by one (RTL: a `csrr mcycle` in decode during cycle c reads c - 1).

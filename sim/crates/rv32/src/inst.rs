@@ -114,10 +114,6 @@ impl Inst {
         }
     }
 
-    pub fn is_compressed(&self) -> bool {
-        self.len == 2
-    }
-
     /// The target of a jal or conditional branch at `pc` (None for any other instruction).
     pub fn static_target(&self, pc: u32) -> Option<u32> {
         match self.op {
