@@ -74,7 +74,7 @@ static const uintptr_t unmapped[] = {
     0x00040300u,    /* IO-port window: past GPIO_LEVEL */
     0x00020400u,    /* past SIMCTRL's 1 KiB window (inside it, other offsets are ignored) */
     0x00030010u,    /* TIMER: past MTIMECMPH */
-    0x00050010u,    /* interrupt controller: past MSIP */
+    0x00050014u,    /* interrupt controller: past SET */
     0x00060014u,    /* clock and power controller: past the count */
     0x00200000u,    /* just past the end of the 1 MiB RAM */
     0xFFFFFFFCu,    /* top of the address space */

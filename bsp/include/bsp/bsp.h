@@ -87,6 +87,8 @@ static inline void bsp_fast_irq_disable(unsigned line)
     MMIO32(INTC_ENABLE) &= ~(1u << line);
 }
 static inline void bsp_fast_irq_ack(unsigned line) { MMIO32(INTC_ACK) = 1u << line; }
+/* Latch fast line `line` from software, as a source would (it reaches the core if enabled). */
+static inline void bsp_fast_irq_raise(unsigned line) { MMIO32(INTC_SET) = 1u << line; }
 
 /* ---- Machine timer ----------------------------------------------------------------- */
 

@@ -49,6 +49,7 @@
 #define INTC_ENABLE             (INTC_BASE + 0x04)  /* bit i: fast line i may reach the core */
 #define INTC_ACK                (INTC_BASE + 0x08)  /* write 1s: clear latched lines */
 #define INTC_MSIP               (INTC_BASE + 0x0C)  /* bit 0: machine software interrupt (mcause 3) */
+#define INTC_SET                (INTC_BASE + 0x10)  /* write 1s: latch those lines (software-raised) */
 #define INTC_FAST_LINES         15                  /* fast lines 0..14 */
 
 /* ---- Clock and power controller -------------------------------------------- */

@@ -288,6 +288,77 @@ fn periodic_stimulus_latches_at_exact_cycles() {
     assert_eq!(m.hart.mip >> 16, 0, "not enabled: the core does not see it");
 }
 
+const INTC: u32 = 0x0005_0000;
+const MSTATUS: u32 = 0x300;
+
+#[test]
+fn intc_set_latches_a_line_that_ack_clears() {
+    // Line 5 disabled: SET shows in PENDING (read back as the exit code), no interrupt.
+    let mut code = Vec::new();
+    code.extend(li(T0, INTC));
+    code.extend(li(T1, 1 << 5));
+    code.push(sw(T1, T0, 0x10)); // SET
+    code.push(lw(A0, T0, 0)); // PENDING
+    code.extend(halt_with(A0));
+    let (mut m, _) = machine_with(&MachineConfig::default(), &image(&code, None));
+    match run(&mut m, Some(10_000)) {
+        Outcome::Halted(v) => assert_eq!((v >> 1) & 63, 32, "PENDING = 1 << 5"),
+        o => panic!("{o:?}"),
+    }
+    assert_eq!(m.hart.mip >> 16, 0, "not enabled: the core does not see it");
+
+    // SET then ACK: PENDING is empty again; SET and ACK read 0; bits past line 14 are ignored.
+    let mut code = Vec::new();
+    code.extend(li(T0, INTC));
+    code.extend(li(T1, 0xffff_0000 | 1 << 14));
+    code.push(sw(T1, T0, 0x10));
+    code.push(lw(A0, T0, 0));
+    code.push(sw(A0, T0, 0x8)); // ACK what was latched
+    code.push(lw(T1, T0, 0));
+    code.push(lw(T0, T0, 0x10));
+    // a0 = PENDING after SET (only bit 14) | PENDING after ACK | SET's read value
+    code.push(0x0065_6533); // or a0, a0, t1
+    code.push(0x0055_6533); // or a0, a0, t0
+    code.extend(li(T1, 14));
+    code.push(0x0065_5533); // srl a0, a0, t1: bit 14 -> bit 0
+    code.extend(halt_with(A0));
+    let (mut m, _) = machine_with(&MachineConfig::default(), &image(&code, None));
+    match run(&mut m, Some(10_000)) {
+        Outcome::Halted(v) => assert_eq!((v >> 1) & 63, 1, "only line 14 latched, then acked"),
+        o => panic!("{o:?}"),
+    }
+    assert_eq!(m.bus.intc.pending, 0);
+}
+
+#[test]
+fn intc_set_raises_an_enabled_line_to_the_core() {
+    // Line 5 enabled in INTC and mie, interrupts on: SET takes the interrupt, mcause 16 + 5,
+    // through vector 21 (mtvec is vectored).
+    let mut code = Vec::new();
+    code.extend(li(T0, INTC));
+    code.extend(li(T1, 1 << 5));
+    code.push(sw(T1, T0, 4)); // ENABLE
+    code.extend(li(T1, 1 << 21));
+    code.push(csrs(MIE, T1));
+    code.extend(li(T1, 8));
+    code.push(csrs(MSTATUS, T1));
+    code.extend(li(T1, 1 << 5));
+    code.push(sw(T1, T0, 0x10)); // SET
+    code.push(SPIN);
+    let mut img = image(&code, Some(&halt_mcause()));
+    img.segments.push(Segment {
+        addr: RAM + 4 * 21,
+        data: jal(ZERO, (HANDLER - (RAM + 4 * 21)) as i32)
+            .to_le_bytes()
+            .to_vec(),
+    });
+    let (mut m, _) = machine_with(&MachineConfig::default(), &img);
+    match run(&mut m, Some(10_000)) {
+        Outcome::Halted(v) => assert_eq!((v >> 1) & 63, 21, "mcause 0x80000015"),
+        o => panic!("{o:?}"),
+    }
+}
+
 #[test]
 fn io_port_writes_are_recorded_in_order() {
     let mut code = Vec::new();

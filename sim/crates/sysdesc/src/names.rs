@@ -129,6 +129,7 @@ pub const HEADER_NAMES: &[(&str, Origin)] = &[
     ("INTC_FAST_LINES", Bsp),
     ("INTC_MSIP", Bsp),
     ("INTC_PENDING", Bsp),
+    ("INTC_SET", Bsp),
     ("INTMAX_C", Stdint),
     ("INTMAX_MAX", Stdint),
     ("INTMAX_MIN", Stdint),

@@ -1,6 +1,7 @@
 //! Interrupt controller: fast lines 0..14 latch in PENDING when a source (a stimulus
-//! generator, or a device through `Act::latch`) fires; software clears them by writing 1s to
-//! ACK. Line i reaches the core while PENDING[i] and ENABLE[i] are both set. MSIP drives the
+//! generator, or a device through `Act::latch`) fires, or when software writes 1s to SET
+//! (a software-raised line, as the Cortex-M NVIC's ISPR); software clears them by writing 1s
+//! to ACK. Line i reaches the core while PENDING[i] and ENABLE[i] are both set. MSIP drives the
 //! machine software interrupt. The stimulus generators (`[[stimulus]]`) are the controller's:
 //! its events are theirs.
 
@@ -14,6 +15,7 @@ pub const PENDING: u32 = 0x0;
 pub const ENABLE: u32 = 0x4;
 pub const ACK: u32 = 0x8;
 pub const MSIP: u32 = 0xc;
+pub const SET: u32 = 0x10;
 
 pub const FAST_LINES: u32 = 15;
 const LINE_MASK: u32 = (1 << FAST_LINES) - 1;
@@ -35,7 +37,7 @@ impl Intc {
         Some(match reg {
             PENDING => self.pending,
             ENABLE => self.enable,
-            ACK => 0,
+            ACK | SET => 0,
             MSIP => self.msip as u32,
             _ => return None,
         })
@@ -46,6 +48,9 @@ impl Intc {
             PENDING => {} // read-only: only sources set it, only ACK clears it
             ENABLE => self.enable = merge(self.enable, value, mask) & LINE_MASK,
             ACK => self.pending &= !(value & mask),
+            // Latches like a source: the line rises when the store completes and the machine
+            // looks at the lines again (the write requests that).
+            SET => self.pending |= value & mask & LINE_MASK,
             MSIP => {
                 if mask & 1 != 0 {
                     self.msip = value & 1 != 0;
