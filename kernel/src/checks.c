@@ -1,7 +1,7 @@
 /* The invariant checks of the debug kernel ([kernel] checks = "full"): at every kernel exit
  * (the lock released by a task, the tail's return) the scheduler's and the wait lists'
- * invariants, as the comments of sched_core.c, wait.c, time.c and the policy state them, are
- * checked, and a broken one stops the system with "ubik: fatal: kernel invariant broken:
+ * invariants, as the comments of sched_core.c, wait.c, time.c and the policy state them, and
+ * those of the HISR ready lists (hisr.c) and the timers' delta list (timer.c) are checked, and a broken one stops the system with "ubik: fatal: kernel invariant broken:
  * NAME" (exit code UK_EXIT_FATAL). Without checks = "full" nothing here is compiled.
  *
  * The kernel keeps no list of its tasks (a TCB belongs to the application), so this file
@@ -50,15 +50,20 @@ static UK_OTHER_FN(is_task) bool is_task(const uk_task_t *t)
     return false;
 }
 
-UK_OTHER_FN(uk__check_list) unsigned uk__check_list(const uk_list_t *h)
+UK_OTHER_FN(uk__check_links) unsigned uk__check_links(const uk_list_t *h, unsigned max)
 {
     unsigned n = 0;
     for (const uk_list_t *at = h;; at = at->next) {
         UK_CHECK(at->next && at->next->prev == at, "list links (next->prev == self)");
         if (at->next == h)
             return n;
-        UK_CHECK(++n <= n_tasks, "a list holds each task at most once (no cycle)");
+        UK_CHECK(++n <= max, "a list holds each node at most once (no cycle)");
     }
+}
+
+UK_OTHER_FN(uk__check_list) unsigned uk__check_list(const uk_list_t *h)
+{
+    return uk__check_links(h, n_tasks);
 }
 
 /* The magic, not the registry, in the per-node checks: a lookup per node made each exit
@@ -158,6 +163,8 @@ UK_OTHER_FN(uk__check_invariants) void uk__check_invariants(void)
     check_tasks(&ready, &delayed);
     UK_CHECK(uk__sched_check() == ready, "the ready structure holds every READY and RUNNING task once");
     UK_CHECK(uk__delay_check() == delayed, "the delta list holds every DELAYED and PENDING_DELAYED task once");
+    uk__hisr_check();
+    uk__timer_check();
     /* While a HISR runs or is due, the task it interrupted stays current whatever is ready. */
     if (!uk__current_hisr && !uk__hisr_ready)
         UK_CHECK(uk__sched_pick() == uk__current, "the current task is the one the policy picks (the highest priority ready)");

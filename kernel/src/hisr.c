@@ -55,6 +55,25 @@ static UK_OTHER_FN(hisr_run) void hisr_run(void *arg)
     uk__fatal("resumed the finished HISR", h->name);
 }
 
+#ifdef UK_CONFIG_CHECKS_FULL
+/* The lists' invariant: each holds live HISRs of its level, each running, with a run still
+ * to make unless it is the one running now (its last run ends after the list is left);
+ * uk__hisr_ready marks exactly the non-empty levels. */
+UK_OTHER_FN(uk__hisr_check) void uk__hisr_check(void)
+{
+    for (unsigned p = 0; p < UK_HISR_PRIOS; p++) {
+        unsigned n = uk__check_links(&ready[p], 0xFFFF);
+        UK_CHECK((n != 0) == ((uk__hisr_ready >> p & 1) != 0), "uk__hisr_ready marks exactly the non-empty HISR levels");
+        for (const uk_list_t *at = ready[p].next; at != &ready[p]; at = at->next) {
+            const uk_hisr_t *h = UK_CONTAINER_OF(at, uk_hisr_t, node);
+            UK_CHECK(h->magic == UK_HISR_MAGIC && h->prio == p && h->running,
+                     "a HISR ready list holds running HISRs of its level");
+            UK_CHECK(h->pending || h == uk__current_hisr, "a listed HISR has a run to make");
+        }
+    }
+}
+#endif
+
 /* One more run of h, under the lock (the tail applies a LISR's activation this way). */
 static UK_OTHER_FN(hisr_activate) int hisr_activate(void *obj, uint32_t arg)
 {

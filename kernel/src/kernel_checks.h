@@ -19,10 +19,23 @@ __attribute__((noreturn)) void uk__check_fail(const char *invariant);
 void uk__check_task_created(uk_task_t *t); /* the checks follow every live task */
 void uk__check_task_deleted(uk_task_t *t);
 unsigned uk__check_list(const uk_list_t *h); /* links intact; returns the length */
+/* Links intact and at most max nodes (no cycle); returns the length. */
+unsigned uk__check_links(const uk_list_t *h, unsigned max);
 void uk__check_ready_task(const uk_task_t *t); /* a live task, READY or RUNNING */
 /* Each policy checks its own ready structure and returns the number of tasks it holds. */
 unsigned uk__sched_check(void);
 unsigned uk__delay_check(void); /* time.c: the delta list; returns its length */
+/* hisr.c, timer.c: their lists (nothing when the feature is off). */
+#ifdef UK_FEATURE_HISR
+void uk__hisr_check(void);
+#else
+static inline void uk__hisr_check(void) {}
+#endif
+#ifdef UK_FEATURE_TIMER
+void uk__timer_check(void);
+#else
+static inline void uk__timer_check(void) {}
+#endif
 #else
 static inline void uk__check_invariants(void) {}
 static inline void uk__check_task_created(uk_task_t *t) { (void)t; }

@@ -66,6 +66,24 @@ static UK_TIME_FN(timer_remove) void timer_remove(uk_timer_t *tm)
 
 #ifdef UK_FEATURE_HISR
 static uk_list_t due = {&due, &due}; /* function timers expired, calls not made yet */
+
+#ifdef UK_CONFIG_CHECKS_FULL
+/* The lists' invariant: the delta list holds live timers that are running, the list of calls
+ * due live timers marked due; both have intact links. */
+UK_TIME_FN(uk__timer_check) void uk__timer_check(void)
+{
+    (void)uk__check_links(&active, 0xFFFF);
+    for (const uk_list_t *at = active.next; at != &active; at = at->next) {
+        const uk_timer_t *tm = UK_CONTAINER_OF(at, uk_timer_t, node);
+        UK_CHECK(tm->magic == UK_TIMER_MAGIC && tm->running, "the timers' delta list holds live, running timers");
+    }
+    (void)uk__check_links(&due, 0xFFFF);
+    for (const uk_list_t *at = due.next; at != &due; at = at->next) {
+        const uk_timer_t *tm = UK_CONTAINER_OF(at, uk_timer_t, fire_node);
+        UK_CHECK(tm->magic == UK_TIMER_MAGIC && tm->due, "the timers' list of calls due holds live timers marked due");
+    }
+}
+#endif
 static uk_hisr_t timer_hisr;
 static uint32_t timer_hisr_stack[UK_TIMER_HISR_STACK / 4] __attribute__((aligned(16)));
 
