@@ -29,6 +29,9 @@
 #define TM_MESSAGE 6
 #define TM_SYNCHRONIZATION 7
 #define TM_MEMORY 8
+#if !defined(TM_SCENARIO) || TM_SCENARIO < 1 || TM_SCENARIO > 8
+#error "tm_config.h must define TM_SCENARIO as 1..8"
+#endif
 
 static const char *const names[] = {"?", "basic", "cooperative", "preemptive", "interrupt",
                                     "interrupt_preemption", "message", "synchronization",
