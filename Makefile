@@ -7,9 +7,11 @@
 #                   + host unit tests of kernel logic + on-target kernel tests
 #                   + the SimBed workloads checked against a host model (tests/simbed)
 #                   + an experiment and its report end to end (tests/experiment)
+#                   + Thread-Metric's scenarios checked under each scheduler
 #   make bench      testbed speed: out/bench/testbed.json; kernel figures
 #                   (kernel/bench/run.sh): out/bench/kernel.json; observers' cost
-#                   (scripts/observe_bench.sh): out/bench/observe.json
+#                   (scripts/observe_bench.sh): out/bench/observe.json; Thread-Metric
+#                   (bench/threadmetric/run.sh): out/bench/threadmetric.json
 #   make firmware   build every firmware under tests/firmware into build/firmware/
 #   make sim        build sim/target/release/ubik
 #   make clean      remove build/ and out/ (distclean: also the Rust build)
@@ -63,6 +65,7 @@ test: sim firmware
 	$(STRICT_C) kernel/tests/run.sh
 	$(STRICT_C) tests/simbed/run.sh
 	$(STRICT_C) tests/experiment/run.sh
+	$(STRICT_C) bench/threadmetric/run.sh --check
 
 bench: sim $(FW_BUILD)/compute.elf $(FW_BUILD)/idle.elf
 	@mkdir -p $(OUT)/bench
@@ -72,6 +75,7 @@ bench: sim $(FW_BUILD)/compute.elf $(FW_BUILD)/idle.elf
 	    $(OUT)/bench/idle.stats.json -o $(OUT)/bench/testbed.json
 	kernel/bench/run.sh -o $(OUT)/bench/kernel.json
 	scripts/observe_bench.sh $(FW_BUILD)/compute.elf $(OUT)/bench/observe.json
+	bench/threadmetric/run.sh -o $(OUT)/bench/threadmetric.json
 
 clean:
 	rm -rf $(BUILD) $(OUT)
