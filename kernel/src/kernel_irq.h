@@ -41,10 +41,11 @@ static inline __attribute__((always_inline)) void uk__unlock(unsigned key)
  * timeout with UK_EPERM at its entry, every time, not only when it would have had to wait:
  * the mistake then shows at the first call instead of under load. The one rule for every
  * call with a timeout. A call tests it where it already knows its context, so tasks pay
- * only a not-taken branch (UK_NO_WAIT) or a load: UK_LISR_TIMEOUT in the branch a LISR
+ * a load and a not-taken branch (the context first: tested the other way round, a blocking
+ * call paid a jump out of line and back): UK_LISR_TIMEOUT in the branch a LISR
  * takes (calls that defer; the others refuse LISRs outright), UK_HISR_TIMEOUT after it. */
 #define UK_LISR_TIMEOUT(timeout) ((timeout) != UK_NO_WAIT)
-#define UK_HISR_TIMEOUT(timeout) __builtin_expect((timeout) != UK_NO_WAIT && uk__current_hisr != 0, 0)
+#define UK_HISR_TIMEOUT(timeout) (__builtin_expect(uk__current_hisr != 0, 0) && (timeout) != UK_NO_WAIT)
 
 /* A deferred kernel call: applied by the tail with the lock held; returns a UK_E* code
  * (failures are counted in uk__deferred_failed). */
