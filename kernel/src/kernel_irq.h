@@ -54,6 +54,21 @@ typedef int (*uk__deferred_fn)(void *obj, uint32_t arg);
  * queue (UK_DEFER_SLOTS entries) is full: the call is refused, the caller knows. */
 int uk__defer(uk__deferred_fn fn, void *obj, uint32_t arg);
 void uk__defer_drain(void); /* the tail: apply every queued call, in order */
+extern volatile uint32_t uk__defer_head, uk__defer_tail; /* the ring's indices (defer.c) */
+
+/* A LISR may apply a call at once instead of deferring it when the call's work there is a
+ * few constant-time instructions that cannot switch tasks (a give nobody waits for, a free
+ * to a pool nobody waits on), the interrupt found no kernel section running (the lock free:
+ * the kernel's data is consistent, and nothing else can touch it before the LISR returns),
+ * and no earlier call is queued (calls apply in order). Not for a task with interrupts
+ * disabled (it is not on the interrupt stack): its calls are always queued. Anything that
+ * wakes a task is still deferred, so a LISR stays as short as before: the worst interrupt
+ * latency does not grow. A call applied at once counts its failure as the tail would. */
+static inline __attribute__((always_inline)) bool uk__lisr_direct(void)
+{
+    return uk__defer_head == uk__defer_tail && !uk__arch_lock_held() &&
+           uk__arch_sp() - (uintptr_t)uk__stacks.irq < UK_IRQ_STACK_BYTES;
+}
 extern volatile uint32_t uk__deferred_failed;
 extern volatile uint32_t uk__tick_due; /* set by the timer interrupt, cleared by the tail */
 

@@ -175,9 +175,17 @@ UK_IPC_FN(uk_pool_free) int uk_pool_free(uk_pool_t *p, void *blk)
 {
     if (!valid_pool(p) || !in_pool(p, blk))
         return UK_EINVAL;
-    if (UK_IN_LISR())
-        return uk__defer(pool_put_deferred, p, (uint32_t)(uintptr_t)blk);
     void **b = blk;
+    if (UK_IN_LISR()) {
+        if (uk__lisr_direct() && uk__list_empty(&p->waiters)) {
+            if (tagged_free(b))
+                uk__deferred_failed++; /* a double free, counted as the tail would */
+            else
+                pool_push(p, b);
+            return UK_OK;
+        }
+        return uk__defer(pool_put_deferred, p, (uint32_t)(uintptr_t)blk);
+    }
     unsigned key = uk__lock();
     if (__builtin_expect(tagged_free(b), 0)) {
         uk__unlock(key);

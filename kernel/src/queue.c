@@ -219,6 +219,11 @@ static UK_IPC_FN(send_deferred) int send_deferred(void *obj, uint32_t arg)
 
 static UK_IPC_FN(send_from_lisr) int send_from_lisr(uk_queue_t *q, const void *msg, uint32_t len)
 {
+    if (uk__lisr_direct() && uk__list_empty(&q->receivers) && uk__list_empty(&q->senders) &&
+        has_room(q, len)) {
+        put(q, msg, len); /* nobody to wake: straight in, no staging (uk__lisr_direct) */
+        return UK_OK;
+    }
     if (stage_head == stage_tail)
         stage_head = stage_tail = 0; /* empty: start over at the ring's start (see above) */
     uint32_t h = stage_head, at = h & (UK_QUEUE_STAGE_BYTES - 1), need = rec_bytes(len);
