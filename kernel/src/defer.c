@@ -1,6 +1,8 @@
 /* Deferred kernel calls: what a LISR asks of the kernel (give, activate, ...) is queued here
  * and applied by the kernel's tail (the software interrupt) once the kernel lock is free, so
  * that no LISR ever waits for a kernel section and no kernel section disables interrupts.
+ * (A few calls whose work is a constant handful of instructions that wakes nobody skip the
+ * ring when the LISR interrupted no kernel section: uk__lisr_direct, kernel_irq.h.)
  *
  * A single-producer, single-consumer ring: only code running with interrupts disabled
  * produces (LISRs do not nest, so one at a time), only the tail consumes. `head` is written
@@ -18,7 +20,9 @@ typedef struct {
 } deferred_t;
 
 static deferred_t ring[UK_DEFER_SLOTS];
-static volatile uint32_t head, tail;
+volatile uint32_t uk__defer_head, uk__defer_tail;
+#define head uk__defer_head
+#define tail uk__defer_tail
 volatile uint32_t uk__deferred_failed;
 
 UK_OTHER_FN(uk__defer) int uk__defer(uk__deferred_fn fn, void *obj, uint32_t arg)

@@ -81,8 +81,13 @@ UK_IPC_FN(uk_flags_set) int uk_flags_set(uk_flags_t *f, uint32_t bits)
 {
     if (!valid_flags(f))
         return UK_EINVAL;
-    if (UK_IN_LISR())
+    if (UK_IN_LISR()) {
+        if (uk__lisr_direct() && uk__list_empty(&f->waiters)) {
+            f->bits |= bits; /* nobody waits: nothing to wake (uk__lisr_direct) */
+            return UK_OK;
+        }
         return uk__defer(flags_set_deferred, f, bits);
+    }
     unsigned key = uk__lock();
     int r = flags_set_locked(f, bits);
     if (r > 0) {

@@ -41,10 +41,11 @@ static inline __attribute__((always_inline)) void uk__unlock(unsigned key)
  * timeout with UK_EPERM at its entry, every time, not only when it would have had to wait:
  * the mistake then shows at the first call instead of under load. The one rule for every
  * call with a timeout. A call tests it where it already knows its context, so tasks pay
- * only a not-taken branch (UK_NO_WAIT) or a load: UK_LISR_TIMEOUT in the branch a LISR
+ * a load and a not-taken branch (the context first: tested the other way round, a blocking
+ * call paid a jump out of line and back): UK_LISR_TIMEOUT in the branch a LISR
  * takes (calls that defer; the others refuse LISRs outright), UK_HISR_TIMEOUT after it. */
 #define UK_LISR_TIMEOUT(timeout) ((timeout) != UK_NO_WAIT)
-#define UK_HISR_TIMEOUT(timeout) __builtin_expect((timeout) != UK_NO_WAIT && uk__current_hisr != 0, 0)
+#define UK_HISR_TIMEOUT(timeout) (__builtin_expect(uk__current_hisr != 0, 0) && (timeout) != UK_NO_WAIT)
 
 /* A deferred kernel call: applied by the tail with the lock held; returns a UK_E* code
  * (failures are counted in uk__deferred_failed). */
@@ -53,6 +54,21 @@ typedef int (*uk__deferred_fn)(void *obj, uint32_t arg);
  * queue (UK_DEFER_SLOTS entries) is full: the call is refused, the caller knows. */
 int uk__defer(uk__deferred_fn fn, void *obj, uint32_t arg);
 void uk__defer_drain(void); /* the tail: apply every queued call, in order */
+extern volatile uint32_t uk__defer_head, uk__defer_tail; /* the ring's indices (defer.c) */
+
+/* A LISR may apply a call at once instead of deferring it when the call's work there is a
+ * few constant-time instructions that cannot switch tasks (a give nobody waits for, a free
+ * to a pool nobody waits on), the interrupt found no kernel section running (the lock free:
+ * the kernel's data is consistent, and nothing else can touch it before the LISR returns),
+ * and no earlier call is queued (calls apply in order). Not for a task with interrupts
+ * disabled (it is not on the interrupt stack): its calls are always queued. Anything that
+ * wakes a task is still deferred, so a LISR stays as short as before: the worst interrupt
+ * latency does not grow. A call applied at once counts its failure as the tail would. */
+static inline __attribute__((always_inline)) bool uk__lisr_direct(void)
+{
+    return uk__defer_head == uk__defer_tail && !uk__arch_lock_held() &&
+           uk__arch_sp() - (uintptr_t)uk__stacks.irq < UK_IRQ_STACK_BYTES;
+}
 extern volatile uint32_t uk__deferred_failed;
 extern volatile uint32_t uk__tick_due; /* set by the timer interrupt, cleared by the tail */
 

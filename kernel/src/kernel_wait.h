@@ -7,7 +7,11 @@
 /* ---- Waiting (wait.c): queues ordered by priority, FIFO among equals ------------------- */
 
 void uk__waitq_insert(uk_list_t *q, uk_task_t *t);
-uk_task_t *uk__waitq_first(uk_list_t *q);
+/* The first waiter of q (the one a give serves), or NULL. Inline: every give asks it. */
+static inline uk_task_t *uk__waitq_first(uk_list_t *q)
+{
+    return uk__list_empty(q) ? 0 : UK_CONTAINER_OF(q->next, uk_task_t, wait_node);
+}
 /* The current task waits on `q` for at most `timeout` ticks (the kernel lock held; never
  * called with UK_NO_WAIT). Returns the wake-up result: UK_OK, UK_ETIMEOUT or UK_EDELETED. */
 int uk__wait(uk_list_t *q, void *obj, uk_tick_t timeout);

@@ -16,7 +16,7 @@
 
 #define TAG_FREE 0xF4EEB10Cu
 
-static UK_IPC_FN(valid_pool) bool valid_pool(const uk_pool_t *p)
+static inline bool valid_pool(const uk_pool_t *p)
 {
     return p && p->magic == UK_POOL_MAGIC;
 }
@@ -27,37 +27,45 @@ static inline bool in_pool(const uk_pool_t *p, const void *b)
 {
     uintptr_t off = (uintptr_t)b - (uintptr_t)p->base;
     uint32_t bs = p->block;
-    if (off >= (uintptr_t)bs * p->count)
+    if (off >= p->bytes)
         return false;
-    return (bs & (bs - 1)) == 0 ? (off & (bs - 1)) == 0 : off % bs == 0; /* no divide if 2^n */
+    if (__builtin_expect((bs & (bs - 1)) == 0, 1))
+        return (off & (bs - 1)) == 0; /* no divide if 2^n */
+    return off % bs == 0;
 }
 
-/* Return b to the pool under the lock: 1 if a waiter got it (the caller reschedules). */
-static UK_IPC_FN(pool_put) int pool_put(void *obj, uint32_t arg)
+static inline bool tagged_free(void **b) { return ((uint32_t *)b)[1] == free_tag(b); }
+
+/* Put free block b on p's free list (the lock held; no task waiting). */
+static inline void pool_push(uk_pool_t *p, void **b)
 {
-    uk_pool_t *p = obj;
-    void **b = (void **)(uintptr_t)arg;
-    if (!valid_pool(p) || !in_pool(p, b))
-        return UK_EINVAL;
-    if (((uint32_t *)b)[1] == free_tag(b))
-        return UK_EINVAL; /* already free */
-    uk_task_t *w = uk__waitq_first(&p->waiters);
-    if (w) {
-        w->wait_arg = (uint32_t)(uintptr_t)b;
-        uk__wake(w, UK_OK);
-        return 1;
-    }
     b[0] = p->free_list;
     ((uint32_t *)b)[1] = free_tag(b);
     p->free_list = b;
     p->nfree++;
-    return UK_OK;
 }
 
+/* The block goes straight to p's first waiter (the lock held); the caller reschedules. */
+static UK_IPC_FN(pool_hand_over) __attribute__((noinline)) void pool_hand_over(uk_pool_t *p, void **b)
+{
+    uk_task_t *w = uk__waitq_first(&p->waiters);
+    w->wait_arg = (uint32_t)(uintptr_t)b;
+    uk__wake(w, UK_OK);
+}
+
+/* A LISR's free, applied by the tail (which reschedules): the pool may have been deleted or
+ * re-initialised since the LISR checked it, so check again. */
 static UK_IPC_FN(pool_put_deferred) int pool_put_deferred(void *obj, uint32_t arg)
 {
-    int r = pool_put(obj, arg);
-    return r > 0 ? UK_OK : r;
+    uk_pool_t *p = obj;
+    void **b = (void **)(uintptr_t)arg;
+    if (!valid_pool(p) || !in_pool(p, b) || tagged_free(b))
+        return UK_EINVAL;
+    if (uk__list_empty(&p->waiters))
+        pool_push(p, b);
+    else
+        pool_hand_over(p, b);
+    return UK_OK;
 }
 
 UK_IPC_FN(uk_pool_init) int uk_pool_init(uk_pool_t *p, void *buf, size_t block_bytes, size_t count)
@@ -74,19 +82,14 @@ UK_IPC_FN(uk_pool_init) int uk_pool_init(uk_pool_t *p, void *buf, size_t block_b
     }
     p->base = buf;
     p->block = block_bytes;
-    p->count = count;
+    p->bytes = block_bytes * count;
     p->heap = 0;
     p->free_list = 0;
     p->nfree = 0;
     uk__list_init(&p->waiters);
     /* Thread the free list in address order: the first alloc gets the first block. */
-    for (size_t i = count; i-- > 0;) {
-        void **b = (void **)(p->base + i * block_bytes);
-        b[0] = p->free_list;
-        ((uint32_t *)b)[1] = free_tag(b);
-        p->free_list = b;
-    }
-    p->nfree = count;
+    for (size_t i = count; i-- > 0;)
+        pool_push(p, (void **)(p->base + i * block_bytes));
     p->magic = UK_POOL_MAGIC;
     uk__unlock(key);
     return UK_OK;
@@ -115,6 +118,28 @@ UK_IPC_FN(uk_pool_create) int uk_pool_create(uk_pool_t *p, uk_heap_t *h, size_t 
 }
 #endif
 
+/* uk_pool_alloc with the pool empty (the lock held, released here): wait or refuse. Out of
+ * line so that the fast path below is a leaf with no stack frame. */
+static UK_IPC_FN(pool_alloc_wait) __attribute__((noinline)) int
+pool_alloc_wait(uk_pool_t *p, void **blk, uk_tick_t timeout, unsigned key)
+{
+    int r;
+    if (timeout == UK_NO_WAIT) {
+        r = UK_EAGAIN;
+    } else if (uk__current_hisr || !uk__started) {
+        r = UK_EPERM;
+    } else {
+        r = uk__wait(&p->waiters, p, timeout);
+        if (r == UK_OK) {
+            void **b = (void **)(uintptr_t)uk__current->wait_arg;
+            ((uint32_t *)b)[1] = 0;
+            *blk = b;
+        }
+    }
+    uk__unlock(key);
+    return r;
+}
+
 UK_IPC_FN(uk_pool_alloc) int uk_pool_alloc(uk_pool_t *p, void **blk, uk_tick_t timeout)
 {
     if (!valid_pool(p) || !blk)
@@ -124,43 +149,53 @@ UK_IPC_FN(uk_pool_alloc) int uk_pool_alloc(uk_pool_t *p, void **blk, uk_tick_t t
     if (UK_HISR_TIMEOUT(timeout))
         return UK_EPERM; /* an interrupt handler never waits: UK_NO_WAIT only (kernel.h) */
     unsigned key = uk__lock();
-    int r = UK_OK;
     void **b = p->free_list;
-    if (b) {
-        p->free_list = b[0];
-        ((uint32_t *)b)[1] = 0; /* no longer tagged free */
-        p->nfree--;
-        *blk = b;
-    } else if (timeout == UK_NO_WAIT) {
-        r = UK_EAGAIN;
-    } else if (uk__current_hisr || !uk__started) {
-        r = UK_EPERM;
-    } else {
-        r = uk__wait(&p->waiters, p, timeout);
-        if (r == UK_OK) {
-            b = (void **)(uintptr_t)uk__current->wait_arg;
-            ((uint32_t *)b)[1] = 0;
-            *blk = b;
-        }
-    }
+    if (__builtin_expect(!b, 0))
+        return pool_alloc_wait(p, blk, timeout, key);
+    p->free_list = b[0];
+    ((uint32_t *)b)[1] = 0; /* no longer tagged free */
+    p->nfree--;
     uk__unlock(key);
-    return r;
+    *blk = b;
+    return UK_OK;
+}
+
+/* uk_pool_free with a task waiting (the lock held, released here). Out of line, as
+ * pool_alloc_wait. */
+static UK_IPC_FN(pool_free_to_waiter) __attribute__((noinline)) int
+pool_free_to_waiter(uk_pool_t *p, void **b, unsigned key)
+{
+    pool_hand_over(p, b);
+    uk__reschedule();
+    uk__unlock(key);
+    return UK_OK;
 }
 
 UK_IPC_FN(uk_pool_free) int uk_pool_free(uk_pool_t *p, void *blk)
 {
     if (!valid_pool(p) || !in_pool(p, blk))
         return UK_EINVAL;
-    if (UK_IN_LISR())
+    void **b = blk;
+    if (UK_IN_LISR()) {
+        if (uk__lisr_direct() && uk__list_empty(&p->waiters)) {
+            if (tagged_free(b))
+                uk__deferred_failed++; /* a double free, counted as the tail would */
+            else
+                pool_push(p, b);
+            return UK_OK;
+        }
         return uk__defer(pool_put_deferred, p, (uint32_t)(uintptr_t)blk);
-    unsigned key = uk__lock();
-    int r = pool_put(p, (uint32_t)(uintptr_t)blk);
-    if (r > 0) {
-        uk__reschedule();
-        r = UK_OK;
     }
+    unsigned key = uk__lock();
+    if (__builtin_expect(tagged_free(b), 0)) {
+        uk__unlock(key);
+        return UK_EINVAL; /* already free */
+    }
+    if (__builtin_expect(!uk__list_empty(&p->waiters), 0))
+        return pool_free_to_waiter(p, b, key);
+    pool_push(p, b);
     uk__unlock(key);
-    return r;
+    return UK_OK;
 }
 
 UK_IPC_FN(uk_pool_available) int uk_pool_available(const uk_pool_t *p, uint32_t *nfree)

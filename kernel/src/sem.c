@@ -78,8 +78,16 @@ UK_IPC_FN(uk_sem_give) int uk_sem_give(uk_sem_t *s)
 {
     if (!valid_sem(s))
         return UK_EINVAL;
-    if (UK_IN_LISR())
+    if (UK_IN_LISR()) {
+        if (uk__lisr_direct() && uk__list_empty(&s->waiters)) {
+            if (s->count < s->max)
+                s->count++;
+            else
+                uk__deferred_failed++; /* as the tail would count it */
+            return UK_OK;
+        }
         return uk__defer(sem_give_deferred, s, 0);
+    }
     unsigned key = uk__lock();
     int r = sem_give(s, 0);
     if (r > 0) {

@@ -21,11 +21,6 @@ UK_IPC_FN(uk__waitq_insert) void uk__waitq_insert(uk_list_t *q, uk_task_t *t)
     t->waiting_on = q;
 }
 
-UK_IPC_FN(uk__waitq_first) uk_task_t *uk__waitq_first(uk_list_t *q)
-{
-    return uk__list_empty(q) ? 0 : UK_CONTAINER_OF(q->next, uk_task_t, wait_node);
-}
-
 UK_IPC_FN(uk__wait_begin) void uk__wait_begin(uk_list_t *q, uk_tick_t timeout)
 {
     uk_task_t *t = uk__current;

@@ -31,7 +31,8 @@ int uk_heap_delete(uk_heap_t *h); /* UK_ESTATE while blocks are allocated */
 
 typedef struct uk_pool {
     uint8_t *base;
-    uint32_t block, count; /* block: bytes per block (a multiple of 4, at least 8) */
+    uint32_t block;        /* bytes per block (a multiple of 4, at least 8) */
+    uint32_t bytes;        /* block * the number of blocks: the pool's extent from base */
     void *free_list;
     uint32_t nfree;
     uk_heap_t *heap;       /* the heap it was carved from, or NULL */
