@@ -1,13 +1,18 @@
 #!/usr/bin/env bash
-# Thread-Metric on Ubik (issue 12) -> out/bench/threadmetric.json
-#     {"ubik-SCHED": {"basic": cpc, "cooperative": cpc, ...}}   (cpc: cycles per count)
-# Each scenario of tm_scenarios.c is one image: a copy of this directory in
-# build/threadmetric/SCENARIO-SCHED/ with the scheduler line of system.toml rewritten (as
-# kernel/bench/run.sh does) and a tm_config.h naming the scenario, built with `ubik build`
-# and run with `ubik run`; the console output is kept in build/threadmetric/results/.
-# Schedulers: every one `ubik gen --list-schedulers` prints, where the scenario applies:
-# "bitmap" (unique priorities) has no cooperative scenario, "rr" (no priorities) no
-# preemptive nor interrupt-preemption scenario.
+# Thread-Metric on every OS of the suite (issue 12) -> out/bench/threadmetric.json
+#     {"OS-SCHED": {"basic": cpc, "cooperative": cpc, ...}}   (cpc: cycles per count)
+# Rows: ubik-SCHED for every scheduler `ubik gen --list-schedulers` prints, where the scenario
+# applies ("bitmap", unique priorities, has no cooperative scenario; "rr", no priorities, no
+# preemptive nor interrupt-preemption scenario); freertos-prio when FREERTOS_KERNEL_PATH names
+# a FreeRTOS-Kernel checkout (bench/freertos/build.sh; without one this script says how to get
+# the rows and goes on), with one more key, memory_free_list (a bare free list instead of
+# heap_4). Each scenario of tm_scenarios.c is one image: for Ubik a copy of this directory in
+# build/threadmetric/SCENARIO-SCHED/ with the scheduler line of system.toml rewritten and a
+# tm_config.h naming the scenario, built with `ubik build`; for FreeRTOS the same sources
+# built by bench/freertos/build.sh. Each runs with `ubik run`; its console output is kept in
+# build/threadmetric/results/ROW/SCENARIO.txt.
+# The suite's self-check: basic processing measures the machine, not the OS, so its cpc must
+# agree across every row within 1 % (tm_json.py checks it).
 # Usage: bench/threadmetric/run.sh [-o OUT.json]    (default out/bench/threadmetric.json)
 #        bench/threadmetric/run.sh --check          short periods; checks every scenario
 #                                                   exits 0 with a non-zero count, no JSON
@@ -27,8 +32,8 @@ esac
 py="${PYTHON:-python3}"
 scenarios="basic cooperative preemptive interrupt interrupt_preemption message synchronization memory"
 all_scheds=$("$ubik" gen --list-schedulers) || { echo "threadmetric: $ubik gen --list-schedulers failed" >&2; exit 1; }
+rm -rf "$res"
 mkdir -p "$res"
-rm -f "$res"/*
 fail=0
 
 applies() { # SCENARIO SCHED
@@ -38,50 +43,93 @@ applies() { # SCENARIO SCHED
     return 0
 }
 
-run() { # SCENARIO NUMBER SCHED
-    local name=$1 num=$2 s=$3 app="$work/$1-$3"
+# An application directory for SCENARIO (number NUM): the sources and a tm_config.h, kept
+# with their time stamps when unchanged (so `ubik build` rebuilds nothing needlessly).
+stage() { # DIR NUM
+    local app=$1 num=$2 f
     mkdir -p "$app"
     cp "$src"/*.c "$src"/*.h "$app/"
-    sed -e "s/^scheduler *=.*/scheduler = \"$s\"/" "$src/system.toml" > "$app/system.toml.new"
     printf '#define TM_SCENARIO %s\n#define TM_PERIOD_MS %s\n#define TM_PERIODS %s\n' \
         "$num" "$period_ms" "$periods" > "$app/tm_config.h.new"
-    for f in system.toml tm_config.h; do # unchanged files keep their time stamps
+    for f in tm_config.h system.toml; do
+        [[ -f $app/$f.new ]] || continue
         cmp -s "$app/$f.new" "$app/$f" || mv "$app/$f.new" "$app/$f"
         rm -f "$app/$f.new"
     done
+}
+
+# Run ELF; its console goes to results/ROW/KEY.txt and must end in SCENARIO's summary line.
+measure() { # ROW KEY SCENARIO ELF
+    local row=$1 key=$2 name=$3 elf=$4 log="$res/$1/$2.txt" last
+    mkdir -p "$res/$row"
+    if ! timeout 300 "$ubik" run "$elf" --max-cycles 4000000000 >"$log"; then
+        echo "threadmetric: $key [$row]: run failed" >&2
+        tail -5 "$log" >&2
+        fail=1
+        return 1
+    fi
+    last=$(grep -E "^tm $name count=[1-9][0-9]* " "$log") || {
+        echo "threadmetric: $key [$row]: no count" >&2
+        fail=1
+        return 1
+    }
+    echo "[$row] $key: ${last#tm }"
+}
+
+run_ubik() { # SCENARIO NUMBER SCHED
+    local name=$1 num=$2 s=$3 app="$work/$1-$3"
+    stage "$app" "$num"
+    sed -e "s/^scheduler *=.*/scheduler = \"$s\"/" "$src/system.toml" > "$app/system.toml.new"
+    cmp -s "$app/system.toml.new" "$app/system.toml" || mv "$app/system.toml.new" "$app/system.toml"
+    rm -f "$app/system.toml.new"
     if ! UBIK_ROOT="$root" "$ubik" build "$app" >"$app/build.log" 2>&1; then
-        echo "threadmetric: $name [$s]: build failed" >&2
+        echo "threadmetric: $name [ubik-$s]: build failed" >&2
         tail -20 "$app/build.log" | sed 's/^/    /' >&2
         fail=1
         return 1
     fi
-    if ! timeout 300 "$ubik" run "$app/build/app.elf" --max-cycles 4000000000 \
-        >"$res/$name-$s.txt"; then
-        echo "threadmetric: $name [$s]: run failed" >&2
-        tail -5 "$res/$name-$s.txt" >&2
+    measure "ubik-$s" "$name" "$name" "$app/build/app.elf"
+}
+
+run_freertos() { # KEY SCENARIO NUMBER [TM_CFLAGS]
+    local key=$1 name=$2 num=$3 app="$work/freertos-$1"
+    stage "$app" "$num"
+    rm -f "$app/tm_ubik.c" "$app/system.toml" # the Ubik implementation of the layer
+    if ! TM_CFLAGS="${4:-}" "$root/bench/freertos/build.sh" "$app" "$app/build/app.elf" \
+        >"$app/build.log" 2>&1; then
+        echo "threadmetric: $key [freertos-prio]: build failed" >&2
+        tail -20 "$app/build.log" | sed 's/^/    /' >&2
         fail=1
         return 1
     fi
-    local last
-    last=$(grep -E "^tm $name count=[1-9][0-9]* " "$res/$name-$s.txt") || {
-        echo "threadmetric: $name [$s]: no count" >&2
-        fail=1
-        return 1
-    }
-    echo "[$s] $last"
+    measure freertos-prio "$key" "$name" "$app/build/app.elf"
 }
 
 for s in $all_scheds; do
     n=0
     for name in $scenarios; do
         n=$((n + 1))
-        applies "$name" "$s" && run "$name" "$n" "$s"
+        applies "$name" "$s" && run_ubik "$name" "$n" "$s"
     done
 done
 
+if [[ -n ${FREERTOS_KERNEL_PATH:-} ]]; then
+    n=0
+    for name in $scenarios; do
+        n=$((n + 1))
+        run_freertos "$name" "$name" "$n"
+    done
+    run_freertos memory_free_list memory 8 -DTM_FREERTOS_FREE_LIST
+else
+    echo "threadmetric: no FreeRTOS rows: set FREERTOS_KERNEL_PATH to a FreeRTOS-Kernel checkout" \
+         "(git clone -b V11.1.0 https://github.com/FreeRTOS/FreeRTOS-Kernel) to add them"
+fi
+
 if [[ $check == 0 ]]; then
     "$py" "$src/tm_json.py" "$res" -o "$out" || fail=1
-    echo "threadmetric: wrote $out"
+    [[ $fail == 0 ]] && echo "threadmetric: wrote $out"
+else
+    "$py" "$src/tm_json.py" "$res" || fail=1 # the self-check only
 fi
 [[ $fail == 0 ]] || echo "threadmetric: FAILED" >&2
 exit $fail

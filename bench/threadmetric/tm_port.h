@@ -1,6 +1,6 @@
 /* Thread-Metric portability layer (issue 12): the few RTOS services the eight scenarios of
  * tm_scenarios.c use, so that the same scenario code runs on each OS. One implementation per
- * OS (tm_ubik.c: Ubik). Objects are named by small integer ids (0..TM_MAX_* - 1).
+ * OS (tm_ubik.c: Ubik; bench/freertos/tm_freertos.c: FreeRTOS). Objects are named by small integer ids (0..TM_MAX_* - 1).
  * Priorities: 0 is the highest (the reporting task), larger numbers are lower. */
 #ifndef TM_PORT_H
 #define TM_PORT_H
@@ -11,6 +11,7 @@
 #define TM_MAX_QUEUES 1
 #define TM_MAX_SEMS 2
 #define TM_MAX_POOLS 1
+#define TM_MAX_MUTEXES 2
 #define TM_MSG_WORDS 4      /* a message: 16 bytes */
 #define TM_POOL_BLOCK 128   /* bytes per pool block */
 #define TM_POOL_BLOCKS 4
@@ -36,6 +37,11 @@ int tm_queue_recv(unsigned id, uint32_t msg[TM_MSG_WORDS]);
 int tm_sem_create(unsigned id, uint32_t initial);
 int tm_sem_get(unsigned id);
 int tm_sem_put(unsigned id);
+
+/* A mutex with priority inheritance; lock blocks forever. */
+int tm_mutex_create(unsigned id);
+int tm_mutex_lock(unsigned id);
+int tm_mutex_unlock(unsigned id);
 
 /* A pool of TM_POOL_BLOCKS blocks of TM_POOL_BLOCK bytes. alloc fails (non-zero) if empty. */
 int tm_pool_create(unsigned id);

@@ -210,13 +210,16 @@ static void check_period(const uint32_t before[5])
     for (unsigned k = 0; k < workers; k++)
         check(counter[k] != before[k], "a worker did not advance");
     if (TM_SCENARIO == TM_COOPERATIVE) {
-        /* each pass of the cycle runs every task once: counts differ by at most one */
+        /* each pass of the cycle runs every task once: counts differ by at most one where
+         * only yields switch (Ubik). An OS that time-slices equal priorities at the tick
+         * and resumes the task after a preempted one (FreeRTOS) may pass a task's turn on
+         * at every tick of the period: counts then drift apart by up to that many. */
         uint32_t lo = counter[0], hi = counter[0];
         for (unsigned k = 1; k < workers; k++) {
             lo = counter[k] < lo ? counter[k] : lo;
             hi = counter[k] > hi ? counter[k] : hi;
         }
-        check(hi - lo <= 1, "cooperative tasks ran unevenly");
+        check(hi - lo <= 2 + TM_PERIOD_MS, "cooperative tasks ran unevenly");
     }
     if (TM_SCENARIO == TM_PREEMPTIVE) {
         /* task k counts before task k - 1 in each chain: counter[k-1] <= counter[k] <= +1 */

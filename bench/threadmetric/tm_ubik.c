@@ -16,6 +16,7 @@ static void (*entries[TM_MAX_TASKS])(void);
 static uk_queue_t queues[TM_MAX_QUEUES];
 static uint32_t queue_buf[TM_MAX_QUEUES][10 * TM_MSG_WORDS];
 static uk_sem_t sems[TM_MAX_SEMS];
+static uk_mutex_t mutexes[TM_MAX_MUTEXES];
 static uk_pool_t pools[TM_MAX_POOLS];
 static uint32_t pool_buf[TM_MAX_POOLS][TM_POOL_BLOCKS * TM_POOL_BLOCK / 4];
 static void (*irq_handler)(void);
@@ -69,6 +70,10 @@ int tm_queue_recv(unsigned id, uint32_t msg[TM_MSG_WORDS])
 int tm_sem_create(unsigned id, uint32_t initial) { return uk_sem_init(&sems[id], initial, 0xFFFFFFFFu); }
 int tm_sem_get(unsigned id) { return uk_sem_take(&sems[id], UK_FOREVER); }
 int tm_sem_put(unsigned id) { return uk_sem_give(&sems[id]); }
+
+int tm_mutex_create(unsigned id) { return uk_mutex_init(&mutexes[id]); }
+int tm_mutex_lock(unsigned id) { return uk_mutex_lock(&mutexes[id], UK_FOREVER); }
+int tm_mutex_unlock(unsigned id) { return uk_mutex_unlock(&mutexes[id]); }
 
 int tm_pool_create(unsigned id)
 {
