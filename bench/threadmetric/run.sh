@@ -3,13 +3,13 @@
 #     {"OS-SCHED": {"basic": cpc, "cooperative": cpc, ...}}   (cpc: cycles per count)
 # Rows: ubik-SCHED for every scheduler `ubik gen --list-schedulers` prints, where the scenario
 # applies ("bitmap", unique priorities, has no cooperative scenario; "rr", no priorities, no
-# preemptive nor interrupt-preemption scenario); freertos-prio when FREERTOS_KERNEL_PATH names
+# preemptive nor interrupt-preemption scenario); nos-np (NOS, non-preemptive: basic,
+# cooperative and interrupt, tm_nos.c); freertos-prio when FREERTOS_KERNEL_PATH names
 # a FreeRTOS-Kernel checkout (bench/freertos/build.sh; without one this script says how to get
 # the rows and goes on), with one more key, memory_free_list (a bare free list instead of
-# heap_4). Each scenario of tm_scenarios.c is one image: for Ubik a copy of this directory in
-# build/threadmetric/SCENARIO-SCHED/ with the scheduler line of system.toml rewritten and a
-# tm_config.h naming the scenario, built with `ubik build`; for FreeRTOS the same sources
-# built by bench/freertos/build.sh. Each runs with `ubik run`; its console output is kept in
+# heap_4). Each scenario is one image: its sources copied to build/threadmetric/SCENARIO-ROW/
+# with a tm_config.h naming the scenario (and, for Ubik and NOS, a system.toml), built with
+# `ubik build` (Ubik, NOS) or bench/freertos/build.sh (FreeRTOS). Each runs with `ubik run`; its console output is kept in
 # build/threadmetric/results/ROW/SCENARIO.txt.
 # The suite's self-check: basic processing measures the machine, not the OS, so its cpc must
 # agree across every row within 1 % (tm_json.py checks it).
@@ -43,19 +43,33 @@ applies() { # SCENARIO SCHED
     return 0
 }
 
-# An application directory for SCENARIO (number NUM): the sources and a tm_config.h, kept
-# with their time stamps when unchanged (so `ubik build` rebuilds nothing needlessly).
-stage() { # DIR NUM
+# An application directory for SCENARIO (number NUM) from FILES of this directory and a
+# tm_config.h, which keeps its time stamp when unchanged.
+stage() { # DIR NUM FILES...
     local app=$1 num=$2 f
+    shift 2
     mkdir -p "$app"
-    cp "$src"/*.c "$src"/*.h "$app/"
+    rm -f "$app"/*.c "$app"/*.h.copy
+    for f in "$@"; do cp "$src/$f" "$app/"; done
     printf '#define TM_SCENARIO %s\n#define TM_PERIOD_MS %s\n#define TM_PERIODS %s\n' \
         "$num" "$period_ms" "$periods" > "$app/tm_config.h.new"
-    for f in tm_config.h system.toml; do
-        [[ -f $app/$f.new ]] || continue
-        cmp -s "$app/$f.new" "$app/$f" || mv "$app/$f.new" "$app/$f"
-        rm -f "$app/$f.new"
-    done
+    cmp -s "$app/tm_config.h.new" "$app/tm_config.h" || mv "$app/tm_config.h.new" "$app/tm_config.h"
+    rm -f "$app/tm_config.h.new"
+}
+
+# `ubik build` APP with a system.toml of TOML_LINES.
+build_ubik() { # APP ROW NAME TOML_LINES...
+    local app=$1 row=$2 name=$3
+    shift 3
+    printf '%s\n' "$@" > "$app/system.toml.new"
+    cmp -s "$app/system.toml.new" "$app/system.toml" || mv "$app/system.toml.new" "$app/system.toml"
+    rm -f "$app/system.toml.new"
+    if ! UBIK_ROOT="$root" "$ubik" build "$app" >"$app/build.log" 2>&1; then
+        echo "threadmetric: $name [$row]: build failed" >&2
+        tail -20 "$app/build.log" | sed 's/^/    /' >&2
+        fail=1
+        return 1
+    fi
 }
 
 # Run ELF; its console goes to results/ROW/KEY.txt and must end in SCENARIO's summary line.
@@ -78,23 +92,22 @@ measure() { # ROW KEY SCENARIO ELF
 
 run_ubik() { # SCENARIO NUMBER SCHED
     local name=$1 num=$2 s=$3 app="$work/$1-$3"
-    stage "$app" "$num"
-    sed -e "s/^scheduler *=.*/scheduler = \"$s\"/" "$src/system.toml" > "$app/system.toml.new"
-    cmp -s "$app/system.toml.new" "$app/system.toml" || mv "$app/system.toml.new" "$app/system.toml"
-    rm -f "$app/system.toml.new"
-    if ! UBIK_ROOT="$root" "$ubik" build "$app" >"$app/build.log" 2>&1; then
-        echo "threadmetric: $name [ubik-$s]: build failed" >&2
-        tail -20 "$app/build.log" | sed 's/^/    /' >&2
-        fail=1
-        return 1
-    fi
+    stage "$app" "$num" tm_scenarios.c tm_ubik.c tm_port.h tm_basic.h
+    build_ubik "$app" "ubik-$s" "$name" "[kernel]" "scheduler = \"$s\"" "tick_hz = 1000" || return 1
     measure "ubik-$s" "$name" "$name" "$app/build/app.elf"
+}
+
+# NOS (os = "nos"): the scenarios tm_nos.c has (basic, cooperative, interrupt).
+run_nos() { # SCENARIO NUMBER
+    local name=$1 num=$2 app="$work/$1-nos"
+    stage "$app" "$num" tm_nos.c tm_basic.h
+    build_ubik "$app" nos-np "$name" "[kernel]" "os = \"nos\"" || return 1
+    measure nos-np "$name" "$name" "$app/build/app.elf"
 }
 
 run_freertos() { # KEY SCENARIO NUMBER [TM_CFLAGS]
     local key=$1 name=$2 num=$3 app="$work/freertos-$1"
-    stage "$app" "$num"
-    rm -f "$app/tm_ubik.c" "$app/system.toml" # the Ubik implementation of the layer
+    stage "$app" "$num" tm_scenarios.c tm_port.h tm_basic.h
     if ! TM_CFLAGS="${4:-}" "$root/bench/freertos/build.sh" "$app" "$app/build/app.elf" \
         >"$app/build.log" 2>&1; then
         echo "threadmetric: $key [freertos-prio]: build failed" >&2
@@ -112,6 +125,10 @@ for s in $all_scheds; do
         applies "$name" "$s" && run_ubik "$name" "$n" "$s"
     done
 done
+
+run_nos basic 1
+run_nos cooperative 2
+run_nos interrupt 4
 
 if [[ -n ${FREERTOS_KERNEL_PATH:-} ]]; then
     n=0

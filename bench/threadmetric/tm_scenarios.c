@@ -12,6 +12,7 @@
  * the expected content, raised interrupts == handled, pool blocks keep what was written);
  * a failure prints `tm NAME FAIL reason` and ends the run with exit code 1. */
 #include "tm_config.h"
+#include "tm_basic.h"
 #include "tm_port.h"
 
 #ifndef TM_PERIOD_MS
@@ -54,17 +55,10 @@ static void check(int ok, const char *why)
 }
 
 /* ---- 1. Basic processing: one task does a fixed computation, counting each pass ---- */
-#define BASIC_WORDS 1024
-static volatile uint32_t basic_data[BASIC_WORDS];
-
 static void basic_task(void)
 {
     for (;;) {
-        uint32_t acc = counter[0];
-        for (unsigned i = 0; i < BASIC_WORDS; i++) {
-            acc = (acc << 3) ^ (acc >> 5) ^ basic_data[i] ^ i;
-            basic_data[i] = acc;
-        }
+        tm_basic_pass(counter[0]);
         counter[0]++;
     }
 }
