@@ -11,7 +11,8 @@
 #   make bench      testbed speed: out/bench/testbed.json; kernel figures
 #                   (kernel/bench/run.sh): out/bench/kernel.json; observers' cost
 #                   (scripts/observe_bench.sh): out/bench/observe.json; Thread-Metric
-#                   (bench/threadmetric/run.sh): out/bench/threadmetric.json
+#                   (bench/threadmetric/run.sh): out/bench/threadmetric.json; Rhealstone
+#                   by GPIO edges (bench/rhealstone/run.sh): out/bench/rhealstone.json
 #   make firmware   build every firmware under tests/firmware into build/firmware/
 #   make sim        build sim/target/release/ubik
 #   make clean      remove build/ and out/ (distclean: also the Rust build)
@@ -65,7 +66,9 @@ test: sim firmware
 	$(STRICT_C) kernel/tests/run.sh
 	$(STRICT_C) tests/simbed/run.sh
 	$(STRICT_C) tests/experiment/run.sh
+	$(PYTHON) bench/tests/test_parsers.py
 	$(STRICT_C) bench/threadmetric/run.sh --check
+	$(STRICT_C) bench/rhealstone/run.sh --check
 
 bench: sim $(FW_BUILD)/compute.elf $(FW_BUILD)/idle.elf
 	@mkdir -p $(OUT)/bench
@@ -76,6 +79,7 @@ bench: sim $(FW_BUILD)/compute.elf $(FW_BUILD)/idle.elf
 	kernel/bench/run.sh -o $(OUT)/bench/kernel.json
 	scripts/observe_bench.sh $(FW_BUILD)/compute.elf $(OUT)/bench/observe.json
 	bench/threadmetric/run.sh -o $(OUT)/bench/threadmetric.json
+	bench/rhealstone/run.sh -o $(OUT)/bench/rhealstone.json
 
 clean:
 	rm -rf $(BUILD) $(OUT)

@@ -55,6 +55,10 @@ void tm_irq_raise(void);
 
 uint32_t tm_cycles(void); /* the core's cycle counter (mcycle), wraps at 2^32 */
 void tm_gpio_toggle(void);
+/* GPIO pin `pin` (0..31) driven high / low: one store to the IO block's GPIO_SET / GPIO_CLEAR
+ * register, whose cycle the testbed's --io record gives (Rhealstone's oscilloscope). */
+void tm_gpio_high(unsigned pin);
+void tm_gpio_low(unsigned pin);
 void tm_print(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void tm_exit(int code) __attribute__((noreturn)); /* ends the run: 0 pass, else fail */
 

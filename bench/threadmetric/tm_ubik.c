@@ -107,6 +107,9 @@ void tm_gpio_toggle(void)
         bsp_gpio_clear(1);
 }
 
+void tm_gpio_high(unsigned pin) { bsp_gpio_set(1u << pin); }
+void tm_gpio_low(unsigned pin) { bsp_gpio_clear(1u << pin); }
+
 void tm_print(const char *fmt, ...)
 {
     va_list ap;

@@ -1,0 +1,117 @@
+#!/usr/bin/env python3
+"""Unit tests of the benchmark suite's result parsers (make test): Thread-Metric's
+self-check (bench/threadmetric/tm_json.py) and Rhealstone's edge pairing and mcycle cross-check
+(bench/rhealstone/rh_json.py), on small hand-made inputs, good and bad."""
+import importlib.util
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+BENCH = os.path.dirname(HERE)
+
+
+def load(path, name):
+    spec = importlib.util.spec_from_file_location(name, os.path.join(BENCH, path))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+tm_json = load("threadmetric/tm_json.py", "tm_json")
+rh_json = load("rhealstone/rh_json.py", "rh_json")
+
+
+def write(path, text):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        f.write(text)
+
+
+class ThreadMetricSelfCheck(unittest.TestCase):
+    def results(self, rows):
+        d = tempfile.mkdtemp()
+        for row, (count, cycles) in rows.items():
+            write(os.path.join(d, row, "basic.txt"),
+                  f"tm basic count={count} cycles={cycles} cpc={round(cycles / count)}\n")
+        return d
+
+    def check(self, rows):
+        counts = {}
+        table = tm_json.read_results(self.results(rows), counts)
+        return tm_json.basic_disagreement(table, counts)[0]
+
+    def test_rows_within_one_percent_pass(self):
+        self.assertIsNone(self.check({"ubik-prio": (1000, 16_400_000), "nos-np": (1000, 16_500_000)}))
+
+    def test_rows_apart_fail_naming_them(self):
+        why = self.check({"ubik-prio": (1000, 16_000_000), "nos-np": (1000, 17_000_000)})
+        self.assertIn("nos-np 17000", why)
+        self.assertIn("ubik-prio 16000", why)
+
+    def test_short_windows_allow_two_passes(self):
+        # 30 passes: two passes are 6.7 %, so 5 % apart still passes
+        self.assertIsNone(self.check({"a-x": (30, 30 * 16000), "b-y": (30, 30 * 16800)}))
+
+    def test_exit_code(self):
+        d = self.results({"ubik-prio": (1000, 16_000_000), "nos-np": (1000, 17_000_000)})
+        r = subprocess.run([sys.executable, os.path.join(BENCH, "threadmetric/tm_json.py"), d],
+                           capture_output=True, text=True)
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("self-check failed", r.stderr)
+
+
+class RhealstoneEdges(unittest.TestCase):
+    HEADER = "cycle,time_s,kind,port,value\n"
+
+    def io(self, events):
+        d = tempfile.mkdtemp()
+        rows = "".join(f"{c},0,{k},{p},{v}\n" for c, k, p, v in events)
+        write(os.path.join(d, "io.csv"), self.HEADER + rows)
+        return os.path.join(d, "io.csv")
+
+    def test_pairs_rising_edges_in_order(self):
+        path = self.io([(10, "gpio", 2, 1), (15, "out", 0, 7), (40, "gpio", 3, 1),
+                        (41, "gpio", 2, 0), (42, "gpio", 3, 0), (100, "gpio", 2, 1),
+                        (130, "gpio", 3, 1)])
+        self.assertEqual(rh_json.edges(path), [(10, 40), (100, 130)])
+
+    def test_two_starts_is_an_error(self):
+        path = self.io([(10, "gpio", 2, 1), (20, "gpio", 2, 0), (30, "gpio", 2, 1)])
+        with self.assertRaises(rh_json.Bad):
+            rh_json.edges(path)
+
+    def test_end_without_start_is_an_error(self):
+        with self.assertRaises(rh_json.Bad):
+            rh_json.edges(self.io([(10, "gpio", 3, 1)]))
+
+    def figure(self, gpio, mcycle):
+        d = tempfile.mkdtemp()
+        events, t = [], 0
+        for g in [50] + gpio:  # the warm-up pair first
+            events += [(t + 10, "gpio", 2, 1), (t + 10 + g, "gpio", 3, 1),
+                       (t + 11 + g, "gpio", 2, 0), (t + 12 + g, "gpio", 3, 0)]
+            t += 1000
+        write(os.path.join(d, "r", "fig.io.csv"),
+              self.HEADER + "".join(f"{c},0,{k},{p},{v}\n" for c, k, p, v in events))
+        lines = "".join(f"rh fig sample={i} mcycle={m}\n" for i, m in enumerate(mcycle))
+        write(os.path.join(d, "r", "fig.txt"), lines + f"rh fig done samples={len(mcycle)}\n")
+        return rh_json.figure_of(d, "r", "fig")
+
+    def test_mcycle_agrees_up_to_a_constant(self):
+        gpio, offset, agree = self.figure([100, 120, 110], [123, 143, 133])
+        self.assertEqual((gpio, offset, agree), ([100, 120, 110], 23, 3))
+
+    def test_mcycle_disagreeing_fails(self):
+        with self.assertRaises(rh_json.Bad):
+            self.figure([100, 120, 110, 100], [123, 150, 133, 170])
+
+    def test_missing_samples_fail(self):
+        with self.assertRaises(rh_json.Bad):
+            self.figure([100, 120], [123])
+
+
+if __name__ == "__main__":
+    unittest.main()
