@@ -12,7 +12,8 @@
 #                   (kernel/bench/run.sh): out/bench/kernel.json; observers' cost
 #                   (scripts/observe_bench.sh): out/bench/observe.json; Thread-Metric
 #                   (bench/threadmetric/run.sh): out/bench/threadmetric.json; Rhealstone
-#                   by GPIO edges (bench/rhealstone/run.sh): out/bench/rhealstone.json
+#                   by GPIO edges (bench/rhealstone/run.sh): out/bench/rhealstone.json;
+#                   MiBench-like OS overhead (bench/overhead/run.sh): out/bench/overhead.json
 #   make firmware   build every firmware under tests/firmware into build/firmware/
 #   make sim        build sim/target/release/ubik
 #   make clean      remove build/ and out/ (distclean: also the Rust build)
@@ -69,6 +70,7 @@ test: sim firmware
 	$(PYTHON) bench/tests/test_parsers.py
 	$(STRICT_C) bench/threadmetric/run.sh --check
 	$(STRICT_C) bench/rhealstone/run.sh --check
+	$(STRICT_C) bench/overhead/run.sh --check
 
 bench: sim $(FW_BUILD)/compute.elf $(FW_BUILD)/idle.elf
 	@mkdir -p $(OUT)/bench
@@ -80,6 +82,7 @@ bench: sim $(FW_BUILD)/compute.elf $(FW_BUILD)/idle.elf
 	scripts/observe_bench.sh $(FW_BUILD)/compute.elf $(OUT)/bench/observe.json
 	bench/threadmetric/run.sh -o $(OUT)/bench/threadmetric.json
 	bench/rhealstone/run.sh -o $(OUT)/bench/rhealstone.json
+	bench/overhead/run.sh -o $(OUT)/bench/overhead.json
 
 clean:
 	rm -rf $(BUILD) $(OUT)

@@ -22,6 +22,7 @@ def load(path, name):
 
 tm_json = load("threadmetric/tm_json.py", "tm_json")
 rh_json = load("rhealstone/rh_json.py", "rh_json")
+OV_JSON = os.path.join(BENCH, "overhead/ov_json.py")
 
 
 def write(path, text):
@@ -111,6 +112,34 @@ class RhealstoneEdges(unittest.TestCase):
     def test_missing_samples_fail(self):
         with self.assertRaises(rh_json.Bad):
             self.figure([100, 120], [123])
+
+
+class Overhead(unittest.TestCase):
+    def run_rows(self, rows):
+        d = tempfile.mkdtemp()
+        for row, (cycles, checksum, kernel) in rows.items():
+            write(os.path.join(d, row, "fft.txt"), f"ov fft cycles={cycles} bad=0 "
+                  f"checksum={checksum} background=3 interrupts=4\n")
+            cats = {"user": {"cycles": cycles}, "kernel_sched": {"cycles": kernel}}
+            write(os.path.join(d, row, "fft.stats.json"),
+                  '{"energy_j": 1e-6, "by_category": %s}' % str(cats).replace("'", '"'))
+        out = os.path.join(d, "out.json")
+        r = subprocess.run([sys.executable, OV_JSON, d, "-o", out], capture_output=True, text=True)
+        return r, out
+
+    def test_overhead_against_bare(self):
+        r, out = self.run_rows({"bare": (1000, "ab", 0), "ubik-prio": (1100, "ab", 30)})
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(out) as f:
+            t = __import__("json").load(f)
+        self.assertEqual(t["ubik-prio"]["fft_overhead_pct"], 10.0)
+        self.assertEqual(t["ubik-prio"]["fft_kernel_pct"], 3.0)
+        self.assertEqual(t["ubik-prio"]["fft_background_pct"], 7.0)
+
+    def test_other_results_than_bare_fail(self):
+        r, _ = self.run_rows({"bare": (1000, "ab", 0), "nos-np": (1000, "cd", 0)})
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("differ from bare metal", r.stderr)
 
 
 if __name__ == "__main__":
