@@ -1,11 +1,13 @@
 //! `ubik report OUT/ -o OUT/report`: one HTML page with every figure and table of the
 //! experiments under OUT (each directory holding a `summary.json` written by `ubik
-//! experiment`, OUT itself included) and the benchmark figures of `OUT/bench/*.json`. The
+//! experiment`, OUT itself included) and the benchmark figures of `OUT/bench/*.json` (the
+//! OS-overhead suite's files as tables and bar charts, OS beside OS: `suite.rs`). The
 //! figures are inlined (SVG), so the page is a single file that reads offline. Every result
 //! file is read and checked first (`results.rs`): bad data is one line naming the file, exit
 //! 65, and no page.
 
 use crate::results::{experiment_dirs, read_benches, read_experiment, Table, VARIANT_COLUMNS};
+use crate::suite;
 use crate::{code, Failure};
 use clap::Args;
 use serde_json::Value;
@@ -97,7 +99,7 @@ h1{border-bottom:2px solid #444}h2{margin-top:2em;border-bottom:1px solid #aaa}\
 table{border-collapse:collapse;font-size:12px;margin:1em 0}td,th{border:1px solid #ccc;padding:2px 6px;text-align:right}\
 th{background:#eee}td:first-child,th:first-child{text-align:left}\
 .figs{display:flex;flex-wrap:wrap;gap:12px}.figs figure{margin:0;width:calc(50% - 6px)}.figs svg{max-width:100%;height:auto;border:1px solid #ddd}\
-.note{color:#555;font-size:13px}";
+.note{color:#555;font-size:13px}.wide{overflow-x:auto}";
 
 pub fn report(args: ReportArgs) -> Result<u8, Failure> {
     if !args.dir.is_dir() {
@@ -185,7 +187,18 @@ pub fn report(args: ReportArgs) -> Result<u8, Failure> {
         h.push_str("<h2 id=\"bench\">Benchmarks (<code>make bench</code>)</h2>\n");
         for b in &benches {
             let _ = writeln!(h, "<h3>{}</h3>", esc(&b.name));
-            h.push_str(&json_table(&b.value));
+            match (&b.suite, suite::caption(&b.name)) {
+                (Some(t), Some(caption)) => {
+                    let _ = writeln!(h, "<p class=\"note\">{}; OS beside OS (docs/results.md says how each is measured).</p>", esc(caption));
+                    let _ = writeln!(
+                        h,
+                        "<div class=\"wide\">{}<figure>{}</figure></div>",
+                        suite::html_table(t),
+                        suite::bar_chart(t, caption)
+                    );
+                }
+                _ => h.push_str(&json_table(&b.value)),
+            }
         }
     }
     h.push_str("</body></html>\n");

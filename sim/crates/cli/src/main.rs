@@ -7,6 +7,7 @@ mod htmlreport;
 mod report;
 mod results;
 mod run;
+mod suite;
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;

@@ -88,6 +88,8 @@ pub struct ExperimentResult {
 pub struct Bench {
     pub name: String,
     pub value: Value,
+    /// The OS-overhead suite's files (`suite::SUITE_FILES`), checked and read as rows x metrics.
+    pub suite: Option<crate::suite::SuiteTable>,
 }
 
 fn bad(path: &Path, what: impl std::fmt::Display) -> Failure {
@@ -548,10 +550,12 @@ pub fn read_benches(dir: &Path) -> Result<Vec<Bench>, Failure> {
         if !value.is_object() {
             return Err(bad(&p, format!("the top level is {}; expected a JSON object of benchmark figures (`make bench`)", describe(&value))));
         }
-        benches.push(Bench {
-            name: file_name(&p),
-            value,
-        });
+        let name = file_name(&p);
+        let suite = match crate::suite::caption(&name) {
+            Some(_) => Some(crate::suite::parse(&value).map_err(|e| bad(&p, e))?),
+            None => None,
+        };
+        benches.push(Bench { name, value, suite });
     }
     Ok(benches)
 }

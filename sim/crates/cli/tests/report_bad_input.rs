@@ -74,6 +74,25 @@ fn the_real_results_make_a_page() {
 }
 
 #[test]
+fn the_suites_files_are_tables_and_bar_charts_os_beside_os() {
+    let (r, page_dir) = report_over("suite", |d| {
+        std::fs::write(
+            d.join("bench/threadmetric.json"),
+            "{\"ubik-prio\": {\"basic\": 16462, \"message\": 270},\n\"nos-np\": {\"basic\": 16480}}",
+        )
+        .unwrap()
+    });
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let page = std::fs::read_to_string(page_dir.join("index.html")).unwrap();
+    assert!(page.contains("Thread-Metric: cycles per count"), "{page}");
+    assert!(
+        page.contains("<td>nos-np</td><td>16480</td><td>–</td>"),
+        "{page}"
+    );
+    assert!(page.contains("<title>ubik-prio: 270</title>"), "{page}");
+}
+
+#[test]
 fn corrupt_summary_json_is_65_naming_it() {
     expect_bad(
         "summary-truncated",
@@ -285,6 +304,26 @@ fn missing_files_are_66_and_bad_figures_and_benches_65() {
         "bench/observe.json",
         &["JSON object"],
         |d| std::fs::write(d.join("bench/observe.json"), "[]").unwrap(),
+    );
+    expect_bad(
+        "suite-not-numbers",
+        65,
+        "bench/threadmetric.json",
+        &["\"ubik-prio\".\"basic\"", "not a number", "OS-SCHED"],
+        |d| {
+            std::fs::write(
+                d.join("bench/threadmetric.json"),
+                "{\"ubik-prio\": {\"basic\": \"fast\"}}",
+            )
+            .unwrap()
+        },
+    );
+    expect_bad(
+        "suite-flat",
+        65,
+        "bench/rhealstone.json",
+        &["row \"ubik-prio\" is not an object"],
+        |d| std::fs::write(d.join("bench/rhealstone.json"), "{\"ubik-prio\": 3}").unwrap(),
     );
     let r = ubik(&["report", "/nonexistent/ubik-results"]);
     assert_one_line_failure(
