@@ -60,16 +60,19 @@
 #define UK_EXIT_FATAL 60
 
 /* Properties of the compiled-in policy the core relies on: the number of priorities (the
- * lowest, UK_PRIOS - 1, is the idle task's) and whether base priorities are unique (the
- * policy then claims a priority for its task at create/set_prio and releases it at delete).
+ * lowest, UK_PRIOS - 1, is the idle task's), whether base priorities are unique (the
+ * policy then claims a priority for its task at create/set_prio and releases it at delete)
+ * and whether it counts time slices at every tick (if not, most ticks need no tail).
  * uk_config.h carries them from the policy's row of sysdesc::POLICIES; a build without one
  * has the default policy's. */
 #ifdef UK_POLICY_PRIOS
 #define UK_PRIOS UK_POLICY_PRIOS
 #define UK_SCHED_UNIQUE_PRIOS UK_POLICY_UNIQUE_PRIOS
+#define UK_SCHED_TIME_SLICES UK_POLICY_TIME_SLICES
 #else
 #define UK_PRIOS 256
 #define UK_SCHED_UNIQUE_PRIOS 0
+#define UK_SCHED_TIME_SLICES 1 /* unknown: the tail processes every tick */
 #endif
 #define UK_IDLE_PRIO (UK_PRIOS - 1)
 

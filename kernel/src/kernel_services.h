@@ -29,8 +29,6 @@ static inline void uk__signal_tail(void) {}
 #define UK__SIGNAL_RESUMED(t) ((void)0)
 #endif
 
-/* Timers: the tick (time.c, lock held) calls this when timers exist (set by uk_timer_init*). */
-extern void (*uk__timer_tick_hook)(void);
 int uk__flags_set_locked(uk_flags_t *f, uint32_t bits); /* no switch; 1 if a waiter woke */
 #ifdef UK_FEATURE_HISR
 /* One more run of h without a switch (the tail's reschedule runs it): for the timer HISR. */

@@ -6,7 +6,8 @@
 #include "kernel.h"
 
 volatile uk_tick_t uk__ticks = UK_TICK_START; /* [kernel] tick_start: to test the wrap */
-static uk_list_t delta_list = {&delta_list, &delta_list};
+uk_list_t uk__delta_list = {&uk__delta_list, &uk__delta_list};
+#define delta_list uk__delta_list
 
 UK_TIME_FN(uk__delay_insert) void uk__delay_insert(uk_task_t *t, uk_tick_t ticks)
 {

@@ -7,6 +7,9 @@ _Static_assert(__builtin_offsetof(uk_task_t, sp) == UK_TCB_SP, "tcb_offsets.h");
 _Static_assert(__builtin_offsetof(uk_task_t, state) == UK_TCB_STATE, "tcb_offsets.h");
 _Static_assert(__builtin_offsetof(uk_task_t, stack_base) == UK_TCB_STACK_BASE, "tcb_offsets.h");
 _Static_assert(__builtin_offsetof(uk_task_t, name) == 4, "switch.S reads the name at 4");
+_Static_assert(__builtin_offsetof(uk_task_t, delta) - __builtin_offsetof(uk_task_t, delay_node) ==
+                   UK_DELAY_NODE_TO_DELTA,
+               "tcb_offsets.h");
 _Static_assert(UK_STATE_READY == UK_TASK_READY && UK_STATE_RUNNING == UK_TASK_RUNNING, "states");
 _Static_assert(UK_ASM_STACK_CANARY == UK_STACK_CANARY, "canary");
 
@@ -47,11 +50,17 @@ UK_OTHER_FN(uk__arch_irq_stack_init) void uk__arch_irq_stack_init(uint32_t *top)
  * at every tick: under timebase = "cycle" it is the core clock, which an operating-point
  * switch changes, and the period follows from the next tick on (the tick in progress when
  * the switch completes is off by at most the change). */
-static uint64_t next_tick;
+/* next_tick, timer_hz, tick_period and tick_rem are read (and the first written) by the
+ * timer interrupt's short path in switch.S as well: global, under uk__ names. */
+uint64_t uk__next_tick;
+#define next_tick uk__next_tick
 static uint32_t tick_hz;      /* ticks per second (system.toml tick_hz) */
-static uint32_t timer_hz;     /* mtime's rate the period was computed for */
-static uint32_t tick_period;  /* whole mtime counts per tick (at least 1) */
-static uint32_t tick_rem;     /* timer_hz % tick_hz: the fraction, in 1/tick_hz counts */
+uint32_t uk__timer_hz;        /* mtime's rate the period was computed for */
+#define timer_hz uk__timer_hz
+uint32_t uk__tick_period;     /* whole mtime counts per tick (at least 1) */
+#define tick_period uk__tick_period
+uint32_t uk__tick_rem;        /* timer_hz % tick_hz: the fraction, in 1/tick_hz counts */
+#define tick_rem uk__tick_rem
 static uint32_t tick_frac;    /* the fractions accumulated, < tick_hz */
 
 static UK_TIME_FN(set_rate) void set_rate(uint32_t rate)
@@ -66,12 +75,9 @@ static UK_TIME_FN(set_rate) void set_rate(uint32_t rate)
     tick_frac = 0;
 }
 
-/* The tick after next_tick. */
-static UK_TIME_FN(advance) void advance(void)
+/* next_tick one period on, at the rate the period was computed for. */
+static inline __attribute__((always_inline)) void step(void)
 {
-    uint32_t rate = MMIO32(TIMER_MTIME_HZ);
-    if (rate != timer_hz)
-        set_rate(rate);
     next_tick += tick_period;
     if (tick_rem) {
         tick_frac += tick_rem;
@@ -80,6 +86,24 @@ static UK_TIME_FN(advance) void advance(void)
             next_tick++;
         }
     }
+}
+
+/* The tick after next_tick. */
+static UK_TIME_FN(advance) void advance(void)
+{
+    uint32_t rate = MMIO32(TIMER_MTIME_HZ);
+    if (rate != timer_hz)
+        set_rate(rate);
+    step();
+}
+
+/* The compare register at next_tick (the low half first; the interrupt is masked or
+ * interrupts are disabled meanwhile, so the half-written value is never acted on). */
+static inline __attribute__((always_inline)) void compare_at_next_tick(void)
+{
+    MMIO32(TIMER_MTIMECMP) = (uint32_t)next_tick;
+    if ((uint32_t)(next_tick >> 32) != MMIO32(TIMER_MTIMECMPH))
+        MMIO32(TIMER_MTIMECMPH) = (uint32_t)(next_tick >> 32);
 }
 
 static UK_TIME_FN(set_compare) void set_compare(uint64_t at)
@@ -111,9 +135,7 @@ UK_TIME_FN(uk__arch_timer_start) void uk__arch_timer_start(uint32_t hz)
 UK_TIME_FN(uk__arch_timer_ack) void uk__arch_timer_ack(void)
 {
     advance();
-    MMIO32(TIMER_MTIMECMP) = (uint32_t)next_tick;
-    if ((uint32_t)(next_tick >> 32) != MMIO32(TIMER_MTIMECMPH))
-        MMIO32(TIMER_MTIMECMPH) = (uint32_t)(next_tick >> 32);
+    compare_at_next_tick();
     __asm__ volatile(UK_ASM_ZICSR("csrs mie, %0") : : "r"(1u << 7));
 }
 

@@ -7,8 +7,9 @@
  *   stack and returns: no kernel work on that path, so it is short and the same every time.
  *   Kernel calls from the LISR are queued (kernel/src/defer.c) and raise the software
  *   interrupt.
- * - The timer interrupt masks itself, notes that a tick is due and raises the software
- *   interrupt: a handful of instructions.
+ * - The timer interrupt (bsp_vector_timer, arch.c) counts a tick that has nothing else to
+ *   do itself; any other, it masks itself, notes that a tick is due and raises the software
+ *   interrupt: a handful of instructions either way.
  * - The software interrupt (the tail) saves the interrupted context, takes the lock, enables
  *   interrupts and calls uk__tail (ticks, queued calls, the switch). So every switch happens
  *   with interrupts enabled; the only interrupt-disabled stretches are the LISRs themselves,
@@ -211,25 +212,95 @@ bsp_vector_fast_irq:
     mret
     .size bsp_vector_fast_irq, . - bsp_vector_fast_irq
 
-    .section .text.uk_other.bsp_vector_timer, "ax"
-/* The tick: mask the timer interrupt (its level stays high until the tail moves the compare
- * register), note the tick, raise the software interrupt. */
+    .section .text.uk_time.bsp_vector_timer, "ax"
+/* The machine timer interrupt. Most ticks only count: no delayed task expires, no software
+ * timer exists, the policy keeps no time slices (`UK_POLICY_TIME_SLICES` 0: prio, bitmap),
+ * the period has no fraction and the rate has not changed. Such a tick is done here, without
+ * the software interrupt and the tail: under the kernel lock, the head of the delta list is
+ * decremented (it expires later than this tick), the tick counted and the compare register
+ * moved one period on. Interrupts are enabled for that part as the tail enables them (mepc
+ * and mstatus saved first, the timer masked until its compare has moved), so a fast line
+ * preempts it (its LISR sees the lock held and defers) and the interrupt-disabled stretches
+ * stay short. Any other tick is the tail's: the timer stays masked (its level is high until
+ * the compare register moves), uk__tick_due is set and the software interrupt raised; the
+ * tail runs uk__tick and moves the compare. So does every tick of the debug kernel (its checks
+ * run at the tail's exit). Frame, 32 bytes on the interrupted stack:
+ *     0: t0  4: t1  8: t2  12: t3  16: mepc  20: mstatus */
     .globl bsp_vector_timer
     .type bsp_vector_timer, @function
 bsp_vector_timer:
-    addi    sp, sp, -16
+    addi    sp, sp, -32
     sw      t0, 0(sp)
     sw      t1, 4(sp)
-    li      t0, 128
-    csrc    mie, t0
-    li      t1, 1
-    lui     t0, %hi(uk__tick_due)
-    sw      t1, %lo(uk__tick_due)(t0)
-    lui     t0, %hi(INTC_MSIP)
-    sw      t1, %lo(INTC_MSIP)(t0)
+    sw      t2, 8(sp)
+    li      t0, 8
+    csrrc   t0, mie, t0             /* the kernel lock; t0 = 8 if it was free */
+    li      t1, 128
+    csrc    mie, t1                 /* the timer, until its compare has moved */
+    andi    t0, t0, 8
+#if defined(UK_POLICY_TIME_SLICES) && !UK_POLICY_TIME_SLICES && !defined(UK_CONFIG_CHECKS_FULL)
+    beqz    t0, 8f                  /* a kernel section was interrupted: the tail's tick */
+    sw      t3, 12(sp)
+    csrr    t1, mepc
+    sw      t1, 16(sp)
+    csrr    t1, mstatus
+    sw      t1, 20(sp)
+    csrsi   mstatus, 8              /* interrupts on: a fast line preempts the tick */
+    lw      t1, uk__timer_tick_hook
+    bnez    t1, 7f                  /* software timers: the tail's tick */
+    lw      t1, uk__tick_rem
+    bnez    t1, 7f                  /* a fractional period: the tail's advance() */
+    lui     t1, %hi(TIMER_MTIME_HZ)
+    lw      t1, %lo(TIMER_MTIME_HZ)(t1)
+    lw      t2, uk__timer_hz
+    bne     t1, t2, 7f              /* the rate changed: the tail computes the period */
+    la      t1, uk__delta_list
+    lw      t2, 0(t1)               /* the head's delay_node */
+    beq     t2, t1, 1f              /* nothing delayed */
+    lw      t3, UK_DELAY_NODE_TO_DELTA(t2)
+    li      t1, 2
+    bltu    t3, t1, 7f              /* the head expires now: the tail's tick */
+    addi    t3, t3, -1
+    sw      t3, UK_DELAY_NODE_TO_DELTA(t2)
+1:  lw      t1, uk__ticks
+    addi    t1, t1, 1
+    sw      t1, uk__ticks, t2
+    lw      t1, uk__next_tick       /* the next tick: one period on, 64 bits */
+    lw      t2, uk__tick_period
+    add     t2, t1, t2
+    sltu    t1, t2, t1              /* the carry */
+    sw      t2, uk__next_tick, t3
+    lui     t3, %hi(TIMER_MTIMECMP)
+    sw      t2, %lo(TIMER_MTIMECMP)(t3)
+    lw      t2, uk__next_tick + 4
+    add     t2, t2, t1
+    sw      t2, uk__next_tick + 4, t1
+    lw      t1, %lo(TIMER_MTIMECMPH)(t3)
+    beq     t1, t2, 2f
+    sw      t2, %lo(TIMER_MTIMECMPH)(t3)
+2:  li      t1, 1                   /* counted here */
+    j       6f
+7:  li      t1, 0                   /* the tail's tick after all */
+6:  csrci   mstatus, 8
+    lw      t2, 20(sp)
+    csrw    mstatus, t2
+    lw      t2, 16(sp)
+    csrw    mepc, t2
+    lw      t3, 12(sp)
+    beqz    t1, 8f
+    li      t1, 128
+    csrs    mie, t1                 /* the timer back on: its compare has moved */
+    j       9f
+#endif
+8:  li      t1, 1
+    sw      t1, uk__tick_due, t2
+    lui     t2, %hi(INTC_MSIP)
+    sw      t1, %lo(INTC_MSIP)(t2)
+9:  csrs    mie, t0                 /* the lock back as it was: a tail raised meanwhile runs next */
     lw      t0, 0(sp)
     lw      t1, 4(sp)
-    addi    sp, sp, 16
+    lw      t2, 8(sp)
+    addi    sp, sp, 32
     mret
     .size bsp_vector_timer, . - bsp_vector_timer
 

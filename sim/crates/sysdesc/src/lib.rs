@@ -67,6 +67,9 @@ pub struct Policy {
     /// Whether two tasks may share a priority (if not, the task count is limited to
     /// `lowest_task_priority + 1`).
     pub unique_priorities: bool,
+    /// Whether the policy counts time slices at every tick (`uk__sched_tick`); if not, a tick
+    /// with nothing else to do is counted in the timer interrupt itself, without the tail.
+    pub time_slices: bool,
 }
 
 /// Every scheduler policy, in the order lists show them: the one list. Adding a policy is a
@@ -77,24 +80,28 @@ pub const POLICIES: [Policy; 4] = [
         summary: "cyclic time slices, priorities ignored",
         lowest_task_priority: 254,
         unique_priorities: false,
+        time_slices: true,
     },
     Policy {
         name: "prio",
         summary: "priority preemptive, FIFO among equal priorities",
         lowest_task_priority: 254,
         unique_priorities: false,
+        time_slices: false,
     },
     Policy {
         name: "prio_rr",
         summary: "priority preemptive, time slices among equal priorities",
         lowest_task_priority: 254,
         unique_priorities: false,
+        time_slices: true,
     },
     Policy {
         name: "bitmap",
         summary: "priority preemptive, unique priorities, one-word ready bitmap",
         lowest_task_priority: 62,
         unique_priorities: true,
+        time_slices: false,
     },
 ];
 
