@@ -90,8 +90,9 @@ static inline bool has_room(const uk_queue_t *q, uint32_t len)
 static UK_IPC_FN(put) void put(uk_queue_t *q, const void *msg, uint32_t len)
 {
     if (!q->variable) {
-        uk__copy(q->buf + q->tail * q->msg_bytes, msg, len);
-        if (++q->tail == q->size)
+        uk__copy(q->buf + q->tail, msg, len);
+        q->tail += len;
+        if (q->tail == q->span)
             q->tail = 0;
     } else {
         uint32_t r = rec_bytes(len);
@@ -108,8 +109,9 @@ static UK_IPC_FN(get) uint32_t get(uk_queue_t *q, void *buf)
     uint32_t len;
     if (!q->variable) {
         len = q->msg_bytes;
-        uk__copy(buf, q->buf + q->head * q->msg_bytes, len);
-        if (++q->head == q->size)
+        uk__copy(buf, q->buf + q->head, len);
+        q->head += len;
+        if (q->head == q->span)
             q->head = 0;
     } else {
         len = *(uint32_t *)(q->buf + q->head);
@@ -252,8 +254,10 @@ static UK_IPC_FN(queue_setup) int queue_setup(uk_queue_t *q, void *buf, uint32_t
     q->buf = buf;
     q->msg_bytes = msg_bytes;
     q->size = size;
+    q->span = variable ? size : size * msg_bytes;
     q->head = q->tail = q->count = q->used = 0;
     q->variable = variable;
+    q->words = !variable && !((uintptr_t)buf & 3) && !(msg_bytes & 3);
     uk__list_init(&q->senders);
     uk__list_init(&q->receivers);
     q->magic = UK_QUEUE_MAGIC;
@@ -265,7 +269,8 @@ UK_IPC_FN(uk_queue_init) int uk_queue_init(uk_queue_t *q, void *buf, size_t msg_
 {
     if (UK_IN_ISR())
         return UK_EPERM;
-    if (!q || !buf || msg_bytes == 0 || capacity == 0 || msg_bytes > 0xFFFF || capacity > 0xFFFFFF)
+    if (!q || !buf || msg_bytes == 0 || capacity == 0 || msg_bytes > 0xFFFF || capacity > 0xFFFFFF ||
+        capacity > 0xFFFFFFFFu / msg_bytes)
         return UK_EINVAL;
     return queue_setup(q, buf, msg_bytes, capacity, 0);
 }
@@ -347,12 +352,29 @@ static UK_IPC_FN(queue_recv) int queue_recv(uk_queue_t *q, void *buf, uint32_t *
     return queue_recv_locked(q, buf, len, timeout, uk__lock());
 }
 
-/* A fixed-size message's copy on the fast paths (all 4-aligned, n a multiple of 4): whole
- * words, four at a time (a 16-byte message: 4 loads, 4 stores). */
-static inline void copy_words(void *dst, const void *src, uint32_t n)
+/* A fixed-size message's copy on the fast paths (all 4-aligned, n a multiple of 4). Messages
+ * of up to four words, the usual RTOS message, are copied straight (a jump by their size, a
+ * load and a store per word: no loop to set up); longer ones four words at a time. */
+static inline __attribute__((always_inline)) void copy_words(void *dst, const void *src, uint32_t n)
 {
     uint32_t *d = dst;
     const uint32_t *s = src;
+    switch (n) {
+    case 16:
+        d[3] = s[3];
+        __attribute__((fallthrough));
+    case 12:
+        d[2] = s[2];
+        __attribute__((fallthrough));
+    case 8:
+        d[1] = s[1];
+        __attribute__((fallthrough));
+    case 4:
+        d[0] = s[0];
+        return;
+    default:
+        break;
+    }
     for (; n >= 16; n -= 16, d += 4, s += 4) {
         uint32_t a = s[0], b = s[1], c = s[2], e = s[3];
         d[0] = a;
@@ -362,11 +384,6 @@ static inline void copy_words(void *dst, const void *src, uint32_t n)
     }
     for (; n; n -= 4)
         *d++ = *s++;
-}
-
-static inline bool unaligned(const void *a, const void *b, uint32_t n)
-{
-    return (((uintptr_t)a | (uintptr_t)b | n) & 3) != 0;
 }
 
 /* uk_queue_recv off its fast path (the lock held, released here). */
@@ -389,13 +406,13 @@ UK_IPC_FN(uk_queue_send) int uk_queue_send(uk_queue_t *q, const void *msg, uk_ti
     if (UK_IN_LISR() || UK_HISR_TIMEOUT(timeout))
         return queue_send(q, msg, n, timeout);
     unsigned key = uk__lock();
-    uint32_t t = q->tail;
-    uint8_t *slot = q->buf + t * n;
     if (__builtin_expect(!uk__list_empty(&q->receivers) || !uk__list_empty(&q->senders) ||
-                             q->count == q->size || unaligned(slot, msg, n), 0))
+                             q->count == q->size || !q->words || ((uintptr_t)msg & 3), 0))
         return queue_send_locked(q, msg, n, timeout, key);
-    copy_words(slot, msg, n);
-    q->tail = ++t == q->size ? 0 : t;
+    uint32_t t = q->tail;
+    copy_words(q->buf + t, msg, n);
+    t += n;
+    q->tail = t == q->span ? 0 : t;
     q->count++;
     uk__unlock(key);
     return UK_OK;
@@ -412,12 +429,12 @@ UK_IPC_FN(uk_queue_recv) int uk_queue_recv(uk_queue_t *q, void *msg, uk_tick_t t
     unsigned key = uk__lock();
     if (__builtin_expect(!q->count || !uk__list_empty(&q->senders), 0))
         return queue_recv_fixed(q, msg, timeout, key);
-    uint32_t n = q->msg_bytes, h = q->head;
-    const uint8_t *slot = q->buf + h * n;
-    if (__builtin_expect(unaligned(slot, msg, n), 0))
+    if (__builtin_expect(!q->words || ((uintptr_t)msg & 3), 0))
         return queue_recv_fixed(q, msg, timeout, key);
-    copy_words(msg, slot, n);
-    q->head = ++h == q->size ? 0 : h;
+    uint32_t n = q->msg_bytes, h = q->head;
+    copy_words(msg, q->buf + h, n);
+    h += n;
+    q->head = h == q->span ? 0 : h;
     q->count--;
     uk__unlock(key);
     return UK_OK;

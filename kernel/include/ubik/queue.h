@@ -11,10 +11,12 @@ typedef struct uk_queue {
     uint8_t *buf;
     uint32_t msg_bytes;  /* fixed: the message size; variable: the largest message */
     uint32_t size;       /* fixed: capacity in messages; variable: buffer bytes */
-    uint32_t head, tail; /* fixed: slot indices; variable: byte offsets (4-aligned) */
+    uint32_t span;       /* the ring's bytes: fixed: size * msg_bytes; variable: size */
+    uint32_t head, tail; /* byte offsets into buf (variable: 4-aligned) */
     uint32_t count;      /* messages in the queue */
     uint32_t used;       /* variable: bytes used (records of 4 + size rounded up to 4) */
     uint32_t variable;
+    uint32_t words;      /* fixed, buf 4-aligned and msg_bytes a multiple of 4: word copies */
     uk_list_t senders;   /* tasks waiting for room, highest priority first */
     uk_list_t receivers; /* tasks waiting for a message */
     uint32_t magic;
