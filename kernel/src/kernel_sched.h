@@ -14,6 +14,19 @@
 void uk__sched_init(void);
 void uk__sched_insert(uk_task_t *t);    /* t became ready: behind its equals */
 void uk__sched_remove(uk_task_t *t);    /* t is no longer ready */
+
+/* The core's two transitions over the policy (inline: every wake and every block runs one). */
+static inline void uk__make_ready(uk_task_t *t) /* t leaves any blocked state, becomes ready */
+{
+    t->state = UK_TASK_READY;
+    uk__sched_insert(t);
+}
+static inline void uk__unready(uk_task_t *t, uint8_t state) /* current or ready t blocks */
+{
+    if (t->state == UK_TASK_READY || t->state == UK_TASK_RUNNING)
+        uk__sched_remove(t);
+    t->state = state;
+}
 uk_task_t *uk__sched_pick(void);        /* the task to run (stays in the structure) */
 /* t (the running task) goes behind its equals; returns the task to run now (the policy's
  * pick, found without a full lookup where the policy can). */

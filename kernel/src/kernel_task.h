@@ -15,8 +15,6 @@ extern uk_task_t uk__idle_task;
 
 /* ---- Core (sched_core.c) -------------------------------------------------------------- */
 
-void uk__make_ready(uk_task_t *t);       /* t leaves any blocked state and becomes ready */
-void uk__unready(uk_task_t *t, uint8_t state); /* current or ready t blocks in `state` */
 void uk__reschedule(void);               /* switch to the policy's pick if it differs */
 void uk__tail(void);                     /* the software interrupt: the kernel's deferred work */
 void uk__set_prio(uk_task_t *t, uk_prio_t prio); /* effective priority, keeps queues ordered */

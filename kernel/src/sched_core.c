@@ -8,19 +8,6 @@ uk_hisr_t *volatile uk__current_hisr;
 bool uk__started;
 volatile uint32_t uk__tick_due;
 
-UK_SCHED_FN(uk__make_ready) void uk__make_ready(uk_task_t *t)
-{
-    t->state = UK_TASK_READY;
-    uk__sched_insert(t);
-}
-
-UK_SCHED_FN(uk__unready) void uk__unready(uk_task_t *t, uint8_t state)
-{
-    if (t->state == UK_TASK_READY || t->state == UK_TASK_RUNNING)
-        uk__sched_remove(t);
-    t->state = state;
-}
-
 UK_OTHER_FN(uk__fatal) void uk__fatal(const char *what, const char *name)
 {
     (void)uk_irq_disable();

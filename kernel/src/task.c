@@ -67,12 +67,9 @@ static UK_OTHER_FN(task_activate) int task_activate(void *obj, uint32_t arg)
     return UK_OK;
 }
 
-static UK_OTHER_FN(task_suspend) int task_suspend(void *obj, uint32_t arg)
+/* Suspend a valid t under the lock: UK_OK, or UK_ESTATE if t cannot be suspended. */
+static inline __attribute__((always_inline)) int suspend_locked(uk_task_t *t)
 {
-    (void)arg;
-    uk_task_t *t = obj;
-    if (!valid_task(t))
-        return UK_EINVAL;
     switch (t->state) {
     case UK_TASK_READY:
     case UK_TASK_RUNNING:
@@ -95,14 +92,29 @@ static UK_OTHER_FN(task_suspend) int task_suspend(void *obj, uint32_t arg)
     }
 }
 
+/* Resume a valid t under the lock: UK_OK, or UK_ESTATE if t is not suspended (a created
+ * task is activated instead). */
+static inline __attribute__((always_inline)) int resume_locked(uk_task_t *t)
+{
+    if (t->state != UK_TASK_SUSPENDED)
+        return UK_ESTATE;
+    uk__make_ready(t);
+    return UK_OK;
+}
+
+/* The deferred forms (a LISR's call, applied by the tail): t may have died meanwhile. */
+static UK_OTHER_FN(task_suspend) int task_suspend(void *obj, uint32_t arg)
+{
+    (void)arg;
+    uk_task_t *t = obj;
+    return valid_task(t) ? suspend_locked(t) : UK_EINVAL;
+}
+
 static UK_OTHER_FN(task_resume) int task_resume(void *obj, uint32_t arg)
 {
     (void)arg;
     uk_task_t *t = obj;
-    if (!valid_task(t) || t->state != UK_TASK_SUSPENDED)
-        return UK_ESTATE; /* not suspended (a created task is activated instead) */
-    uk__make_ready(t);
-    return UK_OK;
+    return valid_task(t) ? resume_locked(t) : UK_ESTATE;
 }
 
 /* Apply op to t under the lock and reschedule, or queue it from a LISR. */
@@ -125,6 +137,9 @@ UK_OTHER_FN(uk_task_activate) int uk_task_activate(uk_task_t *t)
     return task_op(task_activate, t);
 }
 
+/* Suspend and resume are what preemption benchmarks time (Thread-Metric's preemptive
+ * scenario): checked once, applied under the lock without the generic task_op's indirect
+ * call and second check. */
 UK_OTHER_FN(uk_task_suspend) int uk_task_suspend(uk_task_t *t)
 {
     if (!t)
@@ -133,14 +148,28 @@ UK_OTHER_FN(uk_task_suspend) int uk_task_suspend(uk_task_t *t)
         return UK_EPERM;
     if (!valid_task(t) || t == &uk__idle_task)
         return UK_EINVAL;
-    return task_op(task_suspend, t);
+    if (UK_IN_LISR())
+        return uk__defer(task_suspend, t, 0);
+    unsigned key = uk__lock();
+    int r = suspend_locked(t);
+    if (r == UK_OK)
+        uk__reschedule();
+    uk__unlock(key);
+    return r;
 }
 
 UK_OTHER_FN(uk_task_resume) int uk_task_resume(uk_task_t *t)
 {
     if (!valid_task(t))
         return UK_EINVAL;
-    return task_op(task_resume, t);
+    if (UK_IN_LISR())
+        return uk__defer(task_resume, t, 0);
+    unsigned key = uk__lock();
+    int r = resume_locked(t);
+    if (r == UK_OK)
+        uk__reschedule();
+    uk__unlock(key);
+    return r;
 }
 
 UK_OTHER_FN(uk_task_delete) int uk_task_delete(uk_task_t *t)

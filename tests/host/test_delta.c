@@ -20,12 +20,9 @@ void uk__signal_raise(void) {} /* signals: none here */
 static uk_task_t tasks[NT];
 static int expired[NT * 64], n_expired;
 
-void uk__make_ready(uk_task_t *t)
-{
-    t->state = UK_TASK_READY;
-    expired[n_expired++] = (int)(t - tasks);
-}
-void uk__unready(uk_task_t *t, uint8_t state) { t->state = state; }
+/* The policy under uk__make_ready / uk__unready (inline in kernel_sched.h). */
+void uk__sched_insert(uk_task_t *t) { expired[n_expired++] = (int)(t - tasks); }
+void uk__sched_remove(uk_task_t *t) { (void)t; }
 void uk__reschedule(void) {}
 uk_task_t *uk__sched_yield(uk_task_t *t) { return t; }
 bool uk__sched_tick(uk_task_t *t)
