@@ -81,9 +81,11 @@ UK_SCHED_FN(uk__tail) void uk__tail(void)
         uk__arch_timer_ack(); /* also unmasks the timer interrupt */
         uk__tick();
     }
-    uk__defer_drain();
+    if (uk__defer_head != uk__defer_tail)
+        uk__defer_drain();
     uk__reschedule();
-    uk__signal_tail(); /* the task the tail returns to runs its signal handler first */
+    if (uk__current->sig_pending)
+        uk__signal_tail(); /* the task the tail returns to runs its signal handler first */
     uk__check_invariants(); /* switch.S frees the lock next: a kernel exit */
 }
 
