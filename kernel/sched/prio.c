@@ -2,10 +2,11 @@
  * equal priorities, no time slicing. O(1) selection with the two-level bitmap of prio_map.h
  * (de Bruijn lowest-bit lookup: the core has no CLZ/CTZ).
  *
- * Invariants: a task is in lists[p] iff it is ready or running and its prio is p, in the
- * order it became ready (or yielded); priority p is in `map` iff lists[p] is not empty. The
- * running task is the head of the highest non-empty list: a task preempted by a higher
- * priority stays at the head of its own list and runs first when that priority is next. */
+ * Invariants: a task is in the ring at heads[p] iff it is ready or running and its prio is
+ * p, in the order it became ready (or yielded), heads[p] first; priority p is in `map` iff
+ * heads[p] is set. The running task is the head of the highest non-empty ring: a task
+ * preempted by a higher priority stays the head of its own ring and runs first when that
+ * priority is next. */
 #include "kernel.h"
 #include "prio_map.h"
 
@@ -15,16 +16,24 @@
 #define UK_PRIO_ROUND_ROBIN 0
 #endif
 
-static uk_list_t lists[UK_PRIOS];
+/* heads[p]: the first task of priority p, or none. The tasks of one priority form a ring of
+ * their ready_nodes without a sentinel (ThreadX keeps its priority lists so): rotating the
+ * ring -- a yield, a time slice -- moves the head pointer and touches no link. */
+static uk_task_t *heads[UK_PRIOS];
 static uk_prio_map_t map;
 /* The highest ready priority, kept up to date: raised by insert, recomputed from the map by
  * the remove that empties its list. pick() is then two loads. */
 static unsigned top = UK_PRIOS - 1;
 
+static inline uk_task_t *ring_next(const uk_task_t *t)
+{
+    return UK_CONTAINER_OF(t->ready_node.next, uk_task_t, ready_node);
+}
+
 UK_SCHED_FN(uk__sched_init) void uk__sched_init(void)
 {
     for (unsigned p = 0; p < UK_PRIOS; p++)
-        uk__list_init(&lists[p]);
+        heads[p] = 0;
     uk__pmap_init(&map);
     top = UK_PRIOS - 1;
 }
@@ -40,7 +49,13 @@ UK_SCHED_FN(uk__sched_insert) void uk__sched_insert(uk_task_t *t)
 #if UK_PRIO_ROUND_ROBIN
     t->slice_left = t->slice;
 #endif
-    uk__list_insert_before(&lists[p], &t->ready_node);
+    uk_task_t *h = heads[p];
+    if (h) {
+        uk__list_insert_before(&h->ready_node, &t->ready_node); /* behind its equals */
+        return;
+    }
+    t->ready_node.next = t->ready_node.prev = &t->ready_node;
+    heads[p] = t;
     uk__pmap_set(&map, p);
     if (p < top)
         top = p;
@@ -49,17 +64,22 @@ UK_SCHED_FN(uk__sched_insert) void uk__sched_insert(uk_task_t *t)
 UK_SCHED_FN(uk__sched_remove) void uk__sched_remove(uk_task_t *t)
 {
     unsigned p = t->prio;
-    uk__list_remove(&t->ready_node);
-    if (uk__list_empty(&lists[p])) {
-        uk__pmap_clear(&map, p);
-        if (p == top)
-            top = uk__pmap_first(&map); /* the idle task keeps the map non-empty */
+    uk_list_t *n = &t->ready_node;
+    if (n->next != n) {
+        if (heads[p] == t)
+            heads[p] = ring_next(t);
+        uk__list_remove(n); /* leaves n linked to itself, as an unready task's node is */
+        return;
     }
+    heads[p] = 0;
+    uk__pmap_clear(&map, p);
+    if (p == top)
+        top = uk__pmap_first(&map); /* the idle task keeps the map non-empty */
 }
 
 UK_SCHED_FN(uk__sched_pick) uk_task_t *uk__sched_pick(void)
 {
-    return UK_CONTAINER_OF(lists[top].next, uk_task_t, ready_node);
+    return heads[top];
 }
 
 UK_SCHED_FN(uk__sched_yield) uk_task_t *uk__sched_yield(uk_task_t *t)
@@ -67,8 +87,11 @@ UK_SCHED_FN(uk__sched_yield) uk_task_t *uk__sched_yield(uk_task_t *t)
 #if UK_PRIO_ROUND_ROBIN
     t->slice_left = t->slice;
 #endif
-    /* t was the highest ready priority and still is: the head of its list runs next. */
-    return UK_CONTAINER_OF(uk__list_to_tail(&lists[t->prio], &t->ready_node), uk_task_t, ready_node);
+    /* t was the highest ready priority and still is, and the head of its ring: the next
+     * one becomes the head (t itself when alone). */
+    uk_task_t *next = ring_next(t);
+    heads[t->prio] = next;
+    return next;
 }
 
 UK_SCHED_FN(uk__sched_tick) bool uk__sched_tick(uk_task_t *t)
@@ -81,11 +104,10 @@ UK_SCHED_FN(uk__sched_tick) bool uk__sched_tick(uk_task_t *t)
         return false;
     }
     t->slice_left = t->slice;
-    uk_list_t *head = &lists[t->prio];
-    if (head->next == head->prev)
+    uk_task_t *next = ring_next(t);
+    if (next == t)
         return false; /* alone at its priority */
-    uk__list_remove(&t->ready_node);
-    uk__list_insert_before(head, &t->ready_node);
+    heads[t->prio] = next; /* t, the head, goes behind its equals */
     return true;
 #else
     (void)t;
@@ -101,16 +123,19 @@ UK_SCHED_FN(uk__sched_set_prio) void uk__sched_set_prio(uk_task_t *t, uk_prio_t 
 }
 
 #ifdef UK_CONFIG_CHECKS_FULL
-/* The tasks of lists[p], which is in the map: ready, of prio p. Returns their number. */
+/* The ring at heads[p], which is in the map: ready, of prio p. Returns their number. */
 static UK_SCHED_FN(check_level) unsigned check_level(unsigned p)
 {
-    unsigned n = uk__check_list(&lists[p]);
-    UK_CHECK(n != 0, "a priority in the ready map has a non-empty list");
-    for (uk_list_t *at = lists[p].next; at != &lists[p]; at = at->next) {
+    const uk_task_t *h = heads[p];
+    UK_CHECK(h != 0, "a priority in the ready map has a non-empty list");
+    unsigned n = 1 + uk__check_list(&h->ready_node); /* the ring's other members, and h */
+    const uk_list_t *at = &h->ready_node;
+    do {
         const uk_task_t *t = UK_CONTAINER_OF(at, uk_task_t, ready_node);
         uk__check_ready_task(t);
         UK_CHECK(t->prio == p, "a ready task is in the list of its priority");
-    }
+        at = at->next;
+    } while (at != &h->ready_node);
     return n;
 }
 

@@ -2,9 +2,9 @@
  * among equal priorities. Selection as in "prio": the two-level bitmap of prio_map.h, O(1)
  * whatever the number of tasks.
  *
- * Invariants: a task is in lists[p] iff it is ready or running and its prio is p, in round
- * robin order (the next to run first); priority p is in `map` iff lists[p] is not empty. The
- * running task is the head of the highest non-empty list.
+ * Invariants: a task is in the ring at heads[p] iff it is ready or running and its prio is
+ * p, in round robin order (the next to run first); priority p is in `map` iff heads[p] is
+ * set. The running task is the head of the highest non-empty ring.
  *
  * Time slices: the running task's slice_left counts down one per tick; when it reaches 0 the
  * task gets t->slice again and goes behind its equals. slice_left is reloaded whenever a task

@@ -5,18 +5,26 @@
  * waiters in priority order) but play no part here: a task that becomes ready never preempts
  * the running one, it joins the back of the queue (only the idle task is preempted).
  *
- * Invariants: `queue` holds exactly the ready and running tasks other than the idle task, in
- * the order they will run; the running task is its head (or the idle task runs and the queue
- * is empty). A task entering the queue (after blocking, sleeping or a suspend) or yielding
+ * Invariants: the ring at `head` holds exactly the ready and running tasks other than the
+ * idle task, in the order they will run; the running task is its head (or the idle task runs
+ * and the queue is empty). A task entering the queue (after blocking, sleeping or a suspend) or yielding
  * gets a fresh slice (slice_left = slice); the running task's slice_left counts down one per
  * tick and the task goes to the back, reloaded, when it reaches 0. */
 #include "kernel.h"
 
-static uk_list_t queue;
+/* The run queue: a ring of ready_nodes without a sentinel, `head` its first task (none when
+ * only the idle task is ready). Rotating it (a yield, the end of a slice) moves `head` and
+ * touches no link, as prio.c's rings. */
+static uk_task_t *head;
+
+static inline uk_task_t *ring_next(const uk_task_t *t)
+{
+    return UK_CONTAINER_OF(t->ready_node.next, uk_task_t, ready_node);
+}
 
 UK_SCHED_FN(uk__sched_init) void uk__sched_init(void)
 {
-    uk__list_init(&queue);
+    head = 0;
 }
 
 UK_SCHED_FN(uk__sched_valid_prio) int uk__sched_valid_prio(unsigned prio)
@@ -29,18 +37,31 @@ UK_SCHED_FN(uk__sched_insert) void uk__sched_insert(uk_task_t *t)
     if (t == &uk__idle_task)
         return; /* always ready, outside the queue */
     t->slice_left = t->slice;
-    uk__list_insert_before(&queue, &t->ready_node);
+    if (head) {
+        uk__list_insert_before(&head->ready_node, &t->ready_node); /* at the back */
+        return;
+    }
+    t->ready_node.next = t->ready_node.prev = &t->ready_node;
+    head = t;
 }
 
 UK_SCHED_FN(uk__sched_remove) void uk__sched_remove(uk_task_t *t)
 {
-    uk__list_remove(&t->ready_node); /* a no-op for the idle task (its node is unlinked) */
+    if (t == &uk__idle_task)
+        return;
+    uk_list_t *n = &t->ready_node;
+    if (n->next == n) {
+        head = 0; /* the last one */
+        return;
+    }
+    if (head == t)
+        head = ring_next(t);
+    uk__list_remove(n);
 }
 
 UK_SCHED_FN(uk__sched_pick) uk_task_t *uk__sched_pick(void)
 {
-    return uk__list_empty(&queue) ? &uk__idle_task
-                                  : UK_CONTAINER_OF(queue.next, uk_task_t, ready_node);
+    return head ? head : &uk__idle_task;
 }
 
 UK_SCHED_FN(uk__sched_yield) uk_task_t *uk__sched_yield(uk_task_t *t)
@@ -48,7 +69,8 @@ UK_SCHED_FN(uk__sched_yield) uk_task_t *uk__sched_yield(uk_task_t *t)
     if (t == &uk__idle_task)
         return uk__sched_pick();
     t->slice_left = t->slice;
-    return UK_CONTAINER_OF(uk__list_to_tail(&queue, &t->ready_node), uk_task_t, ready_node);
+    head = ring_next(t); /* t, the head, goes to the back (stays the head when alone) */
+    return head;
 }
 
 UK_SCHED_FN(uk__sched_tick) bool uk__sched_tick(uk_task_t *t)
@@ -60,10 +82,10 @@ UK_SCHED_FN(uk__sched_tick) bool uk__sched_tick(uk_task_t *t)
         return false;
     }
     t->slice_left = t->slice;
-    if (queue.next == queue.prev)
+    uk_task_t *next = ring_next(t);
+    if (next == t)
         return false; /* the only task: it keeps running */
-    uk__list_remove(&t->ready_node);
-    uk__list_insert_before(&queue, &t->ready_node);
+    head = next;
     return true;
 }
 
@@ -78,11 +100,16 @@ UK_SCHED_FN(uk__sched_set_prio) void uk__sched_set_prio(uk_task_t *t, uk_prio_t 
  * ready and outside it. Returns the number of ready tasks, the idle task included. */
 UK_SCHED_FN(uk__sched_check) unsigned uk__sched_check(void)
 {
-    unsigned n = uk__check_list(&queue);
-    for (uk_list_t *at = queue.next; at != &queue; at = at->next) {
-        const uk_task_t *t = UK_CONTAINER_OF(at, uk_task_t, ready_node);
-        uk__check_ready_task(t);
-        UK_CHECK(t != &uk__idle_task, "the idle task is not in the run queue");
+    unsigned n = 0;
+    if (head) {
+        n = 1 + uk__check_list(&head->ready_node); /* the ring's other members, and head */
+        const uk_list_t *at = &head->ready_node;
+        do {
+            const uk_task_t *t = UK_CONTAINER_OF(at, uk_task_t, ready_node);
+            uk__check_ready_task(t);
+            UK_CHECK(t != &uk__idle_task, "the idle task is not in the run queue");
+            at = at->next;
+        } while (at != &head->ready_node);
     }
     uk__check_ready_task(&uk__idle_task);
     return n + 1;
