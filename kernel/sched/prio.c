@@ -97,7 +97,7 @@ UK_SCHED_FN(uk__sched_yield) uk_task_t *uk__sched_yield(uk_task_t *t)
 UK_SCHED_FN(uk__sched_tick) bool uk__sched_tick(uk_task_t *t)
 {
 #if UK_PRIO_ROUND_ROBIN
-    if (t->state != UK_TASK_RUNNING)
+    if (t->state != UK_TASK_READY) /* t, the current task, blocked */
         return false;
     if (t->slice_left > 1) {
         t->slice_left--;

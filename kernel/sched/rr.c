@@ -75,7 +75,7 @@ UK_SCHED_FN(uk__sched_yield) uk_task_t *uk__sched_yield(uk_task_t *t)
 
 UK_SCHED_FN(uk__sched_tick) bool uk__sched_tick(uk_task_t *t)
 {
-    if (t->state != UK_TASK_RUNNING || t == &uk__idle_task)
+    if (t->state != UK_TASK_READY || t == &uk__idle_task) /* t blocked, or idle */
         return false;
     if (t->slice_left > 1) {
         t->slice_left--;

@@ -71,13 +71,12 @@ UK_OTHER_FN(uk__check_list) unsigned uk__check_list(const uk_list_t *h)
 UK_OTHER_FN(uk__check_ready_task) void uk__check_ready_task(const uk_task_t *t)
 {
     UK_CHECK(t->magic == UK_TASK_MAGIC, "the ready structure holds live tasks only");
-    UK_CHECK(t->state == UK_TASK_READY || t->state == UK_TASK_RUNNING,
-             "a task in the ready structure is READY or RUNNING");
+    UK_CHECK(t->state == UK_TASK_READY, "a task in the ready structure is READY");
 }
 
 static UK_OTHER_FN(is_ready) bool is_ready(const uk_task_t *t)
 {
-    return t->state == UK_TASK_READY || t->state == UK_TASK_RUNNING;
+    return t->state == UK_TASK_READY; /* the running task's too (kernel_sched.h) */
 }
 
 static UK_OTHER_FN(is_pending) bool is_pending(const uk_task_t *t)
@@ -128,12 +127,11 @@ static UK_OTHER_FN(check_waiter) unsigned check_waiter(const uk_task_t *t)
  * *ready and of delayed ones through *delayed; exactly one task runs, the current one. */
 static UK_OTHER_FN(check_tasks) void check_tasks(unsigned *ready, unsigned *delayed)
 {
-    unsigned running = 0, pending = 0, queued = 0;
+    unsigned pending = 0, queued = 0;
     *ready = *delayed = 0;
     for (unsigned i = 0; i < n_tasks; i++) {
         const uk_task_t *t = tasks[i];
         UK_CHECK(t->magic == UK_TASK_MAGIC, "a live task keeps its magic");
-        running += t->state == UK_TASK_RUNNING;
         *ready += is_ready(t);
         *delayed += is_delayed(t);
         if (!is_ready(t))
@@ -144,7 +142,7 @@ static UK_OTHER_FN(check_tasks) void check_tasks(unsigned *ready, unsigned *dela
         queued += check_waiter(t);
     }
     UK_CHECK(queued == pending, "every PENDING task is on the wait queue it names, once");
-    UK_CHECK(running == 1 && uk__current->state == UK_TASK_RUNNING, "exactly one task, the current one, is RUNNING");
+    UK_CHECK(uk__current->state == UK_TASK_READY, "the current task is READY (running)");
 }
 
 /* The lock is held until the exit this check precedes. */

@@ -59,7 +59,6 @@ UK_OTHER_FN(uk_start) void uk_start(void)
     uk__started = true;
     uk__arch_timer_start(UK_TICK_HZ);
     uk_task_t *first = uk__sched_pick();
-    first->state = UK_TASK_RUNNING;
     uk__current = first;
     UK_POWER_SWITCH(first);
     uk__arch_switch(&boot_context.sp, &first->sp);

@@ -5,11 +5,13 @@
 #include "kernel_config.h"
 
 /* ---- Scheduler policy: one file of kernel/sched/ is compiled in ---------------------- */
-/* The contract (docs/kernel.md, "Scheduler policies"): every call runs under the kernel
+/* A task's state field says READY while it runs, as ThreadX's does: "running" is "READY and
+ * uk__current", so a switch stores no states (uk_task_state reports UK_TASK_RUNNING).
+ * The contract (docs/kernel.md, "Scheduler policies"): every call runs under the kernel
  * lock (mie.MSIE clear; interrupts are not disabled for it, and no call comes from a LISR),
  * and none blocks, switches or releases the lock; the ready structure holds exactly the
- * READY and RUNNING tasks, and pick() returns one of them (the idle task is always ready,
- * so never NULL). */
+ * READY tasks (the running one among them), and pick() returns one of them (the idle task
+ * is always ready, so never NULL). */
 
 void uk__sched_init(void);
 void uk__sched_insert(uk_task_t *t);    /* t became ready: behind its equals */
@@ -23,7 +25,7 @@ static inline void uk__make_ready(uk_task_t *t) /* t leaves any blocked state, b
 }
 static inline void uk__unready(uk_task_t *t, uint8_t state) /* current or ready t blocks */
 {
-    if (t->state == UK_TASK_READY || t->state == UK_TASK_RUNNING)
+    if (t->state == UK_TASK_READY)
         uk__sched_remove(t);
     t->state = state;
 }

@@ -29,11 +29,8 @@ static UK_SCHED_FN(reschedule_hisr) __attribute__((noinline)) void reschedule_hi
         return;
     }
     /* The last HISR is done: back to a task (its context was saved when the HISR began). */
-    uk_task_t *prev = uk__current, *next = uk__sched_pick();
+    uk_task_t *next = uk__sched_pick();
     uk__current_hisr = 0;
-    if (prev->state == UK_TASK_RUNNING && next != prev)
-        prev->state = UK_TASK_READY;
-    next->state = UK_TASK_RUNNING;
     uk__current = next;
     UK_POWER_SWITCH(next);
     uk__arch_switch(&cur_h->sp, &next->sp);
@@ -59,10 +56,7 @@ UK_SCHED_FN(uk__reschedule) void uk__reschedule(void)
     if (next == prev)
         return;
     uk__check_stack(prev, uk__arch_sp());
-    if (prev->state == UK_TASK_RUNNING)
-        prev->state = UK_TASK_READY;
-    next->state = UK_TASK_RUNNING;
-    uk__current = next;
+    uk__current = next; /* no state changes: a running task's says READY */
     UK_POWER_SWITCH(next);
     uk__arch_switch(&prev->sp, &next->sp);
 }
@@ -108,7 +102,7 @@ UK_SCHED_FN(uk__set_prio) void uk__set_prio(uk_task_t *t, uk_prio_t prio)
 {
     if (t->prio == prio)
         return;
-    if (t->state == UK_TASK_READY || t->state == UK_TASK_RUNNING)
+    if (t->state == UK_TASK_READY)
         uk__sched_set_prio(t, prio);
     else if (t->state == UK_TASK_PENDING || t->state == UK_TASK_PENDING_DELAYED)
         requeue_waiter(t, prio);

@@ -71,8 +71,7 @@ static UK_OTHER_FN(task_activate) int task_activate(void *obj, uint32_t arg)
 static inline __attribute__((always_inline)) int suspend_locked(uk_task_t *t)
 {
     switch (t->state) {
-    case UK_TASK_READY:
-    case UK_TASK_RUNNING:
+    case UK_TASK_READY: /* the caller itself too */
         uk__unready(t, UK_TASK_SUSPENDED);
         return UK_OK;
     case UK_TASK_DELAYED:
@@ -182,8 +181,7 @@ UK_OTHER_FN(uk_task_delete) int uk_task_delete(uk_task_t *t)
         return UK_EINVAL;
     unsigned key = uk__lock();
     switch (t->state) {
-    case UK_TASK_READY:
-    case UK_TASK_RUNNING:
+    case UK_TASK_READY: /* the caller itself too */
         uk__sched_remove(t);
         break;
     case UK_TASK_DELAYED:
@@ -230,8 +228,6 @@ UK_SCHED_FN(uk__yield_next) uk__yield_pair_t uk__yield_next(uintptr_t sp)
     if (next == cur)
         return (uk__yield_pair_t){cur, 0};
     uk__check_stack(cur, sp);
-    cur->state = UK_TASK_READY;
-    next->state = UK_TASK_RUNNING;
     uk__current = next;
     UK_POWER_SWITCH(next);
     return (uk__yield_pair_t){cur, next};
@@ -303,7 +299,11 @@ UK_OTHER_FN(uk_task_set_slice) int uk_task_set_slice(uk_task_t *t, uk_tick_t tic
 
 UK_OTHER_FN(uk_task_state) uk_task_state_t uk_task_state(const uk_task_t *t)
 {
-    return valid_task(t) ? (uk_task_state_t)t->state : UK_TASK_DELETED;
+    if (!valid_task(t))
+        return UK_TASK_DELETED;
+    if (t->state == UK_TASK_READY && t == uk__current)
+        return UK_TASK_RUNNING; /* the running task's field says READY (kernel_sched.h) */
+    return (uk_task_state_t)t->state;
 }
 
 UK_OTHER_FN(uk_task_prio) uint8_t uk_task_prio(const uk_task_t *t)

@@ -137,7 +137,7 @@ int main(void)
 {
     unsigned checks = 0;
     uk__current = &uk__idle_task;
-    uk__idle_task.state = UK_TASK_RUNNING;
+    uk__idle_task.state = UK_TASK_READY;
 
     /* Fixed case: delays 5, 3, 5, 8, 3 expire as 1(3) 4(3) 0(5) 2(5) 3(8). */
     static const uk_tick_t d[] = {5, 3, 5, 8, 3};
@@ -191,21 +191,21 @@ int main(void)
             remove_task(i);
     uk_task_t *me = &tasks[0];
     uk__current = me;
-    me->state = UK_TASK_RUNNING;
+    me->state = UK_TASK_READY;
     uk__ticks = 0xFFFFFFF0u;
     uk_tick_t last = uk__ticks;
     assert(uk_task_sleep_until(&last, 10) == UK_OK); /* due at 0xFFFFFFFA */
     assert(last == 0xFFFFFFFAu && me->state == UK_TASK_DELAYED && me->delta == 10);
     uk__delay_remove(me);
     uk__ticks = 0xFFFFFFFEu; /* late by 4 of the next period's 10: waits 6, across the wrap */
-    me->state = UK_TASK_RUNNING;
+    me->state = UK_TASK_READY;
     assert(uk_task_sleep_until(&last, 10) == UK_OK);
     assert(last == 4 && me->delta == 6);
     uk__delay_remove(me);
     uk__ticks = 20; /* missed the next deadline (14): no wait, UK_ETIMEOUT, no drift */
-    me->state = UK_TASK_RUNNING;
+    me->state = UK_TASK_READY;
     assert(uk_task_sleep_until(&last, 10) == UK_ETIMEOUT);
-    assert(last == 14 && me->state == UK_TASK_RUNNING);
+    assert(last == 14 && me->state == UK_TASK_READY);
     checks += 6;
 
     printf("test_delta: %u checks passed\n", checks);

@@ -77,10 +77,7 @@ static void reschedule(void)
 {
     uk_task_t *next = uk__sched_pick();
     assert(next == T(model_pick()));
-    if (cur && cur->state == UK_TASK_RUNNING)
-        cur->state = UK_TASK_READY;
-    next->state = UK_TASK_RUNNING;
-    cur = next;
+    cur = next; /* states unchanged: the running task's says READY */
 }
 
 static void make_ready(int i)
@@ -123,7 +120,7 @@ int main(void)
                 t = cur;
                 i = t == &uk__idle_task ? NT : (int)(t - tasks);
             }
-            if (i != NT && (t->state == UK_TASK_READY || t->state == UK_TASK_RUNNING)) {
+            if (i != NT && t->state == UK_TASK_READY) {
                 uk__sched_remove(t);
                 t->state = UK_TASK_SUSPENDED;
                 model_remove(i);
@@ -171,7 +168,7 @@ int main(void)
             break;
         }
         case 6: /* a priority change of a ready or running task */
-            if (t->state == UK_TASK_READY || t->state == UK_TASK_RUNNING) {
+            if (t->state == UK_TASK_READY) {
                 unsigned p = rand_prio();
                 uk__sched_set_prio(t, p);
                 assert(t->prio == p);

@@ -4,13 +4,11 @@
 #include "tcb_offsets.h"
 
 _Static_assert(__builtin_offsetof(uk_task_t, sp) == UK_TCB_SP, "tcb_offsets.h");
-_Static_assert(__builtin_offsetof(uk_task_t, state) == UK_TCB_STATE, "tcb_offsets.h");
 _Static_assert(__builtin_offsetof(uk_task_t, stack_base) == UK_TCB_STACK_BASE, "tcb_offsets.h");
 _Static_assert(__builtin_offsetof(uk_task_t, name) == 4, "switch.S reads the name at 4");
 _Static_assert(__builtin_offsetof(uk_task_t, delta) - __builtin_offsetof(uk_task_t, delay_node) ==
                    UK_DELAY_NODE_TO_DELTA,
                "tcb_offsets.h");
-_Static_assert(UK_STATE_READY == UK_TASK_READY && UK_STATE_RUNNING == UK_TASK_RUNNING, "states");
 _Static_assert(UK_ASM_STACK_CANARY == UK_STACK_CANARY, "canary");
 
 extern void uk__arch_context_start(void);

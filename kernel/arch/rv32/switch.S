@@ -131,10 +131,6 @@ uk__yield_fast:
     bne     t1, t2, 4f
     bleu    sp, t0, 4f
 #endif
-    li      t0, UK_STATE_READY
-    sb      t0, UK_TCB_STATE(s0)
-    li      t0, UK_STATE_RUNNING
-    sb      t0, UK_TCB_STATE(a0)
     sw      a0, uk__current, t0
     la      t0, uk__resume_min
     sw      t0, 0(sp)

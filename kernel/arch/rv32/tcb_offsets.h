@@ -4,13 +4,9 @@
 #define UBIK_TCB_OFFSETS_H
 
 #define UK_TCB_SP 0
-#define UK_TCB_STATE 8
 #define UK_TCB_STACK_BASE 76
 /* From a task's delay_node (a delta list entry) to its delta. */
 #define UK_DELAY_NODE_TO_DELTA 8
-
-#define UK_STATE_READY 1   /* UK_TASK_READY */
-#define UK_STATE_RUNNING 2 /* UK_TASK_RUNNING */
 
 #define UK_ASM_STACK_CANARY 0xC0DEFACE
 

@@ -9,7 +9,7 @@
 typedef enum {
     UK_TASK_SUSPENDED = 0, /* suspended after it was activated: uk_task_resume readies it */
     UK_TASK_READY,         /* eligible to run, not running */
-    UK_TASK_RUNNING,       /* the current task */
+    UK_TASK_RUNNING,       /* the current task (kept as READY in its TCB: see uk_task_state) */
     UK_TASK_DELAYED,       /* sleeping until a tick */
     UK_TASK_PENDING,       /* waiting on an object, no timeout */
     UK_TASK_PENDING_DELAYED, /* waiting on an object with a timeout */
