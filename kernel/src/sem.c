@@ -48,13 +48,9 @@ UK_IPC_FN(uk_sem_take) int uk_sem_take(uk_sem_t *s, uk_tick_t timeout)
     return r;
 }
 
-/* The give under the lock; true if it woke a task (the caller reschedules). */
-static UK_IPC_FN(sem_give) __attribute__((always_inline)) inline int sem_give(void *obj, uint32_t arg)
+/* The give under the lock, of a valid s; 1 if it woke a task (the caller reschedules). */
+static UK_IPC_FN(sem_give) __attribute__((always_inline)) inline int sem_give(uk_sem_t *s)
 {
-    (void)arg;
-    uk_sem_t *s = obj;
-    if (!valid_sem(s))
-        return UK_EINVAL; /* deleted while the LISR's give was queued */
     uk_task_t *w = uk__waitq_first(&s->waiters);
     if (w) {
         uk__wake(w, UK_OK); /* the count passes straight to the waiter */
@@ -69,16 +65,21 @@ static UK_IPC_FN(sem_give) __attribute__((always_inline)) inline int sem_give(vo
 
 static UK_IPC_FN(sem_give_deferred) int sem_give_deferred(void *obj, uint32_t arg)
 {
-    int r = sem_give(obj, arg);
+    (void)arg;
+    uk_sem_t *s = obj;
+    if (!valid_sem(s))
+        return UK_EINVAL; /* deleted while the LISR's give was queued */
+    int r = sem_give(s);
     return r > 0 ? UK_OK : r;
 }
 
-/* Callable from a LISR (deferred) or HISR. */
+/* Callable from a LISR (deferred) or HISR. A task's or HISR's give checks s once, under the
+ * lock, where no deletion can come between the check and the give. */
 UK_IPC_FN(uk_sem_give) int uk_sem_give(uk_sem_t *s)
 {
-    if (!valid_sem(s))
-        return UK_EINVAL;
     if (UK_IN_LISR()) {
+        if (!valid_sem(s))
+            return UK_EINVAL;
         if (uk__lisr_direct() && uk__list_empty(&s->waiters)) {
             if (s->count < s->max)
                 s->count++;
@@ -89,10 +90,13 @@ UK_IPC_FN(uk_sem_give) int uk_sem_give(uk_sem_t *s)
         return uk__defer(sem_give_deferred, s, 0);
     }
     unsigned key = uk__lock();
-    int r = sem_give(s, 0);
-    if (r > 0) {
-        uk__reschedule();
-        r = UK_OK;
+    int r = UK_EINVAL;
+    if (valid_sem(s)) {
+        r = sem_give(s);
+        if (r > 0) {
+            uk__reschedule();
+            r = UK_OK;
+        }
     }
     uk__unlock(key);
     return r;

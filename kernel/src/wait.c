@@ -55,13 +55,23 @@ UK_IPC_FN(uk__wait_end) void uk__wait_end(uk_task_t *t, int result)
     uk__wait_moved(t, q);
 }
 
+/* A waiter with a timeout leaves the delta list too: out of line, so that the common wake
+ * (no timeout) is a leaf ending in the policy's insert. */
+static UK_IPC_FN(wake_delayed) __attribute__((noinline)) void wake_delayed(uk_task_t *t)
+{
+    uk__delay_remove(t);
+    uk__make_ready(t);
+}
+
 UK_IPC_FN(uk__wake) void uk__wake(uk_task_t *t, int result)
 {
     uk__list_remove(&t->wait_node);
     t->waiting_on = 0;
     t->wait_result = result;
-    if (t->state == UK_TASK_PENDING_DELAYED)
-        uk__delay_remove(t);
+    if (t->state == UK_TASK_PENDING_DELAYED) {
+        wake_delayed(t);
+        return;
+    }
     uk__make_ready(t);
 }
 
