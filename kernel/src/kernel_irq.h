@@ -61,9 +61,11 @@ extern volatile uint32_t uk__defer_head, uk__defer_tail; /* the ring's indices (
  * to a pool nobody waits on), the interrupt found no kernel section running (the lock free:
  * the kernel's data is consistent, and nothing else can touch it before the LISR returns),
  * and no earlier call is queued (calls apply in order). Not for a task with interrupts
- * disabled (it is not on the interrupt stack): its calls are always queued. Anything that
- * wakes a task is still deferred, so a LISR stays as short as before: the worst interrupt
- * latency does not grow. A call applied at once counts its failure as the tail would. */
+ * disabled (it is not on the interrupt stack): its calls are always queued. Of the calls
+ * that ready a task only uk_task_resume is applied so (its work, the policy's O(1) insert,
+ * takes about as long as queuing it; the tail, raised, reschedules); a wake out of a wait
+ * queue is deferred, so a LISR stays short and the worst interrupt latency does not grow.
+ * A call applied at once counts its failure as the tail would. */
 static inline __attribute__((always_inline)) bool uk__lisr_direct(void)
 {
     return uk__defer_head == uk__defer_tail && !uk__arch_lock_held() &&

@@ -161,8 +161,16 @@ UK_OTHER_FN(uk_task_resume) int uk_task_resume(uk_task_t *t)
 {
     if (!valid_task(t))
         return UK_EINVAL;
-    if (UK_IN_LISR())
-        return uk__defer(task_resume, t, 0);
+    if (UK_IN_LISR()) {
+        if (!uk__lisr_direct())
+            return uk__defer(task_resume, t, 0);
+        /* The one wake a LISR applies itself: the policy's O(1) insert, no longer than
+         * queuing the call; the tail, raised, makes the switch (kernel_irq.h). */
+        if (resume_locked(t) != UK_OK)
+            uk__deferred_failed++; /* as the tail would count it */
+        uk__arch_tail_raise();
+        return UK_OK;
+    }
     unsigned key = uk__lock();
     int r = resume_locked(t);
     if (r == UK_OK)

@@ -8,6 +8,8 @@
  *  - queued: a give that wakes a task (its state is unchanged in the LISR; the task runs
  *    when the interrupt ends), and every call after a queued one, even a cheap one (calls
  *    apply in order);
+ *  - a resume: applied at once (the task is READY inside the LISR; a second resume of it,
+ *    refused, is counted at once), the task runs after the interrupt (the tail's switch);
  *  - a task with interrupts disabled: every call queued until it enables them.
  * Self-checking, every scheduler. */
 #include <ubik/ubik.h>
@@ -16,8 +18,8 @@
 
 #define LINE 4
 #define STK 256
-static uk_task_t main_t, waiter;
-static uint32_t main_stack[STK], waiter_stack[STK];
+static uk_task_t main_t, waiter, susp;
+static uint32_t main_stack[STK], waiter_stack[STK], susp_stack[STK];
 static uk_sem_t free_sem, full_sem, wake_sem, later_sem;
 static uk_flags_t flags;
 static uk_pool_t pool;
@@ -26,7 +28,7 @@ static uk_queue_t queue;
 static uint32_t queue_buf[2 * 4];
 static void *blocks[2];
 
-static volatile int step, waiter_runs;
+static volatile int step, waiter_runs, susp_runs;
 static volatile uint32_t seen[8], failed_before, failed_after[4];
 static volatile int r_[8];
 
@@ -65,6 +67,14 @@ static void lisr(unsigned line)
         r_[1] = uk_sem_give(&later_sem);
         seen[1] = sem_count(&later_sem); /* 0: behind the queued give */
         break;
+    case 3: /* a resume: applied at once */
+        failed_before = uk_deferred_failed();
+        r_[0] = uk_task_resume(&susp);
+        seen[0] = uk_task_state(&susp);
+        r_[1] = uk_task_resume(&susp); /* not suspended any more: refused, counted */
+        failed_after[0] = uk_deferred_failed();
+        seen[1] = susp_runs;
+        break;
     default:
         break;
     }
@@ -76,6 +86,15 @@ static void waiter_entry(void *arg)
     for (;;) {
         CHECK_EQ(uk_sem_take(&wake_sem, UK_FOREVER), UK_OK);
         waiter_runs++;
+    }
+}
+
+static void susp_entry(void *arg)
+{
+    (void)arg;
+    for (;;) {
+        susp_runs++;
+        CHECK_EQ(uk_task_suspend(0), UK_OK);
     }
 }
 
@@ -127,6 +146,22 @@ static void main_task(void *arg)
     uk_irq_restore(key);
     CHECK_EQ(sem_count(&free_sem), 2);
     CHECK_EQ(uk_deferred_failed(), failed_before + 2);
+
+    /* A resume from the LISR. susp (higher priority) runs once and suspends itself. */
+    CHECK_EQ(uk_task_activate(&susp), UK_OK);
+    CHECK_EQ(uk_task_sleep(1), UK_OK);
+    CHECK_EQ(susp_runs, 1);
+    CHECK_EQ(uk_task_state(&susp), UK_TASK_SUSPENDED);
+    step = 3;
+    bsp_fast_irq_raise(LINE);
+    CHECK_EQ(uk_task_sleep(1), UK_OK);
+    CHECK_EQ(r_[0], UK_OK);
+    CHECK_EQ(seen[0], UK_TASK_READY); /* applied inside the LISR */
+    CHECK_EQ(r_[1], UK_OK);           /* accepted; its failure is counted */
+    CHECK_EQ(failed_after[0], failed_before + 1);
+    CHECK_EQ(seen[1], 1);             /* it had not run yet */
+    CHECK_EQ(susp_runs, 2);
+    CHECK_EQ(uk_task_state(&susp), UK_TASK_SUSPENDED);
     bsp_exit(check_result());
 }
 
@@ -142,6 +177,7 @@ int main(void)
     CHECK_EQ(uk_queue_init(&queue, queue_buf, 16, 2), UK_OK);
     CHECK_EQ(uk_task_create(&main_t, "main", main_task, 0, 10, main_stack, sizeof main_stack), UK_OK);
     CHECK_EQ(uk_task_create(&waiter, "waiter", waiter_entry, 0, 5, waiter_stack, sizeof waiter_stack), UK_OK);
+    CHECK_EQ(uk_task_create(&susp, "susp", susp_entry, 0, 6, susp_stack, sizeof susp_stack), UK_OK);
     CHECK_EQ(uk_irq_install(LINE, lisr), UK_OK);
     CHECK_EQ(uk_task_activate(&main_t), UK_OK);
     uk_start();
