@@ -72,9 +72,10 @@ UK_SCHED_FN(uk__sched_remove) void uk__sched_remove(uk_task_t *t)
         return;
     }
     heads[p] = 0;
-    uk__pmap_clear(&map, p);
     if (p == top)
-        top = uk__pmap_first(&map); /* the idle task keeps the map non-empty */
+        top = uk__pmap_clear_first(&map, p); /* the idle task keeps the map non-empty */
+    else
+        uk__pmap_clear(&map, p);
 }
 
 UK_SCHED_FN(uk__sched_pick) uk_task_t *uk__sched_pick(void)

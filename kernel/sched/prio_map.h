@@ -57,6 +57,19 @@ static inline void uk__pmap_clear(uk_prio_map_t *m, unsigned p)
         m->groups &= ~(1u << (p >> 5));
 }
 
+/* Remove p, the smallest member, from the set; returns the new smallest. When p's row keeps
+ * members the next one is among them (every row before it is empty): one lookup, not two.
+ * The set must not become empty. */
+static inline unsigned uk__pmap_clear_first(uk_prio_map_t *m, unsigned p)
+{
+    uint32_t row = m->rows[p >> 5] &= ~(1u << (p & 31));
+    if (row)
+        return (p & ~31u) | uk__lowest_bit(row);
+    m->groups &= ~(1u << (p >> 5));
+    uint32_t g = uk__lowest_bit(m->groups);
+    return g << 5 | uk__lowest_bit(m->rows[g]);
+}
+
 /* The smallest priority in the set; the set must not be empty. */
 static inline unsigned uk__pmap_first(const uk_prio_map_t *m)
 {

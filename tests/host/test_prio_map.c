@@ -116,7 +116,18 @@ int main(void)
                 uk__pmap_set(&m, p);
                 set[p] = 1;
             } else if (set[p]) {
-                uk__pmap_clear(&m, p);
+                unsigned first = uk__pmap_first(&m), n = 0;
+                for (unsigned q = 0; q < 256; q++)
+                    n += set[q];
+                if (p == first && n > 1) {
+                    /* The smallest goes: clear_first returns the next smallest. */
+                    unsigned next = first + 1;
+                    while (!set[next])
+                        next++;
+                    assert(uk__pmap_clear_first(&m, p) == next);
+                } else {
+                    uk__pmap_clear(&m, p);
+                }
                 set[p] = 0;
             }
             check_map(&m, set);
