@@ -1,7 +1,8 @@
 /* The calls a LISR may make, made from one (machine.toml's stimulus on line 2, one step per
  * interrupt): uk_sem_give waking a task, uk_task_activate of a created task, uk_task_suspend
  * and uk_task_resume of another task, uk_hisr_activate (the HISR runs before any task) --
- * all deferred: queued, applied when the LISR ends, failures counted by uk_deferred_failed --
+ * all deferred (queued, applied when the LISR ends, failures counted by uk_deferred_failed)
+ * but the resume, applied at once when the LISR finds the kernel lock free (kernel_irq.h) --
  * uk_sem_take refused, uk_irq_mask/unmask, uk_time. Then a LISR-driven producer (line 3,
  * randomly timed) gives a counting semaphore to a slower consumer task: every give is
  * consumed or refused (at once, or when applied) and counted, none lost. Self-checking,
@@ -166,7 +167,7 @@ static void main_task(void *arg)
 
     woke = run_step(3);
     CHECK_EQ(r_[3][0], UK_OK);
-    CHECK_EQ(state_after[3], UK_TASK_SUSPENDED); /* resumed when the LISR ends */
+    CHECK_EQ(state_after[3], UK_TASK_READY); /* applied in the LISR: the idle task ran, lock free */
     CHECK(uk_task_state(&sleeper) != UK_TASK_SUSPENDED);
     CHECK_EQ(r_[3][1], UK_OK);
     CHECK_EQ(uk_task_sleep(3), UK_OK);
