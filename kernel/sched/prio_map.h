@@ -46,8 +46,10 @@ static inline void uk__pmap_init(uk_prio_map_t *m)
 
 static inline void uk__pmap_set(uk_prio_map_t *m, unsigned p)
 {
-    m->rows[p >> 5] |= 1u << (p & 31);
-    m->groups |= 1u << (p >> 5);
+    uint32_t row = m->rows[p >> 5];
+    if (!row) /* the group's bit is set already when its row has members */
+        m->groups |= 1u << (p >> 5);
+    m->rows[p >> 5] = row | 1u << (p & 31);
 }
 
 static inline void uk__pmap_clear(uk_prio_map_t *m, unsigned p)

@@ -43,10 +43,10 @@ static UK_SCHED_FN(reschedule_hisr) __attribute__((noinline)) void reschedule_hi
  * pick, so it needs no callee-saved registers of its own and ends in a tail call. */
 UK_SCHED_FN(uk__reschedule) void uk__reschedule(void)
 {
-    if (!uk__started)
+    if (__builtin_expect(!uk__started, 0))
         return;
 #ifdef UK_FEATURE_HISR
-    if (uk__hisr_ready || uk__current_hisr) {
+    if (__builtin_expect(uk__hisr_ready || uk__current_hisr, 0)) {
         reschedule_hisr();
         return;
     }
