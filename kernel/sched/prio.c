@@ -9,6 +9,7 @@
  * priority is next. */
 #include "kernel.h"
 #include "prio_map.h"
+#include "ready_ring.h"
 
 /* prio_rr.c compiles this file with UK_PRIO_ROUND_ROBIN defined: the same structure plus
  * time slices (the lines under #if UK_PRIO_ROUND_ROBIN). */
@@ -16,19 +17,12 @@
 #define UK_PRIO_ROUND_ROBIN 0
 #endif
 
-/* heads[p]: the first task of priority p, or none. The tasks of one priority form a ring of
- * their ready_nodes without a sentinel (ThreadX keeps its priority lists so): rotating the
- * ring -- a yield, a time slice -- moves the head pointer and touches no link. */
+/* heads[p]: the first task of priority p's ready ring (ready_ring.h), or none. */
 static uk_task_t *heads[UK_PRIOS];
 static uk_prio_map_t map;
 /* The highest ready priority, kept up to date: raised by insert, recomputed from the map by
  * the remove that empties its list. pick() is then two loads. */
 static unsigned top = UK_PRIOS - 1;
-
-static inline uk_task_t *ring_next(const uk_task_t *t)
-{
-    return UK_CONTAINER_OF(t->ready_node.next, uk_task_t, ready_node);
-}
 
 UK_SCHED_FN(uk__sched_init) void uk__sched_init(void)
 {
@@ -49,13 +43,8 @@ UK_SCHED_FN(uk__sched_insert) void uk__sched_insert(uk_task_t *t)
 #if UK_PRIO_ROUND_ROBIN
     t->slice_left = t->slice;
 #endif
-    uk_task_t *h = heads[p];
-    if (h) {
-        uk__list_insert_before(&h->ready_node, &t->ready_node); /* behind its equals */
+    if (!uk__ring_append(&heads[p], t)) /* behind its equals */
         return;
-    }
-    t->ready_node.next = t->ready_node.prev = &t->ready_node;
-    heads[p] = t;
     uk__pmap_set(&map, p);
     if (p < top)
         top = p;
@@ -64,14 +53,8 @@ UK_SCHED_FN(uk__sched_insert) void uk__sched_insert(uk_task_t *t)
 UK_SCHED_FN(uk__sched_remove) void uk__sched_remove(uk_task_t *t)
 {
     unsigned p = t->prio;
-    uk_list_t *n = &t->ready_node;
-    if (n->next != n) {
-        if (heads[p] == t)
-            heads[p] = ring_next(t);
-        uk__list_remove(n); /* leaves n linked to itself, as an unready task's node is */
+    if (!uk__ring_remove(&heads[p], t))
         return;
-    }
-    heads[p] = 0;
     if (p == top)
         top = uk__pmap_clear_first(&map, p); /* the idle task keeps the map non-empty */
     else
@@ -90,7 +73,7 @@ UK_SCHED_FN(uk__sched_yield) uk_task_t *uk__sched_yield(uk_task_t *t)
 #endif
     /* t was the highest ready priority and still is, and the head of its ring: the next
      * one becomes the head (t itself when alone). */
-    uk_task_t *next = ring_next(t);
+    uk_task_t *next = uk__ring_next(t);
     heads[t->prio] = next;
     return next;
 }
@@ -105,7 +88,7 @@ UK_SCHED_FN(uk__sched_tick) bool uk__sched_tick(uk_task_t *t)
         return false;
     }
     t->slice_left = t->slice;
-    uk_task_t *next = ring_next(t);
+    uk_task_t *next = uk__ring_next(t);
     if (next == t)
         return false; /* alone at its priority */
     heads[t->prio] = next; /* t, the head, goes behind its equals */

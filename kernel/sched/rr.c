@@ -7,20 +7,16 @@
  *
  * Invariants: the ring at `head` holds exactly the ready and running tasks other than the
  * idle task, in the order they will run; the running task is its head (or the idle task runs
- * and the queue is empty). A task entering the queue (after blocking, sleeping or a suspend) or yielding
- * gets a fresh slice (slice_left = slice); the running task's slice_left counts down one per
- * tick and the task goes to the back, reloaded, when it reaches 0. */
+ * and the queue is empty). A task entering the queue (after blocking, sleeping or a
+ * suspend) or yielding gets a fresh slice (slice_left = slice); the running task's
+ * slice_left counts down one per tick and the task goes to the back, reloaded, when it
+ * reaches 0. */
 #include "kernel.h"
+#include "ready_ring.h"
 
-/* The run queue: a ring of ready_nodes without a sentinel, `head` its first task (none when
- * only the idle task is ready). Rotating it (a yield, the end of a slice) moves `head` and
- * touches no link, as prio.c's rings. */
+/* The run queue: a ready ring (ready_ring.h), `head` its first task (none when only the idle
+ * task is ready). */
 static uk_task_t *head;
-
-static inline uk_task_t *ring_next(const uk_task_t *t)
-{
-    return UK_CONTAINER_OF(t->ready_node.next, uk_task_t, ready_node);
-}
 
 UK_SCHED_FN(uk__sched_init) void uk__sched_init(void)
 {
@@ -37,26 +33,13 @@ UK_SCHED_FN(uk__sched_insert) void uk__sched_insert(uk_task_t *t)
     if (t == &uk__idle_task)
         return; /* always ready, outside the queue */
     t->slice_left = t->slice;
-    if (head) {
-        uk__list_insert_before(&head->ready_node, &t->ready_node); /* at the back */
-        return;
-    }
-    t->ready_node.next = t->ready_node.prev = &t->ready_node;
-    head = t;
+    (void)uk__ring_append(&head, t); /* at the back */
 }
 
 UK_SCHED_FN(uk__sched_remove) void uk__sched_remove(uk_task_t *t)
 {
-    if (t == &uk__idle_task)
-        return;
-    uk_list_t *n = &t->ready_node;
-    if (n->next == n) {
-        head = 0; /* the last one */
-        return;
-    }
-    if (head == t)
-        head = ring_next(t);
-    uk__list_remove(n);
+    if (t != &uk__idle_task) /* outside the queue */
+        (void)uk__ring_remove(&head, t);
 }
 
 UK_SCHED_FN(uk__sched_pick) uk_task_t *uk__sched_pick(void)
@@ -69,7 +52,7 @@ UK_SCHED_FN(uk__sched_yield) uk_task_t *uk__sched_yield(uk_task_t *t)
     if (t == &uk__idle_task)
         return uk__sched_pick();
     t->slice_left = t->slice;
-    head = ring_next(t); /* t, the head, goes to the back (stays the head when alone) */
+    head = uk__ring_next(t); /* t, the head, goes to the back (stays the head when alone) */
     return head;
 }
 
@@ -82,7 +65,7 @@ UK_SCHED_FN(uk__sched_tick) bool uk__sched_tick(uk_task_t *t)
         return false;
     }
     t->slice_left = t->slice;
-    uk_task_t *next = ring_next(t);
+    uk_task_t *next = uk__ring_next(t);
     if (next == t)
         return false; /* the only task: it keeps running */
     head = next;
