@@ -14,6 +14,10 @@
  *   aperiodic interrupt-driven IPC -- fast line 0 (a stimulus of the machine file) releases a
  *   high-priority job that writes OUT[0].
  *   After SB_RUN_MS the firmware prints its counters and exits 0.
+ *   SB_OUTPUT_AT_END (default 0): where a writer job writes its output. 0: at a fixed point,
+ *   the job's start, the value its previous job computed (as the paper's output task), so
+ *   the output's timing does not depend on the job's own work (the first job writes
+ *   nothing). 1: at the end of the job, after its receive and computation.
  *
  * Priorities are rate-monotonic (shorter period first; within a task the reader first), the
  * aperiodic job above them all, the control loop below. Every output is a function of the
@@ -45,6 +49,9 @@
 #ifndef SB_RUN_MS
 #define SB_RUN_MS 1000
 #endif
+#ifndef SB_OUTPUT_AT_END
+#define SB_OUTPUT_AT_END 0
+#endif
 
 #if SB_TASKS < 1 || SB_TASKS > 8
 #error "SB_TASKS: 1..8"
@@ -62,6 +69,8 @@ typedef struct {
     unsigned phase;
     int32_t hist[FIR_TAPS]; /* FIR: the last FIR_TAPS samples, a ring */
     unsigned pos;
+    bool have_next; /* the previous job computed `next` */
+    uint32_t next;
 } task_t;
 
 static task_t tasks[SB_TASKS];
@@ -84,59 +93,49 @@ static void output(task_t *t, uint32_t v)
     t->outputs++;
 }
 
-static __attribute__((unused)) void writer_ipc(void *arg)
+/* A writer's computation: this period's output value into *v, or false (counted in
+ * `empties`) when its input has not arrived. */
+static __attribute__((unused)) bool compute_ipc(task_t *t, uint32_t *v)
 {
-    task_t *t = arg;
-    uint32_t v;
-    if (sb_chan_recv(&t->chan, &v))
-        output(t, v);
-    else
-        t->empties++;
+    return sb_chan_recv(&t->chan, v);
 }
 
 /* Output k of each input period is prev + (cur - prev) * k / SB_RATIO: a new sample is taken
  * at phase 0 (if none has arrived, the period is skipped and counted). */
-static __attribute__((unused)) void writer_up(void *arg)
+static __attribute__((unused)) bool compute_up(task_t *t, uint32_t *v)
 {
-    task_t *t = arg;
     if (t->phase == 0) {
-        uint32_t v;
-        if (!sb_chan_recv(&t->chan, &v)) {
-            t->empties++;
-            return;
-        }
+        uint32_t x;
+        if (!sb_chan_recv(&t->chan, &x))
+            return false;
         t->prev = t->cur;
-        t->cur = (int32_t)v;
+        t->cur = (int32_t)x;
     }
-    output(t, (uint32_t)(t->prev + (t->cur - t->prev) * (int32_t)t->phase / SB_RATIO));
+    *v = (uint32_t)(t->prev + (t->cur - t->prev) * (int32_t)t->phase / SB_RATIO);
     t->phase = (t->phase + 1) % SB_RATIO;
+    return true;
 }
 
-static __attribute__((unused)) void writer_down(void *arg)
+static __attribute__((unused)) bool compute_down(task_t *t, uint32_t *v)
 {
-    task_t *t = arg;
     int32_t sum = 0;
     for (unsigned k = 0; k < SB_RATIO; k++) {
-        uint32_t v;
-        if (!sb_chan_recv(&t->chan, &v)) {
-            t->empties++;
-            return; /* the samples taken so far are lost with this period: counted */
-        }
-        sum += (int32_t)v;
+        uint32_t x;
+        if (!sb_chan_recv(&t->chan, &x))
+            return false; /* the samples taken so far are lost with this period */
+        sum += (int32_t)x;
     }
-    output(t, (uint32_t)(sum / SB_RATIO));
+    *v = (uint32_t)(sum / SB_RATIO);
+    return true;
 }
 
 /* y = (sum h[k] * x[n - k]) >> 15 over the last FIR_TAPS samples (zeros before the first). */
-static __attribute__((unused)) void writer_fir(void *arg)
+static __attribute__((unused)) bool compute_fir(task_t *t, uint32_t *v)
 {
-    task_t *t = arg;
-    uint32_t v;
-    if (!sb_chan_recv(&t->chan, &v)) {
-        t->empties++;
-        return;
-    }
-    t->hist[t->pos] = (int32_t)v;
+    uint32_t x;
+    if (!sb_chan_recv(&t->chan, &x))
+        return false;
+    t->hist[t->pos] = (int32_t)x;
     int64_t acc = 0;
     unsigned p = t->pos;
     for (unsigned k = 0; k < FIR_TAPS; k++) {
@@ -144,7 +143,36 @@ static __attribute__((unused)) void writer_fir(void *arg)
         p = p ? p - 1 : FIR_TAPS - 1;
     }
     t->pos = (t->pos + 1) % FIR_TAPS;
-    output(t, (uint32_t)(int32_t)(acc >> 15));
+    *v = (uint32_t)(int32_t)(acc >> 15);
+    return true;
+}
+
+#if SB_WORKLOAD == SB_UP
+#define COMPUTE compute_up
+#elif SB_WORKLOAD == SB_DOWN
+#define COMPUTE compute_down
+#elif SB_WORKLOAD == SB_FIR
+#define COMPUTE compute_fir
+#else
+#define COMPUTE compute_ipc
+#endif
+
+static __attribute__((unused)) void writer(void *arg)
+{
+    task_t *t = arg;
+#if SB_OUTPUT_AT_END
+    uint32_t v;
+    if (COMPUTE(t, &v))
+        output(t, v);
+    else
+        t->empties++;
+#else
+    if (t->have_next)
+        output(t, t->next);
+    t->have_next = COMPUTE(t, &t->next);
+    if (!t->have_next)
+        t->empties++;
+#endif
 }
 
 static void aperiodic(void *arg)
@@ -211,14 +239,8 @@ int main(void)
     uint32_t p_read = SB_PERIOD_US, p_write = SB_PERIOD_US;
 #if SB_WORKLOAD == SB_UP
     p_write = SB_PERIOD_US / SB_RATIO;
-    sb_fn write = writer_up;
 #elif SB_WORKLOAD == SB_DOWN
     p_read = SB_PERIOD_US / SB_RATIO;
-    sb_fn write = writer_down;
-#elif SB_WORKLOAD == SB_FIR
-    sb_fn write = writer_fir;
-#else
-    sb_fn write = writer_ipc;
 #endif
     /* Rate-monotonic: the faster job of each task first; readers before writers. */
     unsigned read_prio = p_read <= p_write ? 10 : 30, write_prio = p_read <= p_write ? 30 : 10;
@@ -227,9 +249,12 @@ int main(void)
         t->index = i;
         must(sb_chan_init(&t->chan), "channel");
         must(sb_job("reader", reader, t, p_read, 0, read_prio + i), "reader");
-        /* The down-sampler's writer starts one period late, when SB_RATIO samples are in. */
-        uint32_t w_offset = SB_WORKLOAD == SB_DOWN ? p_write : 0;
-        must(sb_job("writer", write, t, p_write, w_offset, write_prio + SB_TASKS + i), "writer");
+        /* The resamplers' writers start one writer period late: the down-sampler's when
+         * SB_RATIO samples are in, the up-sampler's (faster than its reader, so released
+         * before it at a common release) when the first sample is, whatever order the
+         * scheduler runs equal releases in. */
+        uint32_t w_offset = SB_WORKLOAD == SB_DOWN || SB_WORKLOAD == SB_UP ? p_write : 0;
+        must(sb_job("writer", writer, t, p_write, w_offset, write_prio + SB_TASKS + i), "writer");
     }
 #endif
     sb_start();

@@ -25,7 +25,12 @@ for f in runs.csv variants.csv jitter.csv delay.csv summary.json; do
 done
 # 4 variants (ubik-prio and nos, 1 and 2 tasks): 4 rows each, every run produced output.
 [[ $(($(wc -l < "$work/a/smoke/runs.csv") - 1)) -eq 4 ]] || bad "runs.csv: expected 4 runs"
-awk -F, 'NR > 1 && ($15 == 0 || $10 == 0) { exit 1 }' "$work/a/smoke/runs.csv" || bad "a run with no outputs or no cycles"
+# Every run produced every output it should and answered every stimulus: a system that keeps
+# up is not flagged.
+awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+    $col["cycles"] == 0 || $col["outputs_produced"] != $col["outputs_expected"] ||
+    $col["outputs_expected"] == 0 || $col["overloaded"] != 0 || $col["stimuli_unanswered"] != 0 { exit 1 }' \
+    "$work/a/smoke/runs.csv" || bad "runs.csv: a run that keeps up has missing outputs, unanswered stimuli or the overload flag"
 n_svg=$(ls "$work/a/smoke"/*.svg 2>/dev/null | wc -l)
 [[ $n_svg -eq 5 ]] || bad "expected 5 figures (2 jitter, 2 delay, 1 energy), found $n_svg"
 for s in "$work/a/smoke"/*.svg; do grep -q "</svg>" "$s" || bad "$(basename "$s") is not a complete SVG"; done
@@ -52,6 +57,15 @@ else
     # A missing directory is one clear error, not a panic.
     "$ubik" report "$work/none" > /dev/null 2> "$work/err.txt"
     [[ $? -eq 66 ]] && grep -q "not a directory" "$work/err.txt" || bad "report on a missing directory: expected exit 66"
+fi
+# A deliberately overloaded system: flagged, its missed outputs and unanswered stimuli counted
+# exactly (recounted from the runs' IO records and the firmware's own count).
+if ! "$ubik" experiment "$root/experiments/overload.toml" -o "$work/overload" > "$work/overload.log" 2>&1; then
+    bad "ubik experiment overload.toml failed:"; tail -5 "$work/overload.log" | sed 's/^/      /'
+elif ! out=$(python3 "$root/tests/experiment/check_overload.py" "$work/overload" 2>&1); then
+    bad "overloaded variants:"; echo "$out" | sed 's/^/      /'
+elif [[ $(grep -c "OVERLOAD" "$work/overload.log") -ne 2 ]]; then
+    bad "the summary table does not mark both overloaded variants"
 fi
 # A bad experiment file: one line naming file, line and column; exit 65.
 printf '[sweep]\nworkload = ["fft"]\n' > "$work/bad.toml"

@@ -56,6 +56,7 @@ fn html_table(t: &Table, cols: &[&str]) -> String {
                         format!("{x:.3}")
                     }
                 }
+                _ if cell.is_empty() => "none".to_string(),
                 _ => cell.to_string(),
             };
             let _ = write!(s, "<td>{}</td>", esc(&shown));

@@ -30,7 +30,7 @@ pub struct CategoryStats {
 
 /// The `--stats` object of one run (docs/contract.md): fields in the order they are written,
 /// which is alphabetical. `ubik run` writes it; an experiment measures from it directly.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Stats {
     pub avg_current_a: Option<f64>,
     pub avg_power_w: Option<f64>,

@@ -15,19 +15,23 @@ use std::path::{Path, PathBuf};
 pub const MAX_RESULT_BYTES: u64 = 256 << 20;
 
 /// The columns of `variants.csv` the report shows (all must be present).
-pub const VARIANT_COLUMNS: [&str; 12] = [
+pub const VARIANT_COLUMNS: [&str; 16] = [
     "label",
     "utilisation",
-    "outputs",
-    "deadline_misses",
-    "jitter_on_time",
-    "jitter_p99_us",
-    "jitter_max_abs_us",
-    "delay_mean_us",
+    "outputs_expected",
+    "outputs_produced",
+    "stimuli",
+    "stimuli_unanswered",
+    "overloaded",
+    "on_time_tolerance_us",
+    "on_time",
+    "dev_p50_us",
+    "dev_p99_us",
+    "dev_max_us",
+    "delay_p50_us",
     "delay_p99_us",
     "delay_max_us",
     "energy_j",
-    "avg_power_w",
 ];
 
 /// The columns every `dpm.csv` has (the report shows all of its columns).
@@ -53,8 +57,23 @@ const TEXT_COLUMNS: [&str; 8] = [
     "mode",
     "policy",
 ];
-/// Columns that may be empty: NOS has no scheduler; a policy's saving needs a default's energy.
-const MAY_BE_EMPTY: [&str; 2] = ["scheduler", "saving_vs_default_pct"];
+/// Columns that may be empty: NOS has no scheduler; a policy's saving needs a default's energy
+/// (and a run that keeps its deadlines); a measure of no samples is empty, not 0.
+const MAY_BE_EMPTY: [&str; 13] = [
+    "scheduler",
+    "saving_vs_default_pct",
+    "on_time",
+    "dev_p50_us",
+    "dev_p99_us",
+    "dev_max_us",
+    "dev_p99_pct",
+    "jitter_p01_us",
+    "jitter_p99_us",
+    "delay_mean_us",
+    "delay_p50_us",
+    "delay_p99_us",
+    "delay_max_us",
+];
 
 /// A CSV file of `ubik experiment`: the header and the rows, every row as wide as the header.
 pub struct Table {

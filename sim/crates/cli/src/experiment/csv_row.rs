@@ -2,8 +2,7 @@
 //! beside the code that formats its value, and the per-category columns come from
 //! `Category::ALL`: the header and the rows are built from the same list and cannot drift.
 
-use super::metrics::{mean_us, quantile_us, RunMetrics};
-use super::on_time;
+use super::metrics::{abs_quantile_us, mean_us, quantile_us, RunMetrics};
 use super::spec::Variant;
 use observe::Category;
 use std::fmt::Write as _;
@@ -14,15 +13,20 @@ pub(super) struct CsvRow<'a> {
     pub v: &'a Variant,
     pub seed: &'a str,
     pub m: &'a RunMetrics,
-    /// The jitter histogram's bin width: "on time" is within half a bin.
-    pub bin_us: u32,
+    /// The on-time window: |deviation| at most this many microseconds.
+    pub tolerance_us: f64,
 }
 
 /// Formats one cell of a row.
 type Cell = fn(&CsvRow) -> String;
 
+/// A measure, or an empty cell when nothing was measured (never a made-up 0).
+pub(super) fn cell(x: Option<f64>, decimals: usize) -> String {
+    x.map(|x| format!("{x:.decimals$}")).unwrap_or_default()
+}
+
 /// The columns before the per-category ones, in file order.
-const COLUMNS: [(&str, Cell); 26] = [
+const COLUMNS: [(&str, Cell); 35] = [
     ("label", |r| r.v.label()),
     ("system", |r| r.v.system()),
     ("os", |r| r.v.os.to_string()),
@@ -33,41 +37,51 @@ const COLUMNS: [(&str, Cell); 26] = [
     ("tasks", |r| r.v.tasks.to_string()),
     ("period_us", |r| r.v.period_us.to_string()),
     ("ratio", |r| r.v.ratio.to_string()),
+    ("output_period_us", |r| r.v.output_period_us().to_string()),
     ("seed", |r| r.seed.to_string()),
     ("cycles", |r| r.m.cycles.to_string()),
     ("sim_time_s", |r| format!("{:.9}", r.m.sim_time_s)),
     ("energy_j", |r| format!("{:.6e}", r.m.energy_j)),
     ("avg_power_w", |r| format!("{:.6e}", r.m.avg_power_w)),
     ("utilisation", |r| format!("{:.6}", r.m.utilisation)),
-    ("outputs", |r| r.m.outputs.to_string()),
+    ("outputs_expected", |r| r.m.outputs_expected().to_string()),
+    ("outputs_produced", |r| r.m.outputs_produced().to_string()),
+    ("tasks_short", |r| r.m.short_tasks().to_string()),
+    ("stimuli", |r| r.m.stimuli.to_string()),
+    ("stimuli_unanswered", |r| r.m.unanswered.to_string()),
+    ("overloaded", |r| u8::from(r.m.overloaded()).to_string()),
     ("deadline_misses", |r| r.m.deadline_misses.to_string()),
-    ("jitter_on_time", |r| {
-        format!("{:.6}", on_time(&r.m.jitter_ns, r.bin_us))
+    ("on_time_tolerance_us", |r| format!("{:.3}", r.tolerance_us)),
+    ("on_time", |r| cell(r.m.on_time_share(), 6)),
+    ("dev_p50_us", |r| {
+        cell(abs_quantile_us(&r.m.jitter_ns, 0.5), 3)
+    }),
+    ("dev_p99_us", |r| {
+        cell(abs_quantile_us(&r.m.jitter_ns, 0.99), 3)
+    }),
+    ("dev_max_us", |r| {
+        cell(abs_quantile_us(&r.m.jitter_ns, 1.0), 3)
+    }),
+    ("dev_p99_pct", |r| {
+        let period_us = r.v.output_period_us() as f64;
+        cell(
+            abs_quantile_us(&r.m.jitter_ns, 0.99).map(|d| d / period_us * 100.0),
+            4,
+        )
     }),
     ("jitter_p01_us", |r| {
-        format!("{:.3}", quantile_us(&r.m.jitter_ns, 0.01))
+        cell(quantile_us(&r.m.jitter_ns, 0.01), 3)
     }),
     ("jitter_p99_us", |r| {
-        format!("{:.3}", quantile_us(&r.m.jitter_ns, 0.99))
+        cell(quantile_us(&r.m.jitter_ns, 0.99), 3)
     }),
-    ("jitter_max_abs_us", |r| {
-        let max_abs = r.m.jitter_ns.iter().map(|j| j.abs()).max().unwrap_or(0) as f64 / 1000.0;
-        format!("{max_abs:.3}")
-    }),
-    ("stimuli", |r| r.m.stimuli.to_string()),
-    ("unanswered", |r| r.m.unanswered.to_string()),
-    ("delay_mean_us", |r| {
-        format!("{:.3}", mean_us(&r.m.delay_ns))
-    }),
-    ("delay_p50_us", |r| {
-        format!("{:.3}", quantile_us(&r.m.delay_ns, 0.5))
-    }),
+    ("delay_mean_us", |r| cell(mean_us(&r.m.delay_ns), 3)),
+    ("delay_p50_us", |r| cell(quantile_us(&r.m.delay_ns, 0.5), 3)),
     ("delay_p99_us", |r| {
-        format!("{:.3}", quantile_us(&r.m.delay_ns, 0.99))
+        cell(quantile_us(&r.m.delay_ns, 0.99), 3)
     }),
-    ("delay_max_us", |r| {
-        format!("{:.3}", quantile_us(&r.m.delay_ns, 1.0))
-    }),
+    ("delay_max_us", |r| cell(quantile_us(&r.m.delay_ns, 1.0), 3)),
+    ("delays", |r| r.m.delay_ns.len().to_string()),
 ];
 
 impl CsvRow<'_> {

@@ -7,7 +7,9 @@
 //! machine = "simbed.machine.toml" # relative to this file; default: APP/machine.toml
 //! run_ms = 1000                  # simulated run length of each variant
 //! seeds = [1, 2]                 # one run per seed (the stimulus generators' seed)
-//! jitter_bin_us = 10             # histogram bin of the jitter and delay distributions
+//! jitter_bin_us = 10             # histogram bin of the jitter and delay distributions (display)
+//! on_time_tolerance_pct = 1      # an output is on time within this share of its period
+//! cflags = ["-DSB_OUTPUT_LATE=1"] # extra -D defines for every variant's build
 //!
 //! [sweep]
 //! os = ["ubik", "nos"]
@@ -17,6 +19,7 @@
 //! period_us = [8000]             # the slow job's period (apps/simbed/workloads.c)
 //! ratio = [2]                    # up/down-sampling ratio
 //! tick_hz = 1000                 # Ubik's tick; every Ubik job period must be a multiple
+//! output = ["start"]             # where a writer job writes: "start" (a fixed point) | "end"
 //! ```
 //!
 //! Errors name the file, line and column, what is wrong and what was expected (exit 65).
@@ -42,6 +45,8 @@ struct Raw {
     run_ms: Option<Spanned<i64>>,
     seeds: Option<Spanned<Vec<Spanned<i64>>>>,
     jitter_bin_us: Option<Spanned<i64>>,
+    on_time_tolerance_pct: Option<Spanned<f64>>,
+    cflags: Option<Spanned<Vec<Spanned<String>>>>,
     sweep: Spanned<RawSweep>,
 }
 
@@ -55,6 +60,7 @@ struct RawSweep {
     period_us: Option<Spanned<Vec<Spanned<i64>>>>,
     ratio: Option<Spanned<Vec<Spanned<i64>>>>,
     tick_hz: Option<Spanned<i64>>,
+    output: Option<Spanned<Vec<Spanned<String>>>>,
     policy: Option<Spanned<Vec<Spanned<String>>>>,
     mode: Option<Spanned<Vec<Spanned<String>>>>,
 }
@@ -95,6 +101,8 @@ pub struct Variant {
     pub period_us: u32,
     pub ratio: u32,
     pub tick_hz: u32,
+    /// The writer jobs write at the end of their work (`output = "end"`), not at its start.
+    pub output_at_end: bool,
 }
 
 impl Variant {
@@ -118,6 +126,9 @@ impl Variant {
         if self.workload == "up" || self.workload == "down" {
             s.push_str(&format!("-r{}", self.ratio));
         }
+        if self.output_at_end {
+            s.push_str("-end");
+        }
         s
     }
 
@@ -133,10 +144,11 @@ impl Variant {
     /// The figures' key of a workload setting over every system: "up-p8000-r2".
     pub fn workload_key(&self) -> String {
         format!(
-            "{}-p{}{}",
+            "{}-p{}{}{}",
             self.workload,
             self.period_us,
-            self.ratio_suffix()
+            self.ratio_suffix(),
+            if self.output_at_end { "-end" } else { "" }
         )
     }
 
@@ -151,6 +163,34 @@ impl Variant {
             self.period_us / self.ratio
         } else {
             self.period_us
+        }
+    }
+
+    /// The outputs each task's writer makes in a run of `run_ms` that keeps up
+    /// (apps/simbed/workloads.c): the writer is released every output period from its offset
+    /// (one output period for the resamplers, whose writers wait for their first samples,
+    /// else 0) while the run lasts; each job writes the value the previous one computed, so
+    /// the first writes nothing (unless the writers write at the end of their work).
+    pub fn outputs_per_task(&self, run_ms: u32) -> u64 {
+        if self.workload == "none" {
+            return 0;
+        }
+        let p = self.output_period_us() as u64;
+        let offset = if self.workload == "down" || self.workload == "up" {
+            p
+        } else {
+            0
+        };
+        let first = if self.output_at_end {
+            offset
+        } else {
+            offset + p
+        };
+        let run_us = run_ms as u64 * 1000;
+        if run_us > first {
+            (run_us - first).div_ceil(p)
+        } else {
+            0
         }
     }
 
@@ -174,6 +214,10 @@ pub struct Experiment {
     pub run_ms: u32,
     pub seeds: Vec<u64>,
     pub jitter_bin_us: u32,
+    /// An output whose |deviation| is at most this percentage of its period is on time.
+    pub on_time_tolerance_pct: f64,
+    /// Extra `-DNAME[=VALUE]` flags for every variant's build.
+    pub cflags: Vec<String>,
     pub variants: Vec<Variant>,
     pub dpm: Vec<DpmVariant>,
 }
@@ -296,6 +340,20 @@ impl Ctx<'_> {
     }
 }
 
+/// `-DNAME` or `-DNAME=VALUE`: a define that needs no quoting in a TOML string or a shell.
+fn is_define(f: &str) -> bool {
+    let Some(body) = f.strip_prefix("-D") else {
+        return false;
+    };
+    let (name, value) = body.split_once('=').unwrap_or((body, ""));
+    let mut chars = name.chars();
+    matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && value
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.' || c == '-')
+}
+
 impl Experiment {
     /// Reads an experiment file; `root` is the repository (apps are relative to it).
     pub fn from_file(path: &Path, root: &Path) -> Result<Experiment, ConfigError> {
@@ -390,6 +448,30 @@ impl Experiment {
             }
         }
         let jitter_bin_us = c.int(&raw.jitter_bin_us, "jitter_bin_us", 1, 1_000_000, 10)?;
+        let on_time_tolerance_pct = match &raw.on_time_tolerance_pct {
+            None => 1.0,
+            Some(x) if *x.get_ref() > 0.0 && *x.get_ref() <= 50.0 => *x.get_ref(),
+            Some(x) => {
+                return Err(c.err(
+                    &x.span(),
+                    format!("on_time_tolerance_pct = {} is out of range", x.get_ref()),
+                    "a percentage of the output period above 0 and at most 50",
+                ))
+            }
+        };
+        let mut cflags = Vec::new();
+        if let Some(list) = &raw.cflags {
+            for f in list.get_ref() {
+                if !is_define(f.get_ref()) {
+                    return Err(c.err(
+                        &f.span(),
+                        format!("cflags entry {:?} is not a define", f.get_ref()),
+                        "-DNAME or -DNAME=VALUE (letters, digits, _ and . in the value)",
+                    ));
+                }
+                cflags.push(f.get_ref().clone());
+            }
+        }
 
         let sw = raw.sweep.get_ref();
         if dpm_kind {
@@ -400,6 +482,7 @@ impl Experiment {
                 ("period_us", sw.period_us.is_some()),
                 ("ratio", sw.ratio.is_some()),
                 ("tick_hz", sw.tick_hz.is_some()),
+                ("output", sw.output.is_some()),
             ] {
                 if present {
                     return Err(c.err(
@@ -444,6 +527,8 @@ impl Experiment {
                 run_ms,
                 seeds,
                 jitter_bin_us,
+                on_time_tolerance_pct,
+                cflags,
                 variants: Vec::new(),
                 dpm,
             });
@@ -467,6 +552,7 @@ impl Experiment {
         let periods = c.ints(&sw.period_us, "period_us", 100, 10_000_000, &[8000])?;
         let ratios = c.ints(&sw.ratio, "ratio", 1, 64, &[2])?;
         let tick_hz = c.int(&sw.tick_hz, "tick_hz", 1, 100_000, 1000)?;
+        let outputs = c.strings(&sw.output, "output", &["start", "end"], &["start"])?;
         let tick_us = 1_000_000 / tick_hz;
 
         let mut variants = Vec::new();
@@ -503,15 +589,18 @@ impl Experiment {
                                         .unwrap_or_else(|| raw.sweep.span());
                                     return Err(c.err(&span, format!("period_us {p} (ratio {r}: fast job {fast} us) is not a multiple of Ubik's {tick_us} us tick"), "job periods that are multiples of 1e6 / tick_hz microseconds (raise tick_hz)"));
                                 }
-                                variants.push(Variant {
-                                    os: os.clone(),
-                                    scheduler: sched.clone(),
-                                    workload: w.clone(),
-                                    tasks: t,
-                                    period_us: p,
-                                    ratio: r,
-                                    tick_hz,
-                                });
+                                for out in &outputs {
+                                    variants.push(Variant {
+                                        os: os.clone(),
+                                        scheduler: sched.clone(),
+                                        workload: w.clone(),
+                                        tasks: t,
+                                        period_us: p,
+                                        ratio: r,
+                                        tick_hz,
+                                        output_at_end: out == "end",
+                                    });
+                                }
                             }
                         }
                     }
@@ -526,6 +615,8 @@ impl Experiment {
             run_ms,
             seeds,
             jitter_bin_us,
+            on_time_tolerance_pct,
+            cflags,
             variants,
             dpm: Vec::new(),
         })
@@ -592,5 +683,61 @@ mod tests {
             .to_string();
         assert!(e.contains("x.toml:3:1") && e.contains("colour"), "{e}");
         assert!(parse("[sweep]\n").is_err());
+    }
+
+    #[test]
+    fn tolerance_and_cflags_are_checked() {
+        let e = parse("on_time_tolerance_pct = 2\ncflags = [\"-DSB_OUTPUT_LATE=1\"]\n[sweep]\nworkload = [\"ipc\"]\n").unwrap();
+        assert_eq!(e.on_time_tolerance_pct, 2.0);
+        assert_eq!(e.cflags, vec!["-DSB_OUTPUT_LATE=1".to_string()]);
+        assert_eq!(
+            parse("[sweep]\nworkload = [\"ipc\"]\n")
+                .unwrap()
+                .on_time_tolerance_pct,
+            1.0
+        );
+        let e = parse("on_time_tolerance_pct = 0\n[sweep]\nworkload = [\"ipc\"]\n")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("x.toml:1:25: on_time_tolerance_pct = 0 is out of range"),
+            "{e}"
+        );
+        let e = parse("cflags = [\"-O0\"]\n[sweep]\nworkload = [\"ipc\"]\n")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("x.toml:1:11: cflags entry \"-O0\" is not a define"),
+            "{e}"
+        );
+        assert!(parse("cflags = [\"-DX=a b\"]\n[sweep]\nworkload = [\"ipc\"]\n").is_err());
+    }
+
+    #[test]
+    fn outputs_per_task_follow_the_writers_releases() {
+        let v = |workload: &str, period_us, ratio| Variant {
+            os: "ubik".into(),
+            scheduler: Some("prio".into()),
+            workload: workload.into(),
+            tasks: 1,
+            period_us,
+            ratio,
+            tick_hz: 1000,
+            output_at_end: false,
+        };
+        // Releases at 0, 1, ..., 999 ms; the first writes nothing.
+        assert_eq!(v("ipc", 1000, 1).outputs_per_task(1000), 999);
+        // Up 2:1 at 8 ms: writer every 4 ms, releases 4..=996 ms: 249, one silent.
+        assert_eq!(v("up", 8000, 2).outputs_per_task(1000), 248);
+        // Down: writer every 8 ms from 8 ms: releases 8..=992 ms: 124, one silent.
+        assert_eq!(v("down", 8000, 4).outputs_per_task(1000), 123);
+        assert_eq!(v("none", 8000, 1).outputs_per_task(1000), 0);
+        assert_eq!(v("fir", 8000, 1).outputs_per_task(5), 0);
+        let end = Variant {
+            output_at_end: true,
+            ..v("down", 8000, 4)
+        };
+        assert_eq!(end.outputs_per_task(1000), 124);
+        assert!(end.label().ends_with("-end"));
     }
 }
