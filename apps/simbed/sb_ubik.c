@@ -1,7 +1,9 @@
 /* The portability layer on the Ubik kernel: each job is a task (periodic: it runs and sleeps
  * until its next release with uk_task_sleep_until, so releases do not drift; interrupt-
  * driven: it waits on a semaphore its LISR gives), each channel a message queue used
- * without waiting. Priorities pass through, made unique for the bitmap scheduler. */
+ * without waiting. Priorities pass through, made unique for the bitmap scheduler; under the
+ * deadline schedulers (edf, coop) each job is due at its next release, and the interrupt-
+ * driven job's response at the next tick. */
 #include "sb.h"
 #ifndef UK_CONFIG_OS_NOS
 #include "bsp/bsp.h"
@@ -14,6 +16,7 @@ typedef struct {
     sb_fn fn;
     void *arg;
     uk_tick_t period, offset;
+    unsigned prio; /* as asked for */
     uk_sem_t irq; /* interrupt-driven jobs */
     uint32_t stack[SB_STACK_WORDS] __attribute__((aligned(16)));
 } job_t;
@@ -54,8 +57,15 @@ static void periodic_entry(void *arg)
 {
     job_t *j = arg;
     uk_tick_t last = uk_time();
-    if (j->offset)
-        uk_task_sleep_until(&last, j->offset);
+    /* The deadline schedulers (edf, coop): each job is due at the next release
+     * (uk_task_sleep_until keeps it so); the stop job (priority 0) at the next tick, so it
+     * runs before the jobs released with it. The first release after an offset is a plain
+     * sleep, which leaves the deadline alone. */
+    uk_task_set_deadline(0, j->prio == 0 ? 1 : j->period);
+    if (j->offset) {
+        uk_task_sleep(j->offset);
+        last += j->offset;
+    }
     for (;;) {
         j->fn(j->arg);
         uk_task_sleep_until(&last, j->period); /* a late release: UK_ETIMEOUT, next on grid */
@@ -83,6 +93,7 @@ static job_t *new_job(const char *name, sb_fn fn, void *arg, unsigned prio, void
     job_t *j = &jobs[n_jobs++];
     j->fn = fn;
     j->arg = arg;
+    j->prio = prio;
     int r = uk_task_create(&j->task, name, entry, j, claim_prio(prio), j->stack, sizeof j->stack);
     if (r)
         fail("uk_task_create", r);
@@ -110,6 +121,10 @@ int sb_irq_job(const char *name, unsigned line, sb_fn fn, void *arg, unsigned pr
     if (r)
         fail("uk_sem_init", r);
     line_job[line] = j;
+    /* The deadline schedulers: each response is due at the next tick, before any periodic
+     * job's (their periods are whole ticks). */
+    if ((r = uk_task_set_deadline(&j->task, 1)))
+        fail("uk_task_set_deadline", r);
     if ((r = uk_irq_install(line, lisr)))
         fail("uk_irq_install", r);
     return uk_task_activate(&j->task) ? -1 : 0;

@@ -55,7 +55,7 @@ run() {
 }
 
 for s in $all_scheds; do run sched "$s"; done
-for s in prio prio_rr rr; do run coop "$s"; done  # "bitmap": unique priorities, no equals
+for s in prio prio_rr rr edf coop; do run coop "$s"; done  # "bitmap": unique priorities, no equals
 run irqoff prio && cp "$res/irqoff-prio.txt" "$res/irqoff.txt"
 for s in $all_scheds; do
     if run irqlat "$s" --machine "$bench/irqlat/machine.toml" --io "$work/irqlat-$s.csv"; then

@@ -62,17 +62,24 @@
 /* Properties of the compiled-in policy the core relies on: the number of priorities (the
  * lowest, UK_PRIOS - 1, is the idle task's), whether base priorities are unique (the
  * policy then claims a priority for its task at create/set_prio and releases it at delete)
- * and whether it counts time slices at every tick (if not, most ticks need no tail).
+ * whether it counts time slices at every tick (if not, most ticks need no tail) and whether
+ * it orders tasks by deadline (uk_task_sleep_until then sets each release's deadline).
  * uk_config.h carries them from the policy's row of sysdesc::POLICIES; a build without one
  * has the default policy's. */
 #ifdef UK_POLICY_PRIOS
 #define UK_PRIOS UK_POLICY_PRIOS
 #define UK_SCHED_UNIQUE_PRIOS UK_POLICY_UNIQUE_PRIOS
 #define UK_SCHED_TIME_SLICES UK_POLICY_TIME_SLICES
+#ifdef UK_POLICY_DEADLINES
+#define UK_SCHED_DEADLINES UK_POLICY_DEADLINES
+#endif
 #else
 #define UK_PRIOS 256
 #define UK_SCHED_UNIQUE_PRIOS 0
 #define UK_SCHED_TIME_SLICES 1 /* unknown: the tail processes every tick */
+#endif
+#ifndef UK_SCHED_DEADLINES
+#define UK_SCHED_DEADLINES 0
 #endif
 #define UK_IDLE_PRIO (UK_PRIOS - 1)
 

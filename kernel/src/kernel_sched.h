@@ -39,6 +39,11 @@ int uk__sched_valid_prio(unsigned prio); /* UK_OK or UK_EINVAL */
  * t->prio and keeps its structure ordered (a priority policy puts t behind its new equals;
  * the cyclic one leaves t where it is). */
 void uk__sched_set_prio(uk_task_t *t, uk_prio_t prio);
+#if UK_SCHED_DEADLINES
+/* Deadline policies: t (ready or running) gets the absolute deadline `deadline`; the policy
+ * keeps its structure ordered. (Insert sets a task's deadline from t->rel_deadline.) */
+void uk__sched_set_deadline(uk_task_t *t, uk_tick_t deadline);
+#endif
 
 #if UK_SCHED_UNIQUE_PRIOS
 /* Base priorities are unique: t claims `prio` (UK_OK, or UK_EINVAL if another live task has

@@ -314,6 +314,35 @@ UK_OTHER_FN(uk_task_state) uk_task_state_t uk_task_state(const uk_task_t *t)
     return (uk_task_state_t)t->state;
 }
 
+UK_OTHER_FN(uk_task_set_deadline) int uk_task_set_deadline(uk_task_t *t, uk_tick_t relative)
+{
+    if (UK_IN_ISR())
+        return UK_EPERM;
+    if (!t)
+        t = uk__current;
+    if (!valid_task(t) || relative == UK_FOREVER)
+        return UK_EINVAL;
+    unsigned key = uk__lock();
+    t->rel_deadline = relative;
+#if UK_SCHED_DEADLINES
+    if (t->state == UK_TASK_READY) {
+        uk__sched_set_deadline(t, uk__ticks + relative); /* re-ordered */
+        uk__reschedule();
+    }
+#else
+    t->deadline = uk__ticks + relative;
+#endif
+    uk__unlock(key);
+    return UK_OK;
+}
+
+UK_OTHER_FN(uk_task_deadline) uk_tick_t uk_task_deadline(const uk_task_t *t)
+{
+    if (!t)
+        t = uk__current;
+    return valid_task(t) && t->rel_deadline ? t->deadline : UK_FOREVER;
+}
+
 UK_OTHER_FN(uk_task_prio) uint8_t uk_task_prio(const uk_task_t *t)
 {
     return valid_task(t) ? t->prio : 0;

@@ -136,8 +136,16 @@ UK_TIME_FN(uk_task_sleep_until) int uk_task_sleep_until(uk_tick_t *last_wake, uk
     *last_wake += period;
     uk_tick_t wait = *last_wake - uk__ticks;
     int r = UK_OK;
+#if UK_SCHED_DEADLINES
+    uk__current->rel_deadline = period; /* each release's deadline: the next release */
+#endif
     if (wait == 0 || wait > period) {
         r = UK_ETIMEOUT; /* the deadline is now or already passed */
+#if UK_SCHED_DEADLINES
+        /* The late job runs now, due one period after its release. */
+        uk__sched_set_deadline(uk__current, *last_wake + period);
+        uk__reschedule();
+#endif
     } else {
         uk__current->wait_result = UK_OK; /* UK_EINTR if a signal ends the sleep */
         uk__unready(uk__current, UK_TASK_DELAYED);

@@ -5,12 +5,15 @@
  * The model keeps every ready task in one list in order of (re)arrival: a priority policy
  * must pick the earliest-arrived task of the highest priority (FIFO among equals, a yield or
  * an expired slice counts as a new arrival); "rr" the earliest-arrived task, the idle task
- * only when no other is ready. */
+ * only when no other is ready; a deadline policy the earliest-arrived task of the smallest
+ * (has no deadline, deadline, priority) -- "coop" the running task while it is ready. */
 #include <assert.h>
 #include <stdio.h>
 #include "kernel.h"
 
 uk_task_t uk__idle_task;
+uk_task_t *volatile uk__current;
+volatile uk_tick_t uk__ticks;
 
 #define NT 40
 static uk_task_t tasks[NT];
@@ -28,6 +31,11 @@ static uk_task_t *T(int i) { return i == NT ? &uk__idle_task : &tasks[i]; }
 #else
 #define SLICED 0
 #define PRIO_ORDER 1
+#endif
+#if UK_SCHED_DEADLINES
+#define DEADLINE_ORDER 1
+#else
+#define DEADLINE_ORDER 0
 #endif
 
 static uint32_t rng = 4242;
@@ -56,12 +64,26 @@ static void model_remove(int i)
 }
 static void model_append(int i) { seq[nseq++] = i; }
 
-static int model_pick(void)
+/* a runs before b in the deadline order (not FIFO: arrival breaks the remaining ties). */
+static __attribute__((unused)) bool deadline_before(const uk_task_t *a, const uk_task_t *b)
+{
+    if ((a->rel_deadline != 0) != (b->rel_deadline != 0))
+        return a->rel_deadline != 0;
+    if (a->rel_deadline && a->deadline != b->deadline)
+        return (int32_t)(a->deadline - b->deadline) < 0;
+    return a->prio < b->prio;
+}
+
+/* The policy's order alone (what a yield or a blocking running task leads to). */
+static int model_order_pick(void)
 {
     int best = -1;
     for (int k = 0; k < nseq; k++) {
         int i = seq[k];
-#if PRIO_ORDER
+#if DEADLINE_ORDER
+        if (best < 0 || deadline_before(T(i), T(best)))
+            best = i;
+#elif PRIO_ORDER
         if (best < 0 || T(i)->prio < T(best)->prio)
             best = i;
 #else
@@ -72,18 +94,31 @@ static int model_pick(void)
     return best < 0 ? NT : best;
 }
 
+static int model_pick(void)
+{
+#ifdef UK_CONFIG_SCHED_COOP
+    if (cur && cur != &uk__idle_task && cur->state == UK_TASK_READY)
+        return (int)(cur - tasks); /* never preempted */
+#endif
+    return model_order_pick();
+}
+
 /* The core's part of a reschedule: the pick runs, and matches the model. */
 static void reschedule(void)
 {
     uk_task_t *next = uk__sched_pick();
     assert(next == T(model_pick()));
-    cur = next; /* states unchanged: the running task's says READY */
+    cur = uk__current = next; /* states unchanged: the running task's says READY */
 }
 
 static void make_ready(int i)
 {
     T(i)->state = UK_TASK_READY;
     uk__sched_insert(T(i));
+#if DEADLINE_ORDER
+    if (T(i)->rel_deadline)
+        assert(T(i)->deadline == uk__ticks + T(i)->rel_deadline);
+#endif
     model_append(i);
 }
 
@@ -96,6 +131,7 @@ int main(void)
 {
     unsigned checks = 0;
     uk__sched_init();
+    uk__ticks = 0xFFFFFF00u; /* deadlines wrap around during the run */
     for (int i = 0; i <= NT; i++) {
         uk_task_t *t = T(i);
         *t = (uk_task_t){0};
@@ -129,16 +165,21 @@ int main(void)
         case 3: { /* the running task yields */
             int c = cur == &uk__idle_task ? NT : (int)(cur - tasks);
             uk_task_t *next = uk__sched_yield(cur);
-            /* What yield says runs next is what a full lookup picks. */
-            assert(next == uk__sched_pick());
 #if !PRIO_ORDER
-            if (c == NT)
+            if (c == NT) {
+                assert(next == uk__sched_pick());
                 break;
+            }
 #endif
             model_remove(c);
             model_append(c);
+            /* What yield says runs next is the policy's order (the core makes it current),
+             * which a full lookup then picks. */
+            assert(next == T(model_order_pick()));
+            cur = uk__current = next;
+            assert(next == uk__sched_pick());
             if (SLICED)
-                assert(cur->slice_left == cur->slice);
+                assert(T(c)->slice_left == T(c)->slice);
             break;
         }
         case 4:
@@ -180,10 +221,22 @@ int main(void)
                 t->prio = rand_prio();
             }
             break;
-        case 7: /* slices change */
+        case 7: /* slices change; deadline policies: time passes, deadlines change */
             t->slice = 1 + rnd() % 3;
             if (t->slice_left > t->slice)
                 t->slice_left = t->slice;
+#if DEADLINE_ORDER
+            uk__ticks += rnd() % 3;
+            /* As uk_task_set_deadline: a ready task is placed anew at once. */
+            if (i != NT && (rnd() & 1)) {
+                t->rel_deadline = rnd() % 4 ? rnd() % 5 : 0; /* 0: none */
+                if (t->state != UK_TASK_READY)
+                    break;
+                uk__sched_set_deadline(t, uk__ticks + t->rel_deadline);
+                model_remove(i);
+                model_append(i);
+            }
+#endif
             break;
         }
         reschedule();

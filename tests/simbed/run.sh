@@ -42,7 +42,7 @@ run_one() { # OS SCHED WORKLOAD RATIO TASKS PERIOD_US
     fi
 }
 
-for os_sched in nos:- ubik:prio ubik:rr ubik:bitmap; do
+for os_sched in nos:- ubik:prio ubik:rr ubik:bitmap ubik:edf ubik:coop; do
     os=${os_sched%%:*} sched=${os_sched#*:}
     # The fast job of up/down runs every period / ratio: a multiple of Ubik's 1 ms tick.
     run_one "$os" "$sched" ipc 1 2 2000

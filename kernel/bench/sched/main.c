@@ -7,9 +7,9 @@
  * in between), so it covers: uk_sem_give (check, waiter out of the wait queue, into the ready
  * structure, select, context switch) and the return of H's uk_sem_take. The other n - 3 tasks
  * ("fillers", priorities 2, 3, ...) are either ready (lower than G: they never run; mode
- * "ready") or blocked on another semaphore (mode "blocked"). Under "rr" no task preempts
- * another: G gives and then yields (so the figure includes uk_task_yield), and only the
- * blocked mode applies (ready fillers would run before H).
+ * "ready") or blocked on another semaphore (mode "blocked"). Under "rr" and "coop" no task
+ * preempts another: G gives and then yields (so the figure includes uk_task_yield); under
+ * "rr" only the blocked mode applies (ready fillers would run before H).
  *
  * The tick is masked (mie.MTIE) while measuring, so no tick interrupt falls into a window:
  * every repetition takes the same path. Output, one line per (mode, n):
@@ -117,7 +117,7 @@ static void run(const char *mode, bool blocked, unsigned n)
     for (unsigned k = 0; k < REPS; k++) {
         t0 = mcycle();
         uk_sem_give(&s);
-#ifdef UK_CONFIG_SCHED_RR
+#if defined(UK_CONFIG_SCHED_RR) || defined(UK_CONFIG_SCHED_COOP)
         uk_task_yield();
 #endif
     }

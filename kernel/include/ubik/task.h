@@ -55,6 +55,10 @@ typedef struct uk_task {
     /* Set by a service whose admission looks at the first waiter (a variable-size queue's
      * senders): called with the wait queue when this task leaves it unserved or moves in it. */
     void (*wait_leave)(uk_list_t *q);
+    /* Deadline policies (edf, coop): the current job's absolute deadline (a tick), valid
+     * while rel_deadline is not 0; rel_deadline: ticks from each release to its deadline. */
+    uk_tick_t deadline;
+    uk_tick_t rel_deadline;
 } uk_task_t;
 
 int uk_task_create(uk_task_t *t, const char *name, void (*entry)(void *), void *arg,
@@ -81,6 +85,14 @@ int uk_task_sleep_until(uk_tick_t *last_wake, uk_tick_t period);
 uk_task_t *uk_task_self(void);
 int uk_task_set_prio(uk_task_t *t, uint8_t prio);
 int uk_task_set_slice(uk_task_t *t, uk_tick_t ticks);
+/* t's relative deadline (NULL: the calling task): each time t becomes ready, its deadline is
+ * `relative` ticks later; 0 removes it (t then runs after every task with a deadline, by
+ * priority). If t is ready, its deadline becomes now + relative at once. uk_task_sleep_until
+ * sets it to its period, so a periodic task's deadline is its next release. Only the deadline
+ * policies (edf, coop) order tasks by it; the others keep it. */
+int uk_task_set_deadline(uk_task_t *t, uk_tick_t relative);
+/* t's absolute deadline (a tick; NULL: the calling task's), or UK_FOREVER if it has none. */
+uk_tick_t uk_task_deadline(const uk_task_t *t);
 uk_task_state_t uk_task_state(const uk_task_t *t);
 uint8_t uk_task_prio(const uk_task_t *t);
 

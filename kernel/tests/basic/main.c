@@ -49,10 +49,9 @@ static void lo_task(void *arg)
     log_step(6);
     CHECK_EQ(uk_sem_delete(&sem), UK_OK);  /* waiter (higher) runs now */
     log_step(8);
-#ifdef UK_CONFIG_SCHED_RR
-    /* Cyclic time slices: a task made ready never preempts, it joins the back of the queue.
-     * hi logs 3 only after lo's turn (which ends when lo sleeps), the waiter 7 after lo
-     * yields to it. */
+#if defined(UK_CONFIG_SCHED_RR) || defined(UK_CONFIG_SCHED_COOP)
+    /* Cyclic time slices, or cooperative: a task made ready never preempts. hi logs 3 only
+     * after lo's turn (which ends when lo sleeps), the waiter 7 after lo yields to it. */
     uk_task_yield();
     static const int want[] = {1, 2, 4, 3, 5, 6, 8, 7};
 #else

@@ -68,6 +68,9 @@ static void sig_task(void *arg)
     step[0] = 4;
     for (;;) { /* busy: preempted by ticks (main runs above it) */
         step[0] = 5;
+#ifdef UK_CONFIG_SCHED_COOP
+        uk_task_yield(); /* cooperative: nothing preempts it, it gives the processor up */
+#endif
     }
 }
 

@@ -325,9 +325,9 @@ static void ready_order(void)
     CHECK_EQ(order[2], 2);
 #endif
 
-#ifndef UK_CONFIG_SCHED_RR
-    /* Lowering the running task below a ready one switches at once; raising a ready task
-     * above the running one too. */
+#if !defined(UK_CONFIG_SCHED_RR) && !defined(UK_CONFIG_SCHED_COOP)
+    /* Preemptive policies: lowering the running task below a ready one switches at once;
+     * raising a ready task above the running one too. */
     n_order = 0;
     start(0, M_RETURN, 0);
     CHECK_EQ(uk_task_set_prio(0, 40), UK_OK);

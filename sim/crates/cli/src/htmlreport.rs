@@ -21,6 +21,10 @@ pub struct ReportArgs {
     /// Where the report goes [default: DIR/report]; the page is DIR/report/index.html.
     #[arg(short = 'o', long = "output", value_name = "DIR")]
     pub output: Option<PathBuf>,
+    /// Print every experiment's table as Markdown on stdout instead (docs/results.md's
+    /// tables are made this way: scripts/results-tables.sh).
+    #[arg(long, conflicts_with = "output")]
+    pub markdown: bool,
 }
 
 fn esc(s: &str) -> String {
@@ -121,6 +125,16 @@ pub fn report(args: ReportArgs) -> Result<u8, Failure> {
         .iter()
         .map(|d| read_experiment(d))
         .collect::<Result<Vec<_>, _>>()?;
+    if args.markdown {
+        if exps.is_empty() {
+            return Err(Failure::new(
+                code::NO_INPUT,
+                format!("{}: no experiments; expected directories with a summary.json (from `ubik experiment`)", args.dir.display()),
+            ));
+        }
+        print!("{}", crate::mdreport::render(&exps));
+        return Ok(0);
+    }
     let benches = read_benches(&args.dir)?;
     if exps.is_empty() && benches.is_empty() {
         return Err(Failure::new(

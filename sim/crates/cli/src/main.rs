@@ -4,6 +4,7 @@ mod build;
 mod experiment;
 mod gen;
 mod htmlreport;
+mod mdreport;
 mod report;
 mod results;
 mod run;

@@ -90,6 +90,8 @@ pub struct Summary {
     /// The machine file's name (SimBed experiments; null when none was recorded).
     pub machine: Option<String>,
     pub jitter_bin_us: Option<u64>,
+    /// The on-time window, % of the output period (SimBed experiments).
+    pub on_time_tolerance_pct: Option<f64>,
 }
 
 /// One experiment directory.
@@ -339,6 +341,17 @@ fn read_summary(path: &Path) -> Result<Summary, Failure> {
         )?;
         (machine, Some(bin))
     };
+    let on_time_tolerance_pct = match top.obj.get("on_time_tolerance_pct") {
+        None | Some(Value::Null) => None,
+        Some(Value::Number(n)) => n.as_f64(),
+        Some(v) => {
+            return Err(top.wrong(
+                "on_time_tolerance_pct",
+                v,
+                "the on-time window in % of the period (a number)",
+            ))
+        }
+    };
     let mut labels = Vec::new();
     for (i, v) in top
         .array("variants", "the variants (an array of objects)")?
@@ -362,6 +375,7 @@ fn read_summary(path: &Path) -> Result<Summary, Failure> {
         seeds,
         machine,
         jitter_bin_us,
+        on_time_tolerance_pct,
     })
 }
 

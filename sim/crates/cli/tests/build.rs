@@ -207,6 +207,7 @@ fn builds_an_app_that_runs() {
             "#define UK_POLICY_PRIOS 256",
             "#define UK_POLICY_UNIQUE_PRIOS 0",
             "#define UK_POLICY_TIME_SLICES 1",
+            "#define UK_POLICY_DEADLINES 0",
             "#define UK_TICK_HZ 250",
             "#define UK_TIMESLICE_TICKS 4",
             "#define UK_IRQ_STACK_BYTES 1024",
@@ -443,8 +444,8 @@ fn system_toml_errors_name_file_line_column() {
         ),
         (
             "bad scheduler",
-            "[kernel]\nscheduler = \"edf\"\n",
-            &["app/system.toml:2:13: scheduler = \"edf\" is not a scheduler; expected one of \"rr\", \"prio\", \"prio_rr\", \"bitmap\""],
+            "[kernel]\nscheduler = \"fifo\"\n",
+            &["app/system.toml:2:13: scheduler = \"fifo\" is not a scheduler; expected one of \"rr\", \"prio\", \"prio_rr\", \"bitmap\", \"edf\", \"coop\""],
         ),
         (
             "tick_hz 0",

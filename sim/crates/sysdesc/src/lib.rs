@@ -70,17 +70,21 @@ pub struct Policy {
     /// Whether the policy counts time slices at every tick (`uk__sched_tick`); if not, a tick
     /// with nothing else to do is counted in the timer interrupt itself, without the tail.
     pub time_slices: bool,
+    /// Whether the policy orders tasks by deadline (`uk_task_set_deadline`, and
+    /// `uk_task_sleep_until` sets a release's deadline to release + period).
+    pub deadlines: bool,
 }
 
 /// Every scheduler policy, in the order lists show them: the one list. Adding a policy is a
 /// row here plus its C file, `kernel/sched/NAME.c` (docs/kernel.md, "Adding a scheduler").
-pub const POLICIES: [Policy; 4] = [
+pub const POLICIES: [Policy; 6] = [
     Policy {
         name: "rr",
         summary: "cyclic time slices, priorities ignored",
         lowest_task_priority: 254,
         unique_priorities: false,
         time_slices: true,
+        deadlines: false,
     },
     Policy {
         name: "prio",
@@ -88,6 +92,7 @@ pub const POLICIES: [Policy; 4] = [
         lowest_task_priority: 254,
         unique_priorities: false,
         time_slices: false,
+        deadlines: false,
     },
     Policy {
         name: "prio_rr",
@@ -95,6 +100,7 @@ pub const POLICIES: [Policy; 4] = [
         lowest_task_priority: 254,
         unique_priorities: false,
         time_slices: true,
+        deadlines: false,
     },
     Policy {
         name: "bitmap",
@@ -102,6 +108,23 @@ pub const POLICIES: [Policy; 4] = [
         lowest_task_priority: 62,
         unique_priorities: true,
         time_slices: false,
+        deadlines: false,
+    },
+    Policy {
+        name: "edf",
+        summary: "earliest deadline first, preemptive; priority among equal deadlines",
+        lowest_task_priority: 254,
+        unique_priorities: false,
+        time_slices: false,
+        deadlines: true,
+    },
+    Policy {
+        name: "coop",
+        summary: "cooperative: earliest deadline first, never preempts a running task",
+        lowest_task_priority: 254,
+        unique_priorities: false,
+        time_slices: false,
+        deadlines: true,
     },
 ];
 
@@ -795,7 +818,7 @@ mod tests {
         let e = err("[kernel]\nscheduler = \"fifo\"\n");
         assert_eq!(
             e,
-            "system.toml:2:13: scheduler = \"fifo\" is not a scheduler; expected one of \"rr\", \"prio\", \"prio_rr\", \"bitmap\""
+            "system.toml:2:13: scheduler = \"fifo\" is not a scheduler; expected one of \"rr\", \"prio\", \"prio_rr\", \"bitmap\", \"edf\", \"coop\""
         );
 
         let e = err("[kernel]\ntick_hz = 0\n");
