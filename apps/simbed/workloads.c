@@ -14,6 +14,9 @@
  *   aperiodic interrupt-driven IPC -- fast line 0 (a stimulus of the machine file) releases a
  *   high-priority job that writes OUT[0].
  *   After SB_RUN_MS the firmware prints its counters and exits 0.
+ *   SB_READER_OFFSET_US (default 0): the readers' first release, so their releases need not
+ *   coincide with the writers' (a cause of deviation, shown by experiments/
+ *   simbed-fig1-cause*.toml).
  *   SB_OUTPUT_AT_END (default 0): where a writer job writes its output. 0: at a fixed point,
  *   the job's start, the value its previous job computed (as the paper's output task), so
  *   the output's timing does not depend on the job's own work (the first job writes
@@ -51,6 +54,9 @@
 #endif
 #ifndef SB_OUTPUT_AT_END
 #define SB_OUTPUT_AT_END 0
+#endif
+#ifndef SB_READER_OFFSET_US
+#define SB_READER_OFFSET_US 0
 #endif
 
 #if SB_TASKS < 1 || SB_TASKS > 8
@@ -248,7 +254,7 @@ int main(void)
         task_t *t = &tasks[i];
         t->index = i;
         must(sb_chan_init(&t->chan), "channel");
-        must(sb_job("reader", reader, t, p_read, 0, read_prio + i), "reader");
+        must(sb_job("reader", reader, t, p_read, SB_READER_OFFSET_US, read_prio + i), "reader");
         /* The resamplers' writers start one writer period late: the down-sampler's when
          * SB_RATIO samples are in, the up-sampler's (faster than its reader, so released
          * before it at a common release) when the first sample is, whatever order the

@@ -111,7 +111,7 @@ fn check_descriptions(exp: &Experiment, out: &Path) -> Result<(), Failure> {
     } else {
         exp.variants
             .iter()
-            .map(|v| (v.label(), super::system_toml(v, exp.run_ms, &exp.cflags)))
+            .map(|v| (v.label(), super::system_toml(v, v.run_ms, &exp.cflags)))
             .collect()
     };
     for (label, text) in descs {

@@ -26,7 +26,7 @@ pub(super) fn cell(x: Option<f64>, decimals: usize) -> String {
 }
 
 /// The columns before the per-category ones, in file order.
-const COLUMNS: [(&str, Cell); 35] = [
+const COLUMNS: [(&str, Cell); 36] = [
     ("label", |r| r.v.label()),
     ("system", |r| r.v.system()),
     ("os", |r| r.v.os.to_string()),
@@ -39,6 +39,7 @@ const COLUMNS: [(&str, Cell); 35] = [
     ("ratio", |r| r.v.ratio.to_string()),
     ("output_period_us", |r| r.v.output_period_us().to_string()),
     ("seed", |r| r.seed.to_string()),
+    ("run_ms", |r| r.v.run_ms.to_string()),
     ("cycles", |r| r.m.cycles.to_string()),
     ("sim_time_s", |r| format!("{:.9}", r.m.sim_time_s)),
     ("energy_j", |r| format!("{:.6e}", r.m.energy_j)),

@@ -114,6 +114,7 @@ fn aggregate(ms: &[&RunMetrics]) -> Summary {
         }
         a.expected_per_task += m.expected_per_task;
         a.runs += m.runs;
+        a.tolerance_pct = m.tolerance_pct;
         a.on_time += m.on_time;
         a.deadline_misses += m.deadline_misses;
         a.stimuli += m.stimuli;
@@ -219,7 +220,7 @@ pub fn experiment(args: ExperimentArgs) -> Result<u8, Failure> {
         .map(|v| out.join("build").join(v.label()))
         .collect();
     for (v, dir) in exp.variants.iter().zip(&dirs) {
-        prepare_app(&exp.app, dir, &system_toml(v, exp.run_ms, &exp.cflags))?;
+        prepare_app(&exp.app, dir, &system_toml(v, v.run_ms, &exp.cflags))?;
     }
     let mut elfs = Vec::new();
     for (i, (v, dir)) in exp.variants.iter().zip(&dirs).enumerate() {
@@ -254,7 +255,6 @@ pub fn experiment(args: ExperimentArgs) -> Result<u8, Failure> {
         )
         .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
     );
-    let max_cycles = (exp.run_ms as u64 + 1000) * 1_000_000; // 1 GHz for run_ms + 1 s: a hang stops
     let stop = stop_on_ctrl_c();
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(jobs)
@@ -269,13 +269,15 @@ pub fn experiment(args: ExperimentArgs) -> Result<u8, Failure> {
         runs.par_iter()
             .map(|r| {
                 let v = &exp.variants[r.variant];
+                // 1 GHz for run_ms + 1 s: a hang stops.
+                let max_cycles = (v.run_ms as u64 + 1000) * 1_000_000;
                 let spec = RunSpec {
                     elf: &elfs[r.variant],
                     machine: &exp.machine,
                     seed: r.seed,
                     dir: &r.dir,
                     max_cycles,
-                    run_ms: exp.run_ms,
+                    run_ms: v.run_ms,
                     what: format!("experiment {}: run {} seed {}", exp.name, v.label(), r.seed),
                     stop: &stop,
                 };
@@ -285,8 +287,9 @@ pub fn experiment(args: ExperimentArgs) -> Result<u8, Failure> {
                 let want = Expected {
                     tasks: v.tasks,
                     output_period_us: v.output_period_us(),
-                    outputs_per_task: v.outputs_per_task(exp.run_ms),
+                    outputs_per_task: v.outputs_per_task(v.run_ms),
                     tolerance_ns: (tolerance_us(&exp, v) * 1000.0).round() as i64,
+                    tolerance_pct: exp.on_time_tolerance_pct,
                 };
                 Ok(metrics::measure(&ran.record, &ran.stats, &want))
             })
@@ -365,7 +368,7 @@ pub fn experiment(args: ExperimentArgs) -> Result<u8, Failure> {
         json_variants.push(serde_json::json!({
             "label": v.label(), "system": v.system(), "os": v.os, "scheduler": v.scheduler,
             "workload": v.workload, "tasks": v.tasks, "period_us": v.period_us, "ratio": v.ratio,
-            "output_at_end": v.output_at_end,
+            "output_at_end": v.output_at_end, "run_ms": v.run_ms,
             "runs": s.runs, "utilisation": s.m.utilisation, "energy_j": s.m.energy_j,
             "output_period_us": v.output_period_us(),
             "outputs_expected": s.m.outputs_expected(), "outputs_produced": s.m.outputs_produced(),
@@ -386,6 +389,7 @@ pub fn experiment(args: ExperimentArgs) -> Result<u8, Failure> {
     let summary = serde_json::json!({
         "experiment": exp.name, "run_ms": exp.run_ms, "seeds": exp.seeds, "jitter_bin_us": bin,
         "on_time_tolerance_pct": exp.on_time_tolerance_pct, "cflags": exp.cflags,
+        "min_outputs": exp.min_outputs,
         "machine": exp.machine.file_name().map(|f| f.to_string_lossy().into_owned()),
         "variants": json_variants,
     });
@@ -461,12 +465,20 @@ pub fn experiment(args: ExperimentArgs) -> Result<u8, Failure> {
         }
     }
     for k in &egroups {
-        let bars: Vec<(String, Vec<(String, f64)>)> = summaries
+        let members: Vec<&VariantRow> = summaries
             .iter()
             .filter(|(v, ..)| &v.workload_key() == k)
+            .collect();
+        let bars: Vec<(String, Vec<(String, f64)>)> = members
+            .iter()
             .map(|(v, s, ..)| {
                 (
-                    format!("{} {}", v.system(), v.tasks),
+                    format!(
+                        "{} {}{}",
+                        v.system(),
+                        v.tasks,
+                        if s.m.overloaded() { " OVERLOAD" } else { "" }
+                    ),
                     Category::NAMES
                         .iter()
                         .map(|c| {
@@ -479,9 +491,19 @@ pub fn experiment(args: ExperimentArgs) -> Result<u8, Failure> {
                 )
             })
             .collect();
+        // The paper compares energy for the same work: with min_outputs every variant runs
+        // until its writers have made that many outputs (the run lengths then differ).
+        let same_length = members
+            .iter()
+            .all(|(v, ..)| v.run_ms == members[0].0.run_ms);
+        let over = if same_length {
+            format!("{} ms each", members[0].0.run_ms)
+        } else {
+            format!("the same work: {} outputs each", exp.min_outputs)
+        };
         plot::stacked_bars(
             &out.join(format!("energy-{k}.svg")),
-            &format!("Energy by category: {k}, {} ms", exp.run_ms),
+            &format!("Energy by category: {k}, {over}"),
             "energy (mJ)",
             &bars,
         )

@@ -5,7 +5,8 @@
 //! ```toml
 //! app = "apps/simbed"            # the workload directory, relative to the repository root
 //! machine = "simbed.machine.toml" # relative to this file; default: APP/machine.toml
-//! run_ms = 1000                  # simulated run length of each variant
+//! run_ms = 1000                  # simulated run length of each variant (at least)
+//! min_outputs = 100000           # each variant runs long enough for this many outputs
 //! seeds = [1, 2]                 # one run per seed (the stimulus generators' seed)
 //! jitter_bin_us = 10             # histogram bin of the jitter and delay distributions (display)
 //! on_time_tolerance_pct = 1      # an output is on time within this share of its period
@@ -43,6 +44,7 @@ struct Raw {
     app: Option<Spanned<String>>,
     machine: Option<Spanned<String>>,
     run_ms: Option<Spanned<i64>>,
+    min_outputs: Option<Spanned<i64>>,
     seeds: Option<Spanned<Vec<Spanned<i64>>>>,
     jitter_bin_us: Option<Spanned<i64>>,
     on_time_tolerance_pct: Option<Spanned<f64>>,
@@ -103,6 +105,9 @@ pub struct Variant {
     pub tick_hz: u32,
     /// The writer jobs write at the end of their work (`output = "end"`), not at its start.
     pub output_at_end: bool,
+    /// This variant's simulated run length: the experiment's `run_ms`, or longer for
+    /// `min_outputs`.
+    pub run_ms: u32,
 }
 
 impl Variant {
@@ -166,6 +171,27 @@ impl Variant {
         }
     }
 
+    /// The shortest run, in whole ms, in which the writers make `min_outputs` outputs in all
+    /// (0: no minimum).
+    pub fn run_ms_for(&self, min_outputs: u64) -> u64 {
+        if self.workload == "none" || min_outputs == 0 {
+            return 0;
+        }
+        let per_task = min_outputs.div_ceil(self.tasks as u64);
+        let p = self.output_period_us() as u64;
+        let offset = if self.workload == "down" || self.workload == "up" {
+            p
+        } else {
+            0
+        };
+        let first = if self.output_at_end {
+            offset
+        } else {
+            offset + p
+        };
+        (first + (per_task - 1) * p + 1).div_ceil(1000)
+    }
+
     /// The outputs each task's writer makes in a run of `run_ms` that keeps up
     /// (apps/simbed/workloads.c): the writer is released every output period from its offset
     /// (one output period for the resamplers, whose writers wait for their first samples,
@@ -218,6 +244,8 @@ pub struct Experiment {
     pub on_time_tolerance_pct: f64,
     /// Extra `-DNAME[=VALUE]` flags for every variant's build.
     pub cflags: Vec<String>,
+    /// Each variant runs until its writers have made at least this many outputs in all.
+    pub min_outputs: u64,
     pub variants: Vec<Variant>,
     pub dpm: Vec<DpmVariant>,
 }
@@ -430,6 +458,7 @@ impl Experiment {
             None => app.join("machine.toml"),
         };
         let run_ms = c.int(&raw.run_ms, "run_ms", 1, 3_600_000, 1000)?;
+        let min_outputs = c.int(&raw.min_outputs, "min_outputs", 0, 10_000_000, 0)? as u64;
         let seeds: Vec<u64> = c
             .ints(&raw.seeds, "seeds", 0, u32::MAX as i64, &[1])?
             .into_iter()
@@ -529,6 +558,7 @@ impl Experiment {
                 jitter_bin_us,
                 on_time_tolerance_pct,
                 cflags,
+                min_outputs,
                 variants: Vec::new(),
                 dpm,
             });
@@ -599,6 +629,7 @@ impl Experiment {
                                         ratio: r,
                                         tick_hz,
                                         output_at_end: out == "end",
+                                        run_ms,
                                     });
                                 }
                             }
@@ -606,6 +637,27 @@ impl Experiment {
                     }
                 }
             }
+        }
+        // Long enough for min_outputs, in whole ticks (the stop job is released on the grid).
+        let tick_ms = (tick_us as u64).div_ceil(1000).max(1);
+        for v in &mut variants {
+            let need = v.run_ms_for(min_outputs).div_ceil(tick_ms) * tick_ms;
+            if need > 3_600_000 {
+                let span = raw
+                    .min_outputs
+                    .as_ref()
+                    .map(|x| x.span())
+                    .unwrap_or_else(|| raw.sweep.span());
+                return Err(c.err(
+                    &span,
+                    format!(
+                        "min_outputs = {min_outputs} needs {need} ms of variant {}",
+                        v.label()
+                    ),
+                    "at most 3600000 ms per run (fewer outputs)",
+                ));
+            }
+            v.run_ms = v.run_ms.max(need as u32);
         }
         Ok(Experiment {
             kind,
@@ -617,6 +669,7 @@ impl Experiment {
             jitter_bin_us,
             on_time_tolerance_pct,
             cflags,
+            min_outputs,
             variants,
             dpm: Vec::new(),
         })
@@ -724,6 +777,7 @@ mod tests {
             ratio,
             tick_hz: 1000,
             output_at_end: false,
+            run_ms: 1000,
         };
         // Releases at 0, 1, ..., 999 ms; the first writes nothing.
         assert_eq!(v("ipc", 1000, 1).outputs_per_task(1000), 999);
@@ -739,5 +793,18 @@ mod tests {
         };
         assert_eq!(end.outputs_per_task(1000), 124);
         assert!(end.label().ends_with("-end"));
+        // min_outputs: the shortest run that gives them (up 2:1 at 8 ms: 248 in 1000 ms).
+        let up = v("up", 8000, 2);
+        let ms = up.run_ms_for(248) as u32;
+        assert_eq!(up.outputs_per_task(ms), 248);
+        assert_eq!(up.outputs_per_task(ms - 1), 247);
+        assert_eq!(
+            Variant {
+                tasks: 4,
+                ..up.clone()
+            }
+            .run_ms_for(4 * 248),
+            ms as u64
+        );
     }
 }
