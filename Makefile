@@ -14,6 +14,8 @@
 #                   (bench/threadmetric/run.sh): out/bench/threadmetric.json; Rhealstone
 #                   by GPIO edges (bench/rhealstone/run.sh): out/bench/rhealstone.json;
 #                   MiBench-like OS overhead (bench/overhead/run.sh): out/bench/overhead.json
+#   make results    rerun the experiments docs/results.md shows and regenerate its tables
+#                   (scripts/results-tables.sh; about 10 minutes on 2 cores)
 #   make firmware   build every firmware under tests/firmware into build/firmware/
 #   make sim        build sim/target/release/ubik
 #   make clean      remove build/ and out/ (distclean: also the Rust build)
@@ -36,7 +38,7 @@ include bsp/bsp.mk
 include tests/firmware/firmware.mk
 
 .DEFAULT_GOAL := all
-.PHONY: all setup sim firmware demo test bench clean distclean
+.PHONY: all setup sim firmware demo test bench results clean distclean
 
 all: sim firmware
 
@@ -55,6 +57,9 @@ demo: sim
 	$(UBIK) experiment experiments/demo.toml -o $(OUT)/demo
 	@$(UBIK) report $(OUT) -o $(OUT)/report > /dev/null
 	@echo "report (open in a browser): $(OUT)/report/index.html"
+
+results: sim
+	UBIK=$(abspath $(UBIK)) scripts/results-tables.sh
 
 test: sim firmware
 	@scripts/setup.sh --test

@@ -58,6 +58,21 @@ else
     "$ubik" report "$work/none" > /dev/null 2> "$work/err.txt"
     [[ $? -eq 66 ]] && grep -q "not a directory" "$work/err.txt" || bad "report on a missing directory: expected exit 66"
 fi
+# Generated Markdown tables: `ubik report --markdown`, spliced into a document's block by
+# scripts/results-tables.sh (as docs/results.md's are), twice without change.
+md=$("$ubik" report "$work/a/smoke" --markdown 2>&1)
+grep -q "^| ubik-prio-up-t2-p4000-r2 | " <<< "$md" && grep -q "^| ubik-prio up 4000 us 2:1 | " <<< "$md" ||
+    bad "report --markdown: the variants table or the by-task pivot is missing"
+printf '# doc\n\nbefore\n<!-- results-tables: smoke -->\nstale\n<!-- /results-tables -->\nafter\n' > "$work/doc.md"
+for k in 1 2; do
+    RESULTS_MD="$work/doc.md" RESULTS_OUT="$work/a" "$root/scripts/results-tables.sh" --no-run smoke 2> /dev/null ||
+        bad "results-tables.sh --no-run failed"
+    cp "$work/doc.md" "$work/doc$k.md"
+done
+grep -q "stale" "$work/doc.md" && bad "results-tables.sh left the old block"
+grep -q "^| ubik-prio-up-t2-p4000-r2 | " "$work/doc.md" && grep -q "^after$" "$work/doc.md" ||
+    bad "results-tables.sh did not splice the table in place"
+cmp -s "$work/doc1.md" "$work/doc2.md" || bad "results-tables.sh: a second splice changed the document"
 # A deliberately overloaded system: flagged, its missed outputs and unanswered stimuli counted
 # exactly (recounted from the runs' IO records and the firmware's own count).
 if ! "$ubik" experiment "$root/experiments/overload.toml" -o "$work/overload" > "$work/overload.log" 2>&1; then

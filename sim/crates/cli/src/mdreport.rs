@@ -67,6 +67,114 @@ fn simbed_table(t: &Table) -> String {
     s
 }
 
+/// The energy of the operating system in a row, mJ: every category but the application's
+/// (`user`) and `idle` -- the kernel's parts and the interrupt handlers.
+fn os_energy_mj(t: &Table, row: &[String]) -> Option<f64> {
+    let mut sum = 0.0;
+    let mut any = false;
+    for (i, h) in t.header.iter().enumerate() {
+        if let Some(cat) = h.strip_suffix("_energy_j") {
+            if cat != "user" && cat != "idle" {
+                sum += row[i].parse::<f64>().ok()?;
+                any = true;
+            }
+        }
+    }
+    any.then_some(sum * 1e3)
+}
+
+/// A number measured from a row, if it was.
+type RowNumber<'a> = &'a dyn Fn(&[String]) -> Option<f64>;
+
+/// A pivot of `value` over the task counts: one row per (system, workload setting), one
+/// column per task count; empty when the table has one task count only.
+fn pivot(
+    t: &Table,
+    title: &str,
+    value: &dyn Fn(&[String]) -> String,
+    slope: Option<RowNumber>,
+) -> String {
+    let mut tasks: Vec<u32> = t
+        .rows
+        .iter()
+        .filter_map(|r| cell(t, r, "tasks").parse().ok())
+        .collect();
+    tasks.sort_unstable();
+    tasks.dedup();
+    if tasks.len() < 2 {
+        return String::new();
+    }
+    let key = |r: &[String]| {
+        let mut k = format!(
+            "{} {} {} us",
+            cell(t, r, "system"),
+            cell(t, r, "workload"),
+            cell(t, r, "period_us")
+        );
+        if matches!(cell(t, r, "workload"), "up" | "down") {
+            k.push_str(&format!(" {}:1", cell(t, r, "ratio")));
+        }
+        k
+    };
+    let mut keys: Vec<String> = Vec::new();
+    for r in &t.rows {
+        let k = key(r);
+        if !keys.contains(&k) {
+            keys.push(k);
+        }
+    }
+    let mut s = format!("\n{title}\n\n| system, workload, period |");
+    for n in &tasks {
+        let _ = write!(s, " {n} task(s) |");
+    }
+    if slope.is_some() {
+        s.push_str(" per added task |");
+    }
+    s.push_str("\n| --- |");
+    for _ in 0..tasks.len() + usize::from(slope.is_some()) {
+        s.push_str(" ---: |");
+    }
+    s.push('\n');
+    for k in &keys {
+        let _ = write!(s, "| {k} |");
+        let mut pts = Vec::new();
+        for n in &tasks {
+            let row = t
+                .rows
+                .iter()
+                .find(|r| &key(r) == k && cell(t, r, "tasks") == n.to_string());
+            let shown = row.map_or("".into(), |r| {
+                if let Some(y) = slope.and_then(|g| g(r)) {
+                    pts.push((*n as f64, y));
+                }
+                let mut v = value(r);
+                if cell(t, r, "overloaded") == "1" {
+                    v.push_str(" X");
+                }
+                v
+            });
+            let _ = write!(s, " {shown} |");
+        }
+        if slope.is_some() {
+            // Least-squares slope over the task counts: the cost of one more task.
+            let n = pts.len() as f64;
+            let (sx, sy) = pts.iter().fold((0.0, 0.0), |a, p| (a.0 + p.0, a.1 + p.1));
+            let (sxx, sxy) = pts
+                .iter()
+                .fold((0.0, 0.0), |a, p| (a.0 + p.0 * p.0, a.1 + p.0 * p.1));
+            let d = n * sxx - sx * sx;
+            let shown = if pts.len() >= 2 && d != 0.0 {
+                format!("{:.4}", (n * sxy - sx * sy) / d)
+            } else {
+                "none".into()
+            };
+            let _ = write!(s, " {shown} |");
+        }
+        s.push('\n');
+    }
+    s
+}
+
 /// Every column of a table as it is (the DPM experiments' `dpm.csv`).
 fn plain_table(t: &Table) -> String {
     let mut s = format!("| {} |\n|", t.header.join(" | "));
@@ -112,6 +220,37 @@ pub fn render(exps: &[ExperimentResult]) -> String {
             s.push_str(&plain_table(&e.table));
         } else {
             s.push_str(&simbed_table(&e.table));
+            let t = &e.table;
+            s.push_str(&pivot(
+                t,
+                "Abs. deviation from the period, p50 / p99 (us), by task count (X: overloaded):",
+                &|r| {
+                    format!(
+                        "{} / {}",
+                        num(cell(t, r, "dev_p50_us"), 1),
+                        num(cell(t, r, "dev_p99_us"), 1)
+                    )
+                },
+                None,
+            ));
+            s.push_str(&pivot(
+                t,
+                "Stimulus-to-response delay, p50 / p99 (us), by task count:",
+                &|r| {
+                    format!(
+                        "{} / {}",
+                        num(cell(t, r, "delay_p50_us"), 1),
+                        num(cell(t, r, "delay_p99_us"), 1)
+                    )
+                },
+                None,
+            ));
+            s.push_str(&pivot(
+                t,
+                "Energy of the operating system (kernel and interrupt handlers; not user, not idle), mJ over each variant's run, by task count, and its least-squares growth per added task:",
+                &|r| os_energy_mj(t, r).map_or("none".into(), |e| format!("{e:.4}")),
+                Some(&|r| os_energy_mj(t, r)),
+            ));
             let _ = writeln!(
                 s,
                 "\nOn time: |deviation| within {} % of the variant's output period; outputs expected from the writers' releases; a stimulus is unanswered with no response by the end of the run; \"none\": nothing measured (docs/experiments.md).",
