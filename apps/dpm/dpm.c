@@ -5,11 +5,14 @@
  *   DPM_APP = 1 "audio" (the paper's WAV player, display off): every 10 ms the audio
  *     interrupt (fast line 1) releases a HIGH-class driver task that hands the next buffer to
  *     the DAC (OUT[1]) and wakes the NORMAL-class decoder, which decodes the following buffer
- *     (about 2.6 ms of work at 100 MHz); a LOW-class housekeeping task runs every 100 ms.
+ *     (about 1.3 ms of work at 100 MHz: 5.4 ms at the slowest point, 24 MHz, so every policy
+ *     can keep up, as WAV decoding could at 96 MHz on the paper's 399 MHz board); a
+ *     LOW-class housekeeping task runs every 100 ms.
  *   DPM_APP = 2 "game" (the paper's PushPush, display on: the machine file adds the display's
- *     constant peripheral_w): a NORMAL-class frame task renders every 33 ms (about 5 ms of work at 100 MHz),
- *     input events (fast line 2, random) release a HIGH-class task with a burst of work, and a
- *     LOW-class task runs the game logic every 100 ms.
+ *     constant peripheral_w): a NORMAL-class frame task renders every 33 ms (about 2.6 ms of
+ *     work at 100 MHz, 10.8 ms at 24 MHz), input events (fast line 2, random, about 10 a
+ *     second as a player's key presses) release a HIGH-class task with a burst of work (about
+ *     1.3 ms at 100 MHz), and a LOW-class task runs the game logic every 100 ms.
  * A deadline is missed when a buffer or a frame is not ready at its next release; the
  * firmware counts them and prints `dpm app=... policy=... misses=... blocks=...` after
  * DPM_RUN_MS. */
@@ -65,7 +68,7 @@ static void high_entry(void *arg)
         uk_sem_give(&sem_norm);
 #else
         events++;
-        work(30000); /* an input burst: ~4 ms at 100 MHz */
+        work(10000); /* an input burst: ~1.3 ms at 100 MHz */
 #endif
     }
 }
@@ -77,7 +80,7 @@ static void norm_entry(void *arg)
     for (;;) {
         uk_sem_take(&sem_norm, UK_FOREVER);
         busy_norm = 1;
-        work(20000); /* decode one 10 ms buffer: ~2.6 ms at 100 MHz */
+        work(10000); /* decode one 10 ms buffer: ~1.3 ms at 100 MHz */
         blocks++;
         busy_norm = 0;
     }
@@ -85,7 +88,7 @@ static void norm_entry(void *arg)
     uk_tick_t last = uk_time();
     for (;;) {
         busy_norm = 1;
-        work(40000); /* render a frame: ~5 ms at 100 MHz */
+        work(20000); /* render a frame: ~2.6 ms at 100 MHz */
         blocks++;
         bsp_io_out(2, blocks);
         busy_norm = 0;

@@ -82,6 +82,18 @@ elif ! out=$(python3 "$root/tests/experiment/check_overload.py" "$work/overload"
 elif [[ $(grep -c "OVERLOAD" "$work/overload.log") -ne 2 ]]; then
     bad "the summary table does not mark both overloaded variants"
 fi
+# The DPM experiment (UbiFOS Table 2 and Fig. 16): every policy keeps every deadline (the
+# workloads are sized so), so every row has a saving; the current over time is written per
+# variant, 200 windows of 20 ms over the 4 s runs.
+if ! "$ubik" experiment "$root/experiments/dpm.toml" -o "$work/dpm" > "$work/dpm.log" 2>&1; then
+    bad "ubik experiment dpm.toml failed:"; tail -5 "$work/dpm.log" | sed 's/^/      /'
+else
+    awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+        $col["deadline_misses"] != 0 || $col["deadlines_kept"] != 1 || $col["saving_vs_default_pct"] == "" { exit 1 }' \
+        "$work/dpm/dpm.csv" || bad "dpm.csv: a policy missed deadlines or has no saving"
+    [[ $(ls "$work/dpm"/current-time-*.svg 2> /dev/null | wc -l) -eq 4 ]] || bad "dpm: expected 4 current-over-time figures"
+    [[ $(($(wc -l < "$work/dpm/current_time.csv") - 1)) -eq $((20 * 200)) ]] || bad "dpm: current_time.csv should hold 20 variants x 200 windows"
+fi
 # A bad experiment file: one line naming file, line and column; exit 65.
 printf '[sweep]\nworkload = ["fft"]\n' > "$work/bad.toml"
 "$ubik" experiment "$work/bad.toml" -o "$work/bad" > /dev/null 2> "$work/err.txt"

@@ -4,8 +4,11 @@
 //! supply, and the energy saved against the DEFAULT policy -- plus what the paper does not show:
 //! the deadlines a policy makes the tasks miss, and the time at each operating point.
 //!
-//! Writes `dpm.csv` (one row per variant, over its seeds), `summary.json` and one bar chart of
-//! average current per (workload, mode): `current-WORKLOAD-MODE.svg`.
+//! Writes `dpm.csv` (one row per variant, over its seeds), `summary.json`, one bar chart of
+//! average current per (workload, mode), `current-WORKLOAD-MODE.svg`, and the current over
+//! time per policy (the paper's Fig. 16), `current-time-WORKLOAD-MODE.svg` with its data in
+//! `current_time.csv`. A saving is reported only for a run that kept every deadline (and a
+//! default that did): a policy that saves energy by missing deadlines saves nothing.
 
 use super::plot;
 use super::spec::{DpmVariant, Experiment, POLICIES};
@@ -39,6 +42,45 @@ struct Measured {
     misses: u64,
     blocks: u64,
     opp_time_s: Vec<(String, f64)>,
+    /// The average current in each window of `WINDOW_S` from the start: (ms, mA).
+    current_over_time: Vec<(f64, f64)>,
+}
+
+/// The window of the current-over-time series.
+const WINDOW_S: f64 = 0.020;
+
+/// The time-weighted average of a step function of power (from `power`, (s, W) in order) in
+/// each window of `WINDOW_S` up to `end_s`, as current: watts / `volts`, in mA. Times are
+/// taken in whole nanoseconds, so every step of the walk advances.
+fn windows(power: &[(f64, f64)], end_s: f64, volts: f64) -> Vec<(f64, f64)> {
+    let ns = |t: f64| (t * 1e9).round() as u64;
+    let win = ns(WINDOW_S);
+    let end = ns(end_s);
+    let n = (end / win) as usize;
+    let mut energy = vec![0.0f64; n];
+    for (k, &(t0, w)) in power.iter().enumerate() {
+        let t1 = power.get(k + 1).map_or(end, |p| ns(p.0)).min(end);
+        let mut t = ns(t0);
+        while t < t1 {
+            let b = (t / win) as usize;
+            if b >= n {
+                break;
+            }
+            let edge = ((b as u64 + 1) * win).min(t1);
+            energy[b] += w * (edge - t) as f64 * 1e-9;
+            t = edge;
+        }
+    }
+    energy
+        .iter()
+        .enumerate()
+        .map(|(b, e)| {
+            (
+                (b as f64 + 0.5) * WINDOW_S * 1e3,
+                e / WINDOW_S / volts * 1e3,
+            )
+        })
+        .collect()
 }
 
 fn parse_console(text: &str, key: &str) -> Option<u64> {
@@ -55,7 +97,13 @@ fn measure(dir: &Path, ran: &Ran) -> Result<Measured, Failure> {
         )
     })?;
     let s = &ran.stats;
+    // The supply voltage, as the statistics relate power and current.
+    let volts = match (s.avg_power_w, s.avg_current_a) {
+        (Some(p), Some(i)) if i > 0.0 => p / i,
+        _ => 3.3,
+    };
     Ok(Measured {
+        current_over_time: windows(&ran.power, s.sim_time_s, volts),
         avg_current_a: s.avg_current_a.unwrap_or(0.0),
         avg_power_w: s.avg_power_w.unwrap_or(0.0),
         energy_j: s.energy_j.unwrap_or(0.0),
@@ -135,6 +183,7 @@ pub fn run(
                     run_ms: exp.run_ms,
                     what: format!("experiment {}: run {} seed {seed}", exp.name, v.label()),
                     stop: &stop,
+                    power_over_time: true,
                 };
                 let ran = run_app(&spec);
                 bar.inc(1);
@@ -166,6 +215,9 @@ pub fn run(
             a.sim_time_s += m.sim_time_s / k;
             a.misses += m.misses;
             a.blocks += m.blocks;
+            if a.current_over_time.is_empty() {
+                a.current_over_time = m.current_over_time.clone(); // the first seed's
+            }
             for (idx, t) in &m.opp_time_s {
                 match a.opp_time_s.iter_mut().find(|x| &x.0 == idx) {
                     Some(x) => x.1 += t / k,
@@ -175,21 +227,35 @@ pub fn run(
         }
         rows.push((v.clone(), a));
     }
+    // The default's energy, if the default kept its deadlines.
     let base = |v: &DpmVariant| -> Option<f64> {
         rows.iter()
             .find(|(w, _)| w.workload == v.workload && w.mode == v.mode && w.policy == "default")
+            .filter(|(_, m)| m.misses == 0)
             .map(|(_, m)| m.energy_j)
     };
-    let mut csv = String::from("label,workload,mode,policy,avg_current_ma,avg_power_mw,energy_mj,saving_vs_default_pct,deadline_misses,blocks,time_p0_s,time_p1_s,time_p2_s\n");
+    let mut csv = String::from("label,workload,mode,policy,avg_current_ma,avg_power_mw,energy_mj,deadlines_kept,saving_vs_default_pct,deadline_misses,blocks,time_p0_s,time_p1_s,time_p2_s\n");
+    let mut series_csv = String::from("label,workload,mode,policy,time_ms,current_ma\n");
     let mut json_rows = Vec::new();
     println!(
         "{:<8} {:<5} {:<8} {:>11} {:>10} {:>9} {:>7}",
         "workload", "mode", "policy", "current.mA", "energy.mJ", "saving%", "misses"
     );
     for (v, m) in &rows {
+        let kept = m.misses == 0;
         let saving = base(v)
-            .filter(|b| *b > 0.0)
+            .filter(|b| *b > 0.0 && kept)
             .map(|b| (1.0 - m.energy_j / b) * 100.0);
+        for (t, ma) in &m.current_over_time {
+            let _ = writeln!(
+                series_csv,
+                "{},{},{},{},{t:.1},{ma:.5}",
+                v.label(),
+                v.workload,
+                v.mode,
+                v.policy
+            );
+        }
         let t = |k: &str| {
             m.opp_time_s
                 .iter()
@@ -199,7 +265,7 @@ pub fn run(
         };
         let _ = writeln!(
             csv,
-            "{},{},{},{},{:.4},{:.4},{:.4},{},{},{},{:.6},{:.6},{:.6}",
+            "{},{},{},{},{:.4},{:.4},{:.4},{},{},{},{},{:.6},{:.6},{:.6}",
             v.label(),
             v.workload,
             v.mode,
@@ -207,6 +273,7 @@ pub fn run(
             m.avg_current_a * 1e3,
             m.avg_power_w * 1e3,
             m.energy_j * 1e3,
+            u8::from(kept),
             saving.map(|x| format!("{x:.2}")).unwrap_or_default(),
             m.misses,
             m.blocks,
@@ -221,21 +288,26 @@ pub fn run(
             v.policy,
             m.avg_current_a * 1e3,
             m.energy_j * 1e3,
-            saving
-                .map(|x| format!("{x:.1}"))
-                .unwrap_or_else(|| "-".into()),
+            saving.map(|x| format!("{x:.1}")).unwrap_or_else(|| {
+                if kept {
+                    "-".into()
+                } else {
+                    "MISSED".into()
+                }
+            }),
             m.misses
         );
         json_rows.push(serde_json::json!({
             "label": v.label(), "workload": v.workload, "mode": v.mode, "policy": v.policy,
             "avg_current_a": m.avg_current_a, "avg_power_w": m.avg_power_w, "energy_j": m.energy_j,
-            "saving_vs_default": saving.map(|x| x / 100.0), "deadline_misses": m.misses,
+            "saving_vs_default": saving.map(|x| x / 100.0), "deadlines_kept": kept, "deadline_misses": m.misses,
             "blocks": m.blocks, "opp_time_s": m.opp_time_s.iter().map(|(k, x)| (k.clone(), serde_json::json!(x))).collect::<serde_json::Map<String, Value>>(),
         }));
     }
     let summary = serde_json::json!({"experiment": exp.name, "kind": "dpm", "run_ms": exp.run_ms, "seeds": exp.seeds, "variants": json_rows});
     for (name, text) in [
         ("dpm.csv", csv),
+        ("current_time.csv", series_csv),
         (
             "summary.json",
             serde_json::to_string_pretty(&summary).unwrap_or_default() + "\n",
@@ -273,6 +345,65 @@ pub fn run(
         )
         .map_err(|e| Failure::new(code::IO_ERROR, e))?;
     }
+    // The paper's Fig. 16: the current over time under each policy, per (workload, mode): the
+    // first second, in windows of WINDOW_S.
+    for (w, mo) in &groups {
+        let series: Vec<(String, Vec<(f64, f64)>)> = POLICIES
+            .iter()
+            .filter_map(|p| {
+                rows.iter()
+                    .find(|(v, _)| &v.workload == w && &v.mode == mo && v.policy == *p)
+            })
+            .map(|(v, m)| {
+                (
+                    format!(
+                        "{}{}",
+                        v.policy,
+                        if m.misses > 0 {
+                            format!(" ({} missed)", m.misses)
+                        } else {
+                            String::new()
+                        }
+                    ),
+                    m.current_over_time
+                        .iter()
+                        .copied()
+                        .filter(|(t, _)| *t <= 1000.0)
+                        .collect(),
+                )
+            })
+            .collect();
+        plot::lines(
+            &out.join(format!("current-time-{w}-{mo}.svg")),
+            &format!(
+                "Current over time: {w}, {mo} ({} ms windows)",
+                WINDOW_S * 1e3
+            ),
+            "time (ms)",
+            "supply current (mA)",
+            &series,
+        )
+        .map_err(|e| Failure::new(code::IO_ERROR, e))?;
+    }
     println!("data and figures: {}", out.display());
     Ok(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn windows_average_a_step_function_of_power() {
+        // 1 W for 30 ms, then 3 W: at 1 V, 1000 mA in the first window, (10 + 30) / 20 ms
+        // = 2000 mA in the second, 3000 mA in the third; a partial last window is dropped.
+        let w = windows(&[(0.0, 1.0), (0.030, 3.0)], 0.070, 1.0);
+        assert_eq!(w.len(), 3);
+        let ma: Vec<f64> = w.iter().map(|x| (x.1 * 1e3).round() / 1e3).collect();
+        assert_eq!(ma, vec![1000.0, 2000.0, 3000.0]);
+        assert_eq!(w[0].0, 10.0);
+        // Window edges that are not exact in binary floating point still advance.
+        let w = windows(&[(0.0, 1.0), (0.04, 2.0), (0.06, 1.0)], 0.1, 1.0);
+        assert_eq!(w.len(), 5);
+    }
 }

@@ -280,6 +280,7 @@ pub fn experiment(args: ExperimentArgs) -> Result<u8, Failure> {
                     run_ms: v.run_ms,
                     what: format!("experiment {}: run {} seed {}", exp.name, v.label(), r.seed),
                     stop: &stop,
+                    power_over_time: false,
                 };
                 let res = run_app(&spec);
                 bar.inc(1);

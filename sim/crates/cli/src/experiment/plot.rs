@@ -93,6 +93,60 @@ pub fn density(
     root.present().map_err(fail(path))
 }
 
+/// Lines over time: each series is (name, [(x, y)]) in x order (the UbiFOS paper's Fig. 16,
+/// current over time per policy).
+pub fn lines(
+    path: &Path,
+    title: &str,
+    x_desc: &str,
+    y_desc: &str,
+    series: &[(String, Vec<(f64, f64)>)],
+) -> Result<(), String> {
+    let root = SVGBackend::new(path, (720, 420)).into_drawing_area();
+    root.fill(&WHITE).map_err(fail(path))?;
+    let (mut x0, mut x1, mut y1) = (f64::MAX, f64::MIN, 0.0f64);
+    for &(x, y) in series.iter().flat_map(|(_, v)| v.iter()) {
+        x0 = x0.min(x);
+        x1 = x1.max(x);
+        y1 = y1.max(y);
+    }
+    if x0 >= x1 {
+        (x0, x1, y1) = (0.0, 1.0, 1.0);
+    }
+    let mut chart = ChartBuilder::on(&root)
+        .caption(title, ("sans-serif", 18))
+        .margin(12)
+        .x_label_area_size(40)
+        .y_label_area_size(55)
+        .build_cartesian_2d(x0..x1, 0.0..(y1 * 1.15).max(1e-9))
+        .map_err(fail(path))?;
+    chart
+        .configure_mesh()
+        .x_desc(x_desc)
+        .y_desc(y_desc)
+        .light_line_style(WHITE.mix(0.0))
+        .draw()
+        .map_err(fail(path))?;
+    for (i, (name, v)) in series.iter().enumerate() {
+        let c = COLOURS[i % COLOURS.len()];
+        chart
+            .draw_series(LineSeries::new(v.iter().copied(), c.stroke_width(2)))
+            .map_err(fail(path))?
+            .label(name.clone())
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], c.stroke_width(2)));
+    }
+    if !series.is_empty() {
+        chart
+            .configure_series_labels()
+            .background_style(WHITE.mix(0.85))
+            .border_style(BLACK.mix(0.3))
+            .position(SeriesLabelPosition::UpperRight)
+            .draw()
+            .map_err(fail(path))?;
+    }
+    root.present().map_err(fail(path))
+}
+
 /// Stacked bars: each bar is (label, [(category, value)]), categories in the same order.
 pub fn stacked_bars(
     path: &Path,

@@ -153,6 +153,8 @@ pub(super) struct RunSpec<'a> {
     pub what: String,
     /// Raised by Ctrl-C: the run stops (exit 130).
     pub stop: &'a AtomicBool,
+    /// Keep the power over time (the task timeline's power counter): `Ran::power`.
+    pub power_over_time: bool,
 }
 
 /// What one run measured, as typed values (its files are written for the user, not re-read).
@@ -160,6 +162,9 @@ pub(super) struct Ran {
     pub stats: Stats,
     pub record: Vec<IoEvent>,
     pub console: String,
+    /// With `power_over_time`: (seconds, watts) -- the average power from each time to the
+    /// next (a step function), in time order. Empty otherwise.
+    pub power: Vec<(f64, f64)>,
 }
 
 /// The console output of a run, kept in memory.
@@ -206,7 +211,11 @@ pub(super) fn run_app(r: &RunSpec) -> Result<Ran, Failure> {
         image: &image,
         seed: r.seed,
         max_cycles: Some(r.max_cycles),
-        observe: Observe::Energy,
+        observe: if r.power_over_time {
+            Observe::Timeline
+        } else {
+            Observe::Energy
+        },
         record: true,
         itrace: None,
         console: Box::new(console.clone()),
@@ -232,10 +241,18 @@ pub(super) fn run_app(r: &RunSpec) -> Result<Ran, Failure> {
         Ok(0) => {
             let mut record = done.machine.record().to_vec();
             record.sort_by_key(|e| e.cycle);
+            let power = done.timeline.as_ref().map_or_else(Vec::new, |t| {
+                t.counters
+                    .iter()
+                    .filter(|c| matches!(c.kind, observe::trace::CounterKind::Power))
+                    .map(|c| (t.time_us(c.cycle) * 1e-6, c.value))
+                    .collect()
+            });
             return Ok(Ran {
                 stats: done.stats,
                 record,
                 console: text,
+                power,
             });
         }
         Ok(c) => Failure::new(c, format!("the firmware stopped with exit code {c}")),
