@@ -32,8 +32,18 @@ awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
     $col["outputs_expected"] == 0 || $col["overloaded"] != 0 || $col["stimuli_unanswered"] != 0 { exit 1 }' \
     "$work/a/smoke/runs.csv" || bad "runs.csv: a run that keeps up has missing outputs, unanswered stimuli or the overload flag"
 n_svg=$(ls "$work/a/smoke"/*.svg 2>/dev/null | wc -l)
-[[ $n_svg -eq 5 ]] || bad "expected 5 figures (2 jitter, 2 delay, 1 energy), found $n_svg"
+[[ $n_svg -eq 3 ]] || bad "expected 3 figures (jitter, delay: one panel per system; energy), found $n_svg"
 for s in "$work/a/smoke"/*.svg; do grep -q "</svg>" "$s" || bad "$(basename "$s") is not a complete SVG"; done
+# Every bar labelled (all four, not every other one; plotters writes each text on a line of
+# its own); one panel per system on shared axes; the
+# title names the output period (2000 us), not the reader's.
+for l in "ubik-prio 1 task(s)" "ubik-prio 2 task(s)" "nos 1 task(s)" "nos 2 task(s)"; do
+    grep -qx "$l" "$work/a/smoke/energy-up-p4000-r2.svg" || bad "energy figure: the bar \"$l\" has no label"
+done
+for p in ubik-prio nos; do
+    grep -qx "$p" "$work/a/smoke/jitter-up-p4000-r2.svg" || bad "jitter figure: no panel $p"
+done
+grep -q "outputs every 2000 us (input every 4000 us)" "$work/a/smoke/jitter-up-p4000-r2.svg" || bad "jitter figure: the title does not name the output period" 
 
 # The report.
 if ! "$ubik" report "$work/a" -o "$work/report" > "$work/report.log" 2>&1; then
@@ -41,7 +51,9 @@ if ! "$ubik" report "$work/a" -o "$work/report" > "$work/report.log" 2>&1; then
 else
     page="$work/report/index.html"
     n_fig=$(grep -o "<figure>" "$page" | wc -l)
-    [[ $n_fig -eq 5 ]] || bad "report: expected 5 figures, found $n_fig"
+    [[ $n_fig -eq 3 ]] || bad "report: expected 3 figures, found $n_fig"
+    grep -q "Definitions." "$page" || bad "report: the metrics' definitions are missing"
+    grep -q "What the paper reports" "$page" || bad "report: the paper's numbers are missing"
     grep -q "ubik-prio-up-t2-p4000-r2" "$page" || bad "report: the variants table is missing"
     chromium=$(command -v chromium || command -v chromium-browser || true)
     if [[ -n $chromium ]]; then

@@ -182,6 +182,26 @@ pub fn report(args: ReportArgs) -> Result<u8, Failure> {
                 _ => String::new(),
             }
         );
+        if !s.dpm {
+            let _ = writeln!(
+                h,
+                "<p class=\"note\"><b>Definitions.</b> <i>outputs_expected / outputs_produced</i>: the outputs the writers' releases call for, and those the IO record shows; <i>on_time</i>: the share of the expected inter-arrivals whose |deviation from the period| is at most <i>on_time_tolerance_us</i> ({} % of the output period); <i>dev_p50/p99/max_us</i>: percentiles of |inter-arrival - period| (nearest rank); <i>stimuli_unanswered</i>: stimuli of the aperiodic interrupt with no response by the end of the run; <i>overloaded</i> (1, X in the figures): a task short of its outputs by more than the tolerance, or a stimulus unanswered; <i>delay</i>: stimulus to the responding output; an empty cell (none): nothing measured. docs/experiments.md has the details.</p>",
+                s.on_time_tolerance_pct.map_or("1".into(), |p| p.to_string())
+            );
+        }
+        if let Some((paper, rows)) = crate::paper::reference(&e.name) {
+            let _ = write!(h, "<p class=\"note\">What the paper reports, beside Ubik's comparable measure ({}):</p><table><thead><tr><th>the paper</th><th>value</th><th>Ubik: read</th></tr></thead><tbody>", esc(paper));
+            for (what, value, ours) in rows {
+                let _ = write!(
+                    h,
+                    "<tr><td>{}</td><td>{}</td><td>{}</td></tr>",
+                    esc(what),
+                    esc(value),
+                    esc(ours)
+                );
+            }
+            h.push_str("</tbody></table>\n");
+        }
         if s.dpm {
             h.push_str("<p class=\"note\">Average current from the supply and energy per power policy (UbiFOS Table 2); saving against the default policy; deadlines missed; seconds at each operating point.</p>\n");
             h.push_str(&html_table(&e.table, &[]));

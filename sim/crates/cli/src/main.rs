@@ -5,6 +5,7 @@ mod experiment;
 mod gen;
 mod htmlreport;
 mod mdreport;
+mod paper;
 mod report;
 mod results;
 mod run;

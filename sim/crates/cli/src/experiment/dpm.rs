@@ -324,7 +324,7 @@ pub fn run(
         }
     }
     for (w, mo) in &groups {
-        let bars: Vec<(String, Vec<(String, f64)>)> = POLICIES
+        let bars: Vec<plot::Bar> = POLICIES
             .iter()
             .filter_map(|p| {
                 rows.iter()
@@ -334,6 +334,7 @@ pub fn run(
                 (
                     v.policy.clone(),
                     vec![("average current (mA)".to_string(), m.avg_current_a * 1e3)],
+                    m.misses > 0,
                 )
             })
             .collect();

@@ -408,53 +408,56 @@ pub fn experiment(args: ExperimentArgs) -> Result<u8, Failure> {
         std::fs::write(&p, text).map_err(|e| io_fail("results", &p, e))?;
     }
 
-    // ---- Figures: per (system, workload, period, ratio) a jitter and a delay density with one
-    // series per task count; per (workload, period, ratio) stacked energy bars over systems.
-    let mut groups: Vec<(String, String)> = Vec::new(); // (key, title)
+    // ---- Figures: per workload setting a jitter and a delay figure, one panel per system on
+    // shared axes and one series per task count (overloaded ones marked); per workload
+    // setting stacked energy bars over systems and task counts.
+    let mut settings: Vec<(String, String)> = Vec::new(); // (key, title)
     for (v, ..) in &summaries {
-        let key = v.system_workload_key();
-        let title = format!(
-            "{} {} {} us{}",
-            v.system(),
-            v.workload,
-            v.period_us,
-            if v.ratio > 1 {
-                format!(" {}:1", v.ratio)
-            } else {
-                String::new()
-            }
-        );
-        if !groups.iter().any(|g| g.0 == key) {
-            groups.push((key, title));
+        if !settings.iter().any(|g| g.0 == v.workload_key()) {
+            settings.push((v.workload_key(), v.setting_title()));
         }
     }
-    for (key, title) in &groups {
-        let members: Vec<_> = summaries
-            .iter()
-            .filter(|(v, ..)| &v.system_workload_key() == key)
-            .collect();
-        let jitter: Vec<(String, Vec<(f64, f64)>)> = members
-            .iter()
-            .map(|(v, _, jh, _)| (format!("{} task(s)", v.tasks), jh.clone()))
-            .collect();
-        let delay: Vec<(String, Vec<(f64, f64)>)> = members
-            .iter()
-            .map(|(v, _, _, dh)| (format!("{} task(s)", v.tasks), dh.clone()))
-            .collect();
-        if members.iter().any(|(v, ..)| v.workload != "none") {
-            plot::density(
+    for (key, title) in &settings {
+        let mut systems: Vec<String> = Vec::new();
+        for (v, ..) in summaries.iter().filter(|(v, ..)| &v.workload_key() == key) {
+            if !systems.contains(&v.system()) {
+                systems.push(v.system());
+            }
+        }
+        let panels = |pick: &dyn Fn(&VariantRow) -> Histogram| -> Vec<plot::Panel> {
+            systems
+                .iter()
+                .map(|sys| {
+                    let series = summaries
+                        .iter()
+                        .filter(|r| &r.0.workload_key() == key && &r.0.system() == sys)
+                        .map(|r| {
+                            let mark = if r.1.m.overloaded() {
+                                " (X: missed work)"
+                            } else {
+                                ""
+                            };
+                            (format!("{} task(s){mark}", r.0.tasks), pick(r))
+                        })
+                        .collect();
+                    (sys.clone(), series)
+                })
+                .collect()
+        };
+        if !key.starts_with("none") {
+            plot::density_panels(
                 &out.join(format!("jitter-{key}.svg")),
-                &format!("Jitter: {title}"),
+                &format!("Deviation from the period: {title}"),
                 "output inter-arrival minus period (us)",
-                &jitter,
+                &panels(&|r| r.2.clone()),
             )
             .map_err(|e| Failure::new(code::IO_ERROR, e))?;
         }
-        plot::density(
+        plot::density_panels(
             &out.join(format!("delay-{key}.svg")),
-            &format!("Delay: {title}"),
+            &format!("Stimulus-to-response delay: {title}"),
             "stimulus to response output (us)",
-            &delay,
+            &panels(&|r| r.3.clone()),
         )
         .map_err(|e| Failure::new(code::IO_ERROR, e))?;
     }
@@ -470,16 +473,11 @@ pub fn experiment(args: ExperimentArgs) -> Result<u8, Failure> {
             .iter()
             .filter(|(v, ..)| &v.workload_key() == k)
             .collect();
-        let bars: Vec<(String, Vec<(String, f64)>)> = members
+        let bars: Vec<plot::Bar> = members
             .iter()
             .map(|(v, s, ..)| {
                 (
-                    format!(
-                        "{} {}{}",
-                        v.system(),
-                        v.tasks,
-                        if s.m.overloaded() { " OVERLOAD" } else { "" }
-                    ),
+                    format!("{} {} task(s)", v.system(), v.tasks),
                     Category::NAMES
                         .iter()
                         .map(|c| {
@@ -489,6 +487,7 @@ pub fn experiment(args: ExperimentArgs) -> Result<u8, Failure> {
                             )
                         })
                         .collect(),
+                    s.m.overloaded(),
                 )
             })
             .collect();
@@ -504,7 +503,10 @@ pub fn experiment(args: ExperimentArgs) -> Result<u8, Failure> {
         };
         plot::stacked_bars(
             &out.join(format!("energy-{k}.svg")),
-            &format!("Energy by category: {k}, {over}"),
+            &format!(
+                "Energy by category: {}, {over}",
+                members[0].0.setting_title()
+            ),
             "energy (mJ)",
             &bars,
         )

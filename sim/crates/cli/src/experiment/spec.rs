@@ -157,9 +157,29 @@ impl Variant {
         )
     }
 
-    /// The figures' key of a system and workload setting over every task count.
-    pub fn system_workload_key(&self) -> String {
-        format!("{}-{}", self.system(), self.workload_key())
+    /// The workload setting in words, with the period of the outputs the figures measure:
+    /// "up-sampler 2:1, outputs every 4000 us (input every 8000 us)".
+    pub fn setting_title(&self) -> String {
+        let out = self.output_period_us();
+        let end = if self.output_at_end {
+            ", written at the end of each job"
+        } else {
+            ""
+        };
+        match self.workload.as_str() {
+            "up" => format!(
+                "up-sampler {}:1, outputs every {out} us (input every {} us){end}",
+                self.ratio, self.period_us
+            ),
+            "down" => format!(
+                "down-sampler 1:{}, outputs every {out} us (input every {} us){end}",
+                self.ratio,
+                self.period_us / self.ratio
+            ),
+            "ipc" => format!("periodic IPC, outputs every {out} us{end}"),
+            "fir" => format!("FIR filter, outputs every {out} us{end}"),
+            _ => "background load only".to_string(),
+        }
     }
 
     /// The period of the job that writes the periodic output, in microseconds.
