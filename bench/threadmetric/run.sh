@@ -3,7 +3,8 @@
 #     {"OS-SCHED": {"basic": cpc, "cooperative": cpc, ...}}   (cpc: cycles per count)
 # Rows: ubik-SCHED for every scheduler `ubik gen --list-schedulers` prints, where the scenario
 # applies ("bitmap", unique priorities, has no cooperative scenario; "rr", no priorities, no
-# preemptive nor interrupt-preemption scenario); nos-np (NOS, non-preemptive: basic,
+# preemptive nor interrupt-preemption scenario; "coop", which never preempts, only the
+# cooperative one: in the others the reporting task must preempt); nos-np (NOS, non-preemptive: basic,
 # cooperative and interrupt, tm_nos.c); freertos-prio when FREERTOS_KERNEL_PATH names
 # a FreeRTOS-Kernel checkout (bench/freertos/build.sh; without one this script says how to get
 # the rows and goes on), with one more key, memory_free_list (a bare free list instead of
@@ -39,6 +40,8 @@ fail=0
 applies() { # SCENARIO SCHED
     case "$2:$1" in
         bitmap:cooperative | rr:preemptive | rr:interrupt_preemption) return 1 ;;
+        coop:cooperative) return 0 ;;
+        coop:*) return 1 ;; # never preempts: the reporting task would never run
     esac
     return 0
 }
