@@ -30,9 +30,7 @@ pub struct Expected {
     pub output_period_us: u32,
     /// Outputs each task's writer should make over the run.
     pub outputs_per_task: u64,
-    /// |deviation| at most this is on time.
-    pub tolerance_ns: i64,
-    /// The same window as a percentage of the output period.
+    /// |deviation| at most this percentage of the output period is on time.
     pub tolerance_pct: f64,
 }
 
@@ -106,6 +104,7 @@ pub fn measure(record: &[IoEvent], stats: &Stats, want: &Expected) -> RunMetrics
         ..RunMetrics::default()
     };
     let period_ns = want.output_period_us as i64 * 1000;
+    let tolerance_ns = (period_ns as f64 * want.tolerance_pct / 100.0).round() as i64;
     let end_ns = (stats.sim_time_s * 1e9).round() as i64;
     let mut last_out: BTreeMap<u32, i64> = BTreeMap::new();
     let mut pending: Vec<i64> = Vec::new();
@@ -128,7 +127,7 @@ pub fn measure(record: &[IoEvent], stats: &Stats, want: &Expected) -> RunMetrics
                     let d = t_ns - prev;
                     let dev = d - period_ns;
                     m.jitter_ns.push(dev);
-                    if dev.abs() <= want.tolerance_ns {
+                    if dev.abs() <= tolerance_ns {
                         m.on_time += 1;
                     }
                     if d * 2 > period_ns * 3 {
@@ -260,7 +259,6 @@ mod tests {
             tasks: 2,
             output_period_us: 1000,
             outputs_per_task: 5,
-            tolerance_ns: 10_000,
             tolerance_pct: 1.0,
         };
         let m = measure(&record, &stats, &want);
@@ -304,7 +302,6 @@ mod tests {
             tasks: 1,
             output_period_us: 1000,
             outputs_per_task: 0,
-            tolerance_ns: 0,
             tolerance_pct: 1.0,
         };
         let m = measure(

@@ -289,7 +289,6 @@ pub fn experiment(args: ExperimentArgs) -> Result<u8, Failure> {
                     tasks: v.tasks,
                     output_period_us: v.output_period_us(),
                     outputs_per_task: v.outputs_per_task(v.run_ms),
-                    tolerance_ns: (tolerance_us(&exp, v) * 1000.0).round() as i64,
                     tolerance_pct: exp.on_time_tolerance_pct,
                 };
                 Ok(metrics::measure(&ran.record, &ran.stats, &want))

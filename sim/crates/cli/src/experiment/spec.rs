@@ -191,6 +191,25 @@ impl Variant {
         }
     }
 
+    /// When a task's first output comes, in microseconds from the start (apps/simbed/
+    /// workloads.c): the writer is released every output period from its offset (one output
+    /// period for the resamplers, whose writers wait for their first samples, else 0), and
+    /// each job writes the value the previous one computed, so the first writes nothing
+    /// (unless the writers write at the end of their work).
+    fn first_output_us(&self) -> u64 {
+        let p = self.output_period_us() as u64;
+        let offset = if self.workload == "down" || self.workload == "up" {
+            p
+        } else {
+            0
+        };
+        if self.output_at_end {
+            offset
+        } else {
+            offset + p
+        }
+    }
+
     /// The shortest run, in whole ms, in which the writers make `min_outputs` outputs in all
     /// (0: no minimum).
     pub fn run_ms_for(&self, min_outputs: u64) -> u64 {
@@ -199,39 +218,17 @@ impl Variant {
         }
         let per_task = min_outputs.div_ceil(self.tasks as u64);
         let p = self.output_period_us() as u64;
-        let offset = if self.workload == "down" || self.workload == "up" {
-            p
-        } else {
-            0
-        };
-        let first = if self.output_at_end {
-            offset
-        } else {
-            offset + p
-        };
-        (first + (per_task - 1) * p + 1).div_ceil(1000)
+        (self.first_output_us() + (per_task - 1) * p + 1).div_ceil(1000)
     }
 
-    /// The outputs each task's writer makes in a run of `run_ms` that keeps up
-    /// (apps/simbed/workloads.c): the writer is released every output period from its offset
-    /// (one output period for the resamplers, whose writers wait for their first samples,
-    /// else 0) while the run lasts; each job writes the value the previous one computed, so
-    /// the first writes nothing (unless the writers write at the end of their work).
+    /// The outputs each task's writer makes in a run of `run_ms` that keeps up: one every
+    /// output period from the first (`first_output_us`) while the run lasts.
     pub fn outputs_per_task(&self, run_ms: u32) -> u64 {
         if self.workload == "none" {
             return 0;
         }
         let p = self.output_period_us() as u64;
-        let offset = if self.workload == "down" || self.workload == "up" {
-            p
-        } else {
-            0
-        };
-        let first = if self.output_at_end {
-            offset
-        } else {
-            offset + p
-        };
+        let first = self.first_output_us();
         let run_us = run_ms as u64 * 1000;
         if run_us > first {
             (run_us - first).div_ceil(p)
