@@ -8,6 +8,7 @@
 #include <ubik/ubik.h>
 #include "bsp/bsp.h"
 #include "check.h"
+#include "step_log.h"
 
 #ifdef UK_CONFIG_SCHED_COOP
 #define PREEMPTIVE 0
@@ -18,28 +19,11 @@
 #define NW 6
 static uk_task_t ctl, w[NW];
 static uint32_t ctl_stack[256], w_stack[NW][256];
-static char logbuf[32];
-static volatile int nlog;
 
 static void logger(void *arg)
 {
-    if (nlog < (int)sizeof logbuf - 1)
-        logbuf[nlog++] = (char)(uintptr_t)arg;
+    L((char)(uintptr_t)arg);
 }
-
-static void expect_log(const char *want, int line)
-{
-    logbuf[nlog] = 0;
-    int i = 0;
-    while (want[i] && want[i] == logbuf[i])
-        i++;
-    bool ok = want[i] == logbuf[i];
-    check_true_(ok, "log", __FILE__, line);
-    if (!ok)
-        bsp_printf("  log \"%s\", expected \"%s\"\n", logbuf, want);
-    nlog = 0;
-}
-#define EXPECT_LOG(s) expect_log(s, __LINE__)
 
 /* Worker i logs `c` once, at priority `prio`, due `rel` ticks after it becomes ready (0: no
  * deadline). Created, not activated. */

@@ -2,10 +2,11 @@
  * cycle of "rr"), yield, suspend/resume of ready and running tasks, deletion from every
  * state, priority changes, time slicing of equal spinners. One test for all policies: the
  * expectations that differ are under #ifdef UK_CONFIG_SCHED_*. A controller task at priority 1
- * drives the phases; workers log one character per step into `logbuf`. Self-checking. */
+ * drives the phases; workers log one character per step (step_log.h). Self-checking. */
 #include <ubik/ubik.h>
 #include "bsp/bsp.h"
 #include "check.h"
+#include "step_log.h"
 
 #if defined(UK_CONFIG_SCHED_RR)
 #define CYCLIC 1 /* one run queue, no preemption, priorities order nothing */
@@ -25,28 +26,6 @@
 static uk_task_t ctl, w[NT];
 static uint32_t ctl_stack[STACK_WORDS], w_stack[NT][STACK_WORDS];
 
-static char logbuf[64];
-static volatile int nlog;
-static void L(char c)
-{
-    if (nlog < (int)sizeof logbuf - 1)
-        logbuf[nlog++] = c;
-}
-
-/* The log so far equals `want`; clear it. */
-static void expect_log(const char *want, int line)
-{
-    logbuf[nlog] = 0;
-    int i = 0;
-    while (want[i] && want[i] == logbuf[i])
-        i++;
-    bool ok = want[i] == logbuf[i];
-    check_true_(ok, "log", __FILE__, line);
-    if (!ok)
-        bsp_printf("  log \"%s\", expected \"%s\"\n", logbuf, want);
-    nlog = 0;
-}
-#define EXPECT_LOG(s) expect_log(s, __LINE__)
 
 static int spawn(int i, const char *name, void (*f)(void *), uintptr_t arg, uint8_t prio)
 {
