@@ -61,8 +61,22 @@
 #define POWER_MILLIVOLTS        (POWER_BASE + 0x0C) /* read-only: current core voltage */
 #define POWER_OPP_COUNT         (POWER_BASE + 0x10) /* read-only: number of operating points */
 
-/* ---- RTM: Real-Time Task Manager (registers defined by a later issue) ------ */
+/* ---- RTM: Real-Time Task Manager (docs/machine.md) ------------------------ */
 #define RTM_BASE                BSP_U(0x00070000)
+#define RTM_RECORD(i)           (RTM_BASE + 8 * (i))        /* status | prio << 8 | event << 16 */
+#define RTM_DELAY(i)            (RTM_BASE + 8 * (i) + 4)    /* delay in ticks, 16 bits */
+#define RTM_RECORDS             (RTM_BASE + 0x800) /* read-only: the number of records */
+#define RTM_READY               (RTM_BASE + 0x804) /* query: highest-priority ready record */
+#define RTM_EXPIRED             (RTM_BASE + 0x808) /* query: highest-priority expired record */
+#define RTM_TICK                (RTM_BASE + 0x80C) /* write N: delays count down by N */
+#define RTM_QUERY_CYCLES        (RTM_BASE + 0x810) /* read-only: cycles a query stalls */
+#define RTM_EVENT(e)            (RTM_BASE + 0xC00 + 4 * (e)) /* query: top record pending on e */
+#define RTM_NONE                BSP_U(0xFFFFFFFF)  /* a query with no record qualifying */
+#define RTM_VALID               BSP_U(0x01)
+#define RTM_DELAYED             BSP_U(0x02)
+#define RTM_PENDING             BSP_U(0x04)
+#define RTM_SUSPENDED           BSP_U(0x08)
+#define RTM_EXPIRED_BIT         BSP_U(0x10)
 
 #ifndef __ASSEMBLER__
 #include <stdint.h>

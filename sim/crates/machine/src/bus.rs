@@ -89,6 +89,7 @@ impl SysBus {
                 .write_reg(id, reg, value, mask, &mut cx)
                 .map(|()| 0),
         };
+        let wait = cx.wait; // with any stall the device added
         v.map(|v| (v, wait)).ok_or(BusFault)
     }
 

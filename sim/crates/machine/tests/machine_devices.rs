@@ -731,3 +731,55 @@ fn ram_up_to_the_top_of_the_address_space_runs_code_anywhere() {
     assert_eq!(outcome, Outcome::Halted(11));
     assert!(cycles < 100, "{cycles} cycles");
 }
+
+fn sub(rd: u32, rs1: u32, rs2: u32) -> u32 {
+    (0x20 << 25) | (rs2 << 20) | (rs1 << 15) | (rd << 7) | 0x33
+}
+
+/// The cycles a query load of the RTM (`lw` of READY) takes beyond a plain RTM register load
+/// (`lw` of RECORDS), under `machine` (a machine file's text), as the exit code.
+fn rtm_query_stall(machine: &str) -> u32 {
+    const MCYCLE: u32 = 0xb00;
+    const A1: u32 = 11;
+    const A2: u32 = 12;
+    const A3: u32 = 13;
+    let mut code = Vec::new();
+    code.extend(li(T0, 0x0007_0800)); // RTM.RECORDS (an offset of 0x800 does not fit an lw)
+    code.extend([csrr(A0, MCYCLE), lw(T1, T0, 0), csrr(A1, MCYCLE)]);
+    code.extend([csrr(A2, MCYCLE), lw(T1, T0, 4), csrr(A3, MCYCLE)]); // READY
+    code.extend([sub(A1, A1, A0), sub(A3, A3, A2), sub(A0, A3, A1)]);
+    code.extend(halt_with(A0));
+    let (mut m, _) = machine_with(&cfg(machine), &image(&code, Some(&halt_mcause())));
+    match run(&mut m, Some(10_000)) {
+        Outcome::Halted(v) => v >> 1,
+        o => panic!("{o:?}"),
+    }
+}
+
+#[test]
+fn rtm_query_stalls_by_the_depth_of_its_tree() {
+    assert_eq!(rtm_query_stall(""), 2, "64 records, 3 levels a cycle");
+    assert_eq!(rtm_query_stall("[rtm]\nrecords = 256\n"), 3);
+    assert_eq!(
+        rtm_query_stall("[rtm]\nrecords = 16\nquery_levels_per_cycle = 1\n"),
+        4
+    );
+    assert_eq!(rtm_query_stall("[rtm]\nrecords = 1\n"), 0);
+    assert_eq!(
+        rtm_query_stall("[wait_states]\nrtm = 3\n"),
+        2,
+        "wait states add to both"
+    );
+}
+
+#[test]
+fn rtm_past_its_records_is_a_bus_fault() {
+    let mut code = vec![lui(T0, 0x70)];
+    code.push(lw(T1, T0, 8 * 16)); // record 16 of 16
+    code.extend(halt_with(ZERO));
+    let (mut m, _) = machine_with(
+        &cfg("[rtm]\nrecords = 16\n"),
+        &image(&code, Some(&halt_mcause())),
+    );
+    assert_eq!(run(&mut m, Some(10_000)), Outcome::Halted(5 << 1 | 1));
+}

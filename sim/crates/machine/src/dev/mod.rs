@@ -21,6 +21,7 @@ devices! {
     0x0004_0000 => io: IoPorts,
     0x0005_0000 => intc: Intc,
     0x0006_0000 => power: Power,
+    0x0007_0000 => rtm: Rtm,
 }
 
 use crate::clock::Clock;
@@ -168,6 +169,12 @@ impl Access<'_> {
     /// a line, the device's next event or the clock.
     pub fn sync(&mut self) {
         *self.sync = true;
+    }
+
+    /// The access takes `cycles` more: the device holds the bus while it works out the
+    /// value (the RTM's queries).
+    pub fn stall(&mut self, cycles: u32) {
+        self.wait += cycles;
     }
 
     /// The firmware halts the machine with `value` (the run ends after this instruction).
