@@ -4,6 +4,7 @@
 #   make test       rustfmt and clippy checks, C built with -Werror
 #                   + simulator unit tests + every firmware test on the testbed
 #                   + the RTL differential timing suite (tests/rtl/check.sh)
+#                   + the RTM's Verilog against the testbed's model (hw/rtm/check.sh)
 #                   + host unit tests of kernel logic + on-target kernel tests
 #                   + the SimBed workloads checked against a host model (tests/simbed)
 #                   + an experiment and its report end to end (tests/experiment)
@@ -68,6 +69,7 @@ test: sim firmware
 	$(CARGO_RUN) test --release --workspace
 	tests/run_firmware_tests.sh
 	tests/rtl/check.sh
+	hw/rtm/check.sh
 	tests/host/run.sh
 	$(STRICT_C) kernel/tests/run.sh
 	$(STRICT_C) tests/simbed/run.sh
@@ -78,6 +80,7 @@ test: sim firmware
 	$(STRICT_C) bench/overhead/run.sh --check
 
 bench: sim $(FW_BUILD)/compute.elf $(FW_BUILD)/idle.elf
+	@scripts/setup.sh --rtl
 	@mkdir -p $(OUT)/bench
 	$(UBIK) run $(FW_BUILD)/compute.elf --stats $(OUT)/bench/compute.stats.json --no-energy
 	$(UBIK) run $(FW_BUILD)/idle.elf --stats $(OUT)/bench/idle.stats.json --no-energy

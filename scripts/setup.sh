@@ -4,13 +4,16 @@
 #     (apt-get as root; otherwise prints the exact command to run and exits 1);
 #   - a Rust toolchain (cargo on PATH or in ~/.cargo/bin; installed through rustup
 #     when rustup is there, otherwise prints how to get it and exits 1);
-#   - with --test (make test): also chromium, which renders the HTML report in a test, and
+#   - with --rtl (make bench): also iverilog and yosys, which simulate and synthesise the RTM's
+#     Verilog (hw/rtm);
+#   - with --test (make test): those two, chromium, which renders the HTML report in a test, and
 #     cargo's rustfmt and clippy (added through rustup), which check the Rust sources.
 # Idempotent, silent when everything is present, never asks questions (CI=true,
 # no terminal). Messages go to stderr.
 set -euo pipefail
 
 DEB_PACKAGES=(gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf)
+[[ ${1:-} == --test || ${1:-} == --rtl ]] && DEB_PACKAGES+=(iverilog yosys)
 [[ ${1:-} == --test ]] && DEB_PACKAGES+=(chromium)
 status=0
 

@@ -4,7 +4,7 @@
 //! highest-priority ready record", "the highest-priority record pending on event E" and "the
 //! highest-priority record whose delay expired" through a binary tree of comparators, and
 //! counts every delay down at once when the kernel writes a tick. docs/machine.md has the
-//! registers; `rtl/rtm.v` is the same device in Verilog, checked against this model.
+//! registers; `hw/rtm/rtm.v` is the same device in Verilog, checked against this model.
 //!
 //! A query is a load; it costs the access (2 cycles + wait states) plus the tree's delay:
 //! `ceil(log2(records) / query_levels_per_cycle)` cycles, during which the load stalls.
@@ -30,6 +30,11 @@ pub const EXPIRED: u32 = 0x808;
 pub const TICK: u32 = 0x80c;
 /// Read-only: the cycles a query stalls the load beyond the access itself.
 pub const QUERY_CYCLES: u32 = 0x810;
+/// Query (read): the ready record with the earliest deadline, or [`NONE`]. Deadlines are
+/// 16-bit tick counts compared by their distance ahead of NOW (wrapping).
+pub const EARLIEST: u32 = 0x814;
+/// Read-only: the device's 16-bit tick count (every TICK adds its N).
+pub const NOW: u32 = 0x818;
 /// Query (read) at EVENT + 4 * E: the highest-priority record pending on event E, or NONE.
 pub const EVENT: u32 = 0xc00;
 /// What a query returns when no record qualifies.
@@ -128,6 +133,7 @@ pub struct Record {
     pub prio: u8,
     pub event: u8,
     pub delay: u16,
+    pub deadline: u16,
 }
 
 impl Record {
@@ -150,6 +156,7 @@ impl Record {
 #[derive(Clone, Debug)]
 pub struct Rtm {
     pub records: Vec<Record>,
+    pub now: u16,
     query_cycles: u32,
 }
 
@@ -157,6 +164,7 @@ impl Rtm {
     pub fn new(cfg: &RtmConfig) -> Rtm {
         Rtm {
             records: vec![Record::default(); cfg.records as usize],
+            now: 0,
             query_cycles: cfg.query_cycles(),
         }
     }
@@ -164,10 +172,15 @@ impl Rtm {
     /// The index of the record passing `test` with the lowest priority value, the lowest
     /// index among equals (the tree prefers its left input on a tie), or [`NONE`].
     pub fn query(&self, test: impl Fn(&Record) -> bool) -> u32 {
-        let mut best: Option<(u8, usize)> = None;
+        self.query_by(test, |r| r.prio as u16)
+    }
+
+    /// As [`Rtm::query`], with the key `key` in place of the priority.
+    fn query_by(&self, test: impl Fn(&Record) -> bool, key: impl Fn(&Record) -> u16) -> u32 {
+        let mut best: Option<(u16, usize)> = None;
         for (i, r) in self.records.iter().enumerate() {
-            if test(r) && best.is_none_or(|(p, _)| r.prio < p) {
-                best = Some((r.prio, i));
+            if test(r) && best.is_none_or(|(k, _)| key(r) < k) {
+                best = Some((key(r), i));
             }
         }
         best.map_or(NONE, |(_, i)| i as u32)
@@ -175,6 +188,7 @@ impl Rtm {
 
     /// A tick of `n`: delays count down, the ones reaching 0 expire.
     pub fn tick(&mut self, n: u32) {
+        self.now = self.now.wrapping_add(n as u16);
         for r in &mut self.records {
             if r.is(VALID | DELAYED) {
                 if n >= r.delay as u32 {
@@ -194,7 +208,7 @@ impl Rtm {
             return Some(if reg & 4 == 0 {
                 r.word0()
             } else {
-                r.delay as u32
+                r.delay as u32 | (r.deadline as u32) << 16
             });
         }
         if reg >= EVENT {
@@ -207,6 +221,11 @@ impl Rtm {
             EXPIRED => Some(self.query(|r| r.is(VALID | EXPIRED_BIT))),
             TICK => Some(0),
             QUERY_CYCLES => Some(self.query_cycles),
+            EARLIEST => {
+                let now = self.now;
+                Some(self.query_by(Record::ready, |r| r.deadline.wrapping_sub(now)))
+            }
+            NOW => Some(self.now as u32),
             _ => None,
         }
     }
@@ -221,7 +240,9 @@ impl Rtm {
                 r.prio = (w >> 8) as u8;
                 r.event = (w >> 16) as u8;
             } else {
-                r.delay = merge(r.delay as u32, value, mask) as u16;
+                let w = merge(r.delay as u32 | (r.deadline as u32) << 16, value, mask);
+                r.delay = w as u16;
+                r.deadline = (w >> 16) as u16;
             }
             return Some(());
         }
@@ -230,14 +251,14 @@ impl Rtm {
                 self.tick(merge(0, value, mask));
                 Some(())
             }
-            RECORDS | READY | EXPIRED | QUERY_CYCLES => Some(()), // read-only: ignored
+            RECORDS | READY | EXPIRED | QUERY_CYCLES | EARLIEST | NOW => Some(()), // read-only
             _ if reg >= EVENT => Some(()),
             _ => None,
         }
     }
 
     fn is_query(reg: u32) -> bool {
-        reg == READY || reg == EXPIRED || reg >= EVENT
+        reg == READY || reg == EXPIRED || reg == EARLIEST || reg >= EVENT
     }
 }
 
@@ -344,6 +365,22 @@ mod tests {
     }
 
     #[test]
+    fn earliest_deadline_query_wraps_around_now() {
+        let mut r = rtm(8);
+        assert_eq!(r.load(EARLIEST), Some(NONE));
+        for (i, d) in [(0, 0xfff0u32), (1, 0x0005), (2, 0xfffa), (3, 0x0001)] {
+            set(&mut r, i, VALID, 0, 0);
+            r.store(i * 8 + 4, d << 16, 0xffff_0000).unwrap();
+        }
+        assert_eq!(r.load(EARLIEST), Some(3), "now = 0: 0x0001 is the earliest");
+        r.store(TICK, 0xfff0, u32::MAX).unwrap();
+        assert_eq!(r.load(NOW), Some(0xfff0));
+        assert_eq!(r.load(EARLIEST), Some(0), "0xfff0 is due now, the others after the wrap");
+        set(&mut r, 0, VALID | SUSPENDED, 0, 0);
+        assert_eq!(r.load(EARLIEST), Some(2));
+    }
+
+    #[test]
     fn byte_lanes_and_reserved_bits() {
         let mut r = rtm(4);
         r.store(0, 0xffff_ffff, u32::MAX).unwrap();
@@ -351,7 +388,9 @@ mod tests {
         r.store(0, 0x0000_4200, 0x0000_ff00).unwrap(); // sb to the priority byte
         assert_eq!(r.load(0), Some(0x00ff_421f));
         r.store(4, 0xdead_beef, u32::MAX).unwrap();
-        assert_eq!(r.load(4), Some(0xbeef));
+        assert_eq!(r.load(4), Some(0xdead_beef));
+        r.store(4, 0x0000_0001, 0x0000_ffff).unwrap(); // sh to the delay
+        assert_eq!(r.load(4), Some(0xdead_0001));
     }
 
     #[test]
@@ -359,7 +398,7 @@ mod tests {
         let mut r = rtm(4);
         assert_eq!(r.load(4 * 8), None);
         assert_eq!(r.store(4 * 8, 0, u32::MAX), None);
-        assert_eq!(r.load(0x814), None);
+        assert_eq!(r.load(0x81c), None);
         assert_eq!(r.store(0xbfc, 0, u32::MAX), None);
         assert_eq!(r.load(RECORDS), Some(4));
         assert_eq!(r.load(QUERY_CYCLES), Some(1));
