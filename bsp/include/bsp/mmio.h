@@ -70,6 +70,8 @@
 #define RTM_EXPIRED             (RTM_BASE + 0x808) /* query: highest-priority expired record */
 #define RTM_TICK                (RTM_BASE + 0x80C) /* write N: delays count down by N */
 #define RTM_QUERY_CYCLES        (RTM_BASE + 0x810) /* read-only: cycles a query stalls */
+#define RTM_EARLIEST            (RTM_BASE + 0x814) /* query: ready record, earliest deadline */
+#define RTM_NOW                 (RTM_BASE + 0x818) /* read-only: the 16-bit tick count */
 #define RTM_EVENT(e)            (RTM_BASE + 0xC00 + 4 * (e)) /* query: top record pending on e */
 #define RTM_NONE                BSP_U(0xFFFFFFFF)  /* a query with no record qualifying */
 #define RTM_VALID               BSP_U(0x01)
