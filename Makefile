@@ -87,6 +87,7 @@ bench: sim $(FW_BUILD)/compute.elf $(FW_BUILD)/idle.elf
 	@$(PYTHON) scripts/stats.py testbed $(OUT)/bench/compute.stats.json \
 	    $(OUT)/bench/idle.stats.json -o $(OUT)/bench/testbed.json
 	kernel/bench/run.sh -o $(OUT)/bench/kernel.json
+	hw/rtm/bench.sh -o $(OUT)/bench/rtm.json
 	scripts/observe_bench.sh $(FW_BUILD)/compute.elf $(OUT)/bench/observe.json
 	bench/threadmetric/run.sh -o $(OUT)/bench/threadmetric.json
 	bench/rhealstone/run.sh -o $(OUT)/bench/rhealstone.json

@@ -55,6 +55,18 @@ run() {
 }
 
 for s in $all_scheds; do run sched "$s"; done
+# The rtm policy's figures at other record counts of the RTM (out/bench/rtm.json, made by
+# hw/rtm/bench.sh from results/sched-rtm-R.txt): the same image, another machine file.
+for records in 16 64 256; do
+    printf '[rtm]\nrecords = %s\n' "$records" > "$work/rtm-$records.toml"
+    if timeout 600 "$ubik" run "$work/sched-rtm/build/app.elf" --machine "$work/rtm-$records.toml" \
+        --max-cycles 4000000000 > "$res/sched-rtm-$records.txt"; then
+        echo "sched [rtm, $records records]: $(tr '\n' ' ' < "$res/sched-rtm-$records.txt" | cut -c1-150)"
+    else
+        echo "kernel bench: sched [rtm, $records records]: run failed" >&2
+        fail=1
+    fi
+done
 for s in prio prio_rr rr edf coop; do run coop "$s"; done  # "bitmap": unique priorities, no equals
 run irqoff prio && cp "$res/irqoff-prio.txt" "$res/irqoff.txt"
 for s in $all_scheds; do

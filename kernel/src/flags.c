@@ -30,6 +30,28 @@ static UK_IPC_FN(flags_set_locked) int flags_set_locked(void *obj, uint32_t bits
         return UK_EINVAL;
     f->bits |= bits;
     int r = UK_OK;
+#if UK_SCHED_RTM
+    /* The queue is in arrival order (the RTM orders it): serve the satisfied waiters highest
+     * priority first, as the ordered queue does, since a clearing waiter takes the bits
+     * from the ones behind it. */
+    for (;;) {
+        uk_task_t *best = 0;
+        for (uk_list_t *n = f->waiters.next; n != &f->waiters; n = n->next) {
+            uk_task_t *w = UK_CONTAINER_OF(n, uk_task_t, wait_node);
+            fw_t *fw = (fw_t *)(uintptr_t)w->wait_arg;
+            if (satisfied(f->bits, fw->bits, fw->mode) && (!best || w->prio < best->prio))
+                best = w;
+        }
+        if (!best)
+            break;
+        fw_t *fw = (fw_t *)(uintptr_t)best->wait_arg;
+        fw->got = f->bits;
+        if (fw->mode & UK_FLAGS_CLEAR)
+            f->bits &= ~fw->bits;
+        uk__wake(best, UK_OK);
+        r = 1;
+    }
+#else
     uk_list_t *n = f->waiters.next;
     while (n != &f->waiters) {
         uk_task_t *w = UK_CONTAINER_OF(n, uk_task_t, wait_node);
@@ -43,6 +65,7 @@ static UK_IPC_FN(flags_set_locked) int flags_set_locked(void *obj, uint32_t bits
             r = 1;
         }
     }
+#endif
     return r;
 }
 

@@ -7,11 +7,23 @@
 /* ---- Waiting (wait.c): queues ordered by priority, FIFO among equals ------------------- */
 
 void uk__waitq_insert(uk_list_t *q, uk_task_t *t);
+#if UK_SCHED_RTM
+/* The RTM keeps the order (kernel/sched/rtm.c): q lists its waiters in arrival order, and
+ * the first in line is the answer to an event query. */
+uk_task_t *uk__waitq_first(uk_list_t *q);
+void uk__waitq_remove(uk_task_t *t);
+#else
 /* The first waiter of q (the one a give serves), or NULL. Inline: every give asks it. */
 static inline uk_task_t *uk__waitq_first(uk_list_t *q)
 {
     return uk__list_empty(q) ? 0 : UK_CONTAINER_OF(q->next, uk_task_t, wait_node);
 }
+/* t leaves the wait queue it is in (t->waiting_on, cleared by the caller). */
+static inline void uk__waitq_remove(uk_task_t *t)
+{
+    uk__list_remove(&t->wait_node);
+}
+#endif
 /* The current task waits on `q` for at most `timeout` ticks (the kernel lock held; never
  * called with UK_NO_WAIT). Returns the wake-up result: UK_OK, UK_ETIMEOUT or UK_EDELETED. */
 int uk__wait(uk_list_t *q, void *obj, uk_tick_t timeout);

@@ -91,7 +91,7 @@ UK_SCHED_FN(uk__tail) void uk__tail(void)
 static UK_SCHED_FN(requeue_waiter) __attribute__((noinline, aligned(4))) void requeue_waiter(uk_task_t *t, uk_prio_t prio)
 {
     uk_list_t *q = t->waiting_on;
-    uk__list_remove(&t->wait_node);
+    uk__waitq_remove(t);
     t->prio = prio;
     uk__waitq_insert(q, t);
     uk__wait_moved(t, q);

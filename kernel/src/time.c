@@ -9,6 +9,7 @@ volatile uk_tick_t uk__ticks = UK_TICK_START; /* [kernel] tick_start: to test th
 uk_list_t uk__delta_list = {&uk__delta_list, &uk__delta_list};
 #define delta_list uk__delta_list
 
+#if !UK_SCHED_RTM /* the rtm policy keeps delays in the hardware (kernel/sched/rtm.c) */
 UK_TIME_FN(uk__delay_insert) void uk__delay_insert(uk_task_t *t, uk_tick_t ticks)
 {
     uk_list_t *at = delta_list.next;
@@ -32,8 +33,9 @@ UK_TIME_FN(uk__delay_remove) void uk__delay_remove(uk_task_t *t)
         UK_CONTAINER_OF(n, uk_task_t, delay_node)->delta += t->delta;
     uk__list_remove(&t->delay_node);
 }
+#endif
 
-#ifdef UK_CONFIG_CHECKS_FULL
+#if defined(UK_CONFIG_CHECKS_FULL) && !UK_SCHED_RTM
 /* The delta list holds delayed tasks only, and its head's delta is not 0: the tick that
  * brings an entry to 0 expires it (and the zeros behind it), and every delay is >= 1. */
 UK_TIME_FN(uk__delay_check) unsigned uk__delay_check(void)
@@ -58,6 +60,9 @@ UK_TIME_FN(uk__tick) void uk__tick(void)
     uk__ticks++;
     if (uk__timer_tick_hook)
         uk__timer_tick_hook();
+#if UK_SCHED_RTM
+    uk__rtm_tick();
+#else
     if (!uk__list_empty(&delta_list)) {
         uk_task_t *e = UK_CONTAINER_OF(delta_list.next, uk_task_t, delay_node);
         if (e->delta)
@@ -75,6 +80,7 @@ UK_TIME_FN(uk__tick) void uk__tick(void)
                 uk__mutex_wait_ended(e); /* the owner no longer inherits e's priority */
         }
     }
+#endif
     uk__sched_tick(uk__current);
 }
 

@@ -12,6 +12,7 @@
 
 /* Invariant: a queue's tasks have non-decreasing prio values from head to tail (highest
  * priority first); among equal priorities, in order of arrival. */
+#if !UK_SCHED_RTM /* the rtm policy keeps wait queues in the hardware (kernel/sched/rtm.c) */
 UK_IPC_FN(uk__waitq_insert) void uk__waitq_insert(uk_list_t *q, uk_task_t *t)
 {
     uk_list_t *at = q->next;
@@ -20,6 +21,7 @@ UK_IPC_FN(uk__waitq_insert) void uk__waitq_insert(uk_list_t *q, uk_task_t *t)
     uk__list_insert_before(at, &t->wait_node);
     t->waiting_on = q;
 }
+#endif
 
 UK_IPC_FN(uk__wait_begin) void uk__wait_begin(uk_list_t *q, uk_tick_t timeout)
 {
@@ -47,7 +49,7 @@ UK_IPC_FN(uk__wait) int uk__wait(uk_list_t *q, void *obj, uk_tick_t timeout)
 UK_IPC_FN(uk__wait_end) void uk__wait_end(uk_task_t *t, int result)
 {
     uk_list_t *q = t->waiting_on;
-    uk__list_remove(&t->wait_node);
+    uk__waitq_remove(t);
     t->waiting_on = 0;
     if (t->state == UK_TASK_PENDING_DELAYED)
         uk__delay_remove(t);
@@ -65,7 +67,7 @@ static UK_IPC_FN(wake_delayed) __attribute__((noinline)) void wake_delayed(uk_ta
 
 UK_IPC_FN(uk__wake) void uk__wake(uk_task_t *t, int result)
 {
-    uk__list_remove(&t->wait_node);
+    uk__waitq_remove(t);
     t->waiting_on = 0;
     t->wait_result = result;
     if (t->state == UK_TASK_PENDING_DELAYED) {

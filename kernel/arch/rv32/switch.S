@@ -234,7 +234,7 @@ bsp_vector_timer:
     li      t1, 128
     csrc    mie, t1                 /* the timer, until its compare has moved */
     andi    t0, t0, 8
-#if defined(UK_POLICY_TIME_SLICES) && !UK_POLICY_TIME_SLICES && !defined(UK_CONFIG_CHECKS_FULL)
+#if defined(UK_POLICY_TIME_SLICES) && !UK_POLICY_TIME_SLICES && !defined(UK_CONFIG_CHECKS_FULL) && !UK_POLICY_RTM
     beqz    t0, 8f                  /* a kernel section was interrupted: the tail's tick */
     sw      t3, 12(sp)
     csrr    t1, mepc

@@ -16,7 +16,7 @@
 
 #define TARGET 105000u
 
-#if defined(UK_CONFIG_SCHED_BITMAP)
+#if defined(UK_CONFIG_SCHED_BITMAP) || defined(UK_CONFIG_SCHED_RTM)
 #define EQUAL_OR_NEXT 1 /* unique priorities: the second yielder one below */
 #else
 #define EQUAL_OR_NEXT 0

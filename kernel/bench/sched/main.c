@@ -22,7 +22,10 @@
 #define MAX_TASKS 256
 #define STACK_WORDS 64
 
-#if defined(UK_CONFIG_SCHED_BITMAP)
+#if defined(UK_CONFIG_SCHED_RTM)
+/* A task per record of the RTM, at most one per priority. */
+#define N_MAX (MMIO32(RTM_RECORDS) < 64 ? MMIO32(RTM_RECORDS) : 64)
+#elif defined(UK_CONFIG_SCHED_BITMAP)
 #define N_MAX 64
 #else
 #define N_MAX 256

@@ -59,6 +59,9 @@ typedef struct uk_task {
      * while rel_deadline is not 0; rel_deadline: ticks from each release to its deadline. */
     uk_tick_t deadline;
     uk_tick_t rel_deadline;
+    /* The rtm policy: the event id of the wait queue the task is in (shared by its
+     * waiters). */
+    uint8_t rtm_event;
 } uk_task_t;
 
 int uk_task_create(uk_task_t *t, const char *name, void (*entry)(void *), void *arg,

@@ -13,7 +13,7 @@
 #else
 #define CYCLIC 0
 #endif
-#if defined(UK_CONFIG_SCHED_BITMAP)
+#if (defined(UK_CONFIG_SCHED_BITMAP) || defined(UK_CONFIG_SCHED_RTM))
 #define EQ(i) (20 + (i)) /* unique priorities: "equal" tasks get neighbouring ones */
 #define LOW 40
 #else
@@ -126,7 +126,7 @@ static void phase_fifo_yield(void)
     for (int i = 0; i < 3; i++)
         CHECK_EQ(spawn(i, "eq", yielder, '1' + i, EQ(i)), UK_OK);
     CHECK_EQ(spawn(3, "x", logger, 'x', EQ(0) + 5), UK_OK);
-#if defined(UK_CONFIG_SCHED_BITMAP)
+#if (defined(UK_CONFIG_SCHED_BITMAP) || defined(UK_CONFIG_SCHED_RTM))
     /* Unique priorities: a second live task at a taken one is refused, idle's included. */
     uk_task_t extra;
     static uint32_t extra_stack[64];
@@ -159,7 +159,7 @@ static void phase_fifo_yield(void)
     CHECK_EQ(uk_task_sleep(3), UK_OK);
 #if CYCLIC
     EXPECT_LOG("123x123"); /* one cycle; a yield goes to the back */
-#elif defined(UK_CONFIG_SCHED_BITMAP)
+#elif (defined(UK_CONFIG_SCHED_BITMAP) || defined(UK_CONFIG_SCHED_RTM))
     EXPECT_LOG("112233x"); /* alone at its priority: the yield returns at once */
 #else
     EXPECT_LOG("123123x"); /* FIFO among equals, a yield goes behind them, lower last */
@@ -310,7 +310,7 @@ static void phase_set_prio(void)
     CHECK_EQ(uk_task_yield(), UK_OK);
 #endif
     EXPECT_LOG("t");
-#if defined(UK_CONFIG_SCHED_BITMAP)
+#if (defined(UK_CONFIG_SCHED_BITMAP) || defined(UK_CONFIG_SCHED_RTM))
     /* Its priority 0 is free again once it is deleted (it returned): we may take it. */
     CHECK_EQ(uk_task_set_prio(0, 0), UK_OK);
     CHECK_EQ(uk_task_set_prio(0, 1), UK_OK);

@@ -192,7 +192,7 @@ void check_entry(void *arg)
     CHECK_EQ(tock_bad, 0);
     CHECK_EQ(uk_timer_expiries(&flagger, &exp, 0), UK_OK);
     CHECK_EQ(exp, 1);
-    CHECK_EQ(sig_flags_r, UK_OK); /* sig_task waited for bit 0, set by flagger in tick 3 */
+    CHECK_EQ(sig_flags_r, UK_OK); /* sig_task waited for bit 0, set by flagger in tick 10 */
     CHECK_EQ(sig_flags_got, 0x111); /* the set when satisfied: initial, later (tick 1), flagger */
     CHECK_EQ(uk_flags_get(&events, &bits), UK_OK);
     CHECK_EQ(bits, 0x110); /* bit 0 cleared by the waiter; bit 8 from `later` */

@@ -208,6 +208,7 @@ fn builds_an_app_that_runs() {
             "#define UK_POLICY_UNIQUE_PRIOS 0",
             "#define UK_POLICY_TIME_SLICES 1",
             "#define UK_POLICY_DEADLINES 0",
+            "#define UK_POLICY_RTM 0",
             "#define UK_TICK_HZ 250",
             "#define UK_TIMESLICE_TICKS 4",
             "#define UK_IRQ_STACK_BYTES 1024",

@@ -41,17 +41,34 @@ fn main() {
         // A record a little past the count now and then, to check the refusal.
         let rec = rng.below(records + 2).min(255);
         // Small ranges of priorities and event ids, so that ties and matches are common.
-        let prio = if rng.below(4) == 0 { rng.below(256) } else { rng.below(8) };
+        let prio = if rng.below(4) == 0 {
+            rng.below(256)
+        } else {
+            rng.below(8)
+        };
         let event = rng.below(6);
         let (we, off, data, be) = match rng.below(16) {
             0..=4 => {
-                let status = rng.below(32) | rtm::VALID as u32 * (rng.below(4) != 0) as u32;
+                let valid = if rng.below(4) != 0 {
+                    rtm::VALID as u32
+                } else {
+                    0
+                };
+                let status = rng.below(32) | valid;
                 let w = status | prio << 8 | event << 16 | rng.below(256) << 24;
-                let be = if rng.below(3) == 0 { 1 << rng.below(4) } else { 0xf };
+                let be = if rng.below(3) == 0 {
+                    1 << rng.below(4)
+                } else {
+                    0xf
+                };
                 (1, rec * 8, w, be)
             }
             5..=6 => {
-                let delay = if rng.below(4) == 0 { rng.next() } else { rng.below(6) };
+                let delay = if rng.below(4) == 0 {
+                    rng.next()
+                } else {
+                    rng.below(6)
+                };
                 let be = [0xf, 0x3, 0xc, 0x1][rng.below(4) as usize];
                 (1, rec * 8 + 4, delay, be)
             }
@@ -69,15 +86,29 @@ fn main() {
             12 => (0, rtm::EARLIEST, 0, 0xf),
             13 => (0, rec * 8 + 4 * rng.below(2), 0, 0xf),
             14 => {
-                let regs = [rtm::RECORDS, rtm::TICK, rtm::QUERY_CYCLES, rtm::NOW, 0x81c, 0xbfc];
+                let regs = [
+                    rtm::RECORDS,
+                    rtm::TICK,
+                    rtm::QUERY_CYCLES,
+                    rtm::NOW,
+                    0x81c,
+                    0xbfc,
+                ];
                 (0, regs[rng.below(regs.len() as u32) as usize], 0, 0xf)
             }
             _ => {
                 let regs = [rtm::READY, rtm::RECORDS, 0x81c, rtm::EVENT];
-                (1, regs[rng.below(regs.len() as u32) as usize], rng.next(), 0xf)
+                (
+                    1,
+                    regs[rng.below(regs.len() as u32) as usize],
+                    rng.next(),
+                    0xf,
+                )
             }
         };
-        let mask = (0..4).fold(0u32, |m, i| m | if be >> i & 1 != 0 { 0xff << (8 * i) } else { 0 });
+        let mask = (0..4).fold(0u32, |m, i| {
+            m | if be >> i & 1 != 0 { 0xff << (8 * i) } else { 0 }
+        });
         let (data, err) = if we == 1 {
             (data, dev.store(off, data & mask, mask).is_none())
         } else {
@@ -86,7 +117,10 @@ fn main() {
                 None => (0, true),
             }
         };
-        out.push_str(&format!("{we:x} {off:03x} {data:08x} {be:x} {:x}\n", err as u8));
+        out.push_str(&format!(
+            "{we:x} {off:03x} {data:08x} {be:x} {:x}\n",
+            err as u8
+        ));
     }
     print!("{out}");
 }

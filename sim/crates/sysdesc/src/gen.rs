@@ -48,11 +48,12 @@ pub fn config_header(d: &SystemDesc) -> String {
     // What the kernel's core needs to know of the policy (sysdesc::POLICIES).
     let policy = k.scheduler.policy();
     s.push_str(&format!(
-        "#define UK_POLICY_PRIOS {}\n#define UK_POLICY_UNIQUE_PRIOS {}\n#define UK_POLICY_TIME_SLICES {}\n#define UK_POLICY_DEADLINES {}\n",
+        "#define UK_POLICY_PRIOS {}\n#define UK_POLICY_UNIQUE_PRIOS {}\n#define UK_POLICY_TIME_SLICES {}\n#define UK_POLICY_DEADLINES {}\n#define UK_POLICY_RTM {}\n",
         policy.lowest_task_priority as u32 + 2,
         policy.unique_priorities as u32,
         policy.time_slices as u32,
-        policy.deadlines as u32
+        policy.deadlines as u32,
+        policy.task_manager as u32
     ));
     s.push_str(&format!("#define UK_TICK_HZ {}\n", k.tick_hz));
     s.push_str(&format!(
@@ -170,6 +171,7 @@ mod tests {
                 "#define UK_POLICY_UNIQUE_PRIOS 0",
                 "#define UK_POLICY_TIME_SLICES 0",
                 "#define UK_POLICY_DEADLINES 0",
+                "#define UK_POLICY_RTM 0",
                 "#define UK_TICK_HZ 1000",
                 "#define UK_TIMESLICE_TICKS 10",
                 "#define UK_IRQ_STACK_BYTES 1024",

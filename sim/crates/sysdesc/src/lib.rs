@@ -73,11 +73,14 @@ pub struct Policy {
     /// Whether the policy orders tasks by deadline (`uk_task_set_deadline`, and
     /// `uk_task_sleep_until` sets a release's deadline to release + period).
     pub deadlines: bool,
+    /// Whether the policy keeps task selection, delays and wait queues in the RTM, the
+    /// hardware task manager (docs/machine.md): the tick then always goes to the tail.
+    pub task_manager: bool,
 }
 
 /// Every scheduler policy, in the order lists show them: the one list. Adding a policy is a
 /// row here plus its C file, `kernel/sched/NAME.c` (docs/kernel.md, "Adding a scheduler").
-pub const POLICIES: [Policy; 6] = [
+pub const POLICIES: [Policy; 7] = [
     Policy {
         name: "rr",
         summary: "cyclic time slices, priorities ignored",
@@ -85,6 +88,7 @@ pub const POLICIES: [Policy; 6] = [
         unique_priorities: false,
         time_slices: true,
         deadlines: false,
+        task_manager: false,
     },
     Policy {
         name: "prio",
@@ -93,6 +97,7 @@ pub const POLICIES: [Policy; 6] = [
         unique_priorities: false,
         time_slices: false,
         deadlines: false,
+        task_manager: false,
     },
     Policy {
         name: "prio_rr",
@@ -101,6 +106,7 @@ pub const POLICIES: [Policy; 6] = [
         unique_priorities: false,
         time_slices: true,
         deadlines: false,
+        task_manager: false,
     },
     Policy {
         name: "bitmap",
@@ -109,6 +115,7 @@ pub const POLICIES: [Policy; 6] = [
         unique_priorities: true,
         time_slices: false,
         deadlines: false,
+        task_manager: false,
     },
     Policy {
         name: "edf",
@@ -117,6 +124,7 @@ pub const POLICIES: [Policy; 6] = [
         unique_priorities: false,
         time_slices: false,
         deadlines: true,
+        task_manager: false,
     },
     Policy {
         name: "coop",
@@ -125,6 +133,16 @@ pub const POLICIES: [Policy; 6] = [
         unique_priorities: false,
         time_slices: false,
         deadlines: true,
+        task_manager: false,
+    },
+    Policy {
+        name: "rtm",
+        summary: "priority preemptive, unique priorities, in the RTM hardware task manager",
+        lowest_task_priority: 62,
+        unique_priorities: true,
+        time_slices: false,
+        deadlines: false,
+        task_manager: true,
     },
 ];
 
@@ -818,7 +836,7 @@ mod tests {
         let e = err("[kernel]\nscheduler = \"fifo\"\n");
         assert_eq!(
             e,
-            "system.toml:2:13: scheduler = \"fifo\" is not a scheduler; expected one of \"rr\", \"prio\", \"prio_rr\", \"bitmap\", \"edf\", \"coop\""
+            "system.toml:2:13: scheduler = \"fifo\" is not a scheduler; expected one of \"rr\", \"prio\", \"prio_rr\", \"bitmap\", \"edf\", \"coop\", \"rtm\""
         );
 
         let e = err("[kernel]\ntick_hz = 0\n");

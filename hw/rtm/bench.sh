@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# The RTM's figures -> out/bench/rtm.json (docs/contract.md, "Benchmark files"):
+#   records, flip_flops, cells, logic_depth    the 64-record RTM synthesised (hw/rtm/synth.sh)
+#   synthesis                                   every configuration synthesised (16/64/256
+#                                               records, with and without the deadline query)
+#   sched_overhead_cycles.rtm.R                 the kernel's worst scheduling overhead under
+#                                               scheduler "rtm" with R records (the kernel
+#                                               benchmark's runs, build/kernel-bench/results)
+#   utilisation                                 the RTM experiment's summary, if it has run
+#                                               (out/rtm/summary.json)
+# Run kernel/bench/run.sh first (make bench does). Usage: hw/rtm/bench.sh [-o OUT.json]
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+out=$root/out/bench/rtm.json
+[[ ${1:-} == -o ]] && out=$2
+synth=$root/build/rtm-synth.jsonl
+mkdir -p "$root/build" "$(dirname "$out")"
+"$here/synth.sh" > "$synth.new"
+mv "$synth.new" "$synth"
+python3 - "$synth" "$root/build/kernel-bench/results" "$root/out/rtm/summary.json" "$out" <<'PY'
+import json, os, sys
+synth_path, results, summary, out = sys.argv[1:5]
+synth = [json.loads(l) for l in open(synth_path) if l.strip()]
+ref = next(s for s in synth if s["records"] == 64 and s["deadlines"] == 0)
+res = {"records": 64, "flip_flops": ref["flip_flops"], "cells": ref["cells"],
+       "logic_depth": ref["logic_depth"], "synthesis": synth,
+       "sched_overhead_cycles": {"rtm": {}}}
+for records in (16, 64, 256):
+    path = os.path.join(results, f"sched-rtm-{records}.txt")
+    if not os.path.exists(path):
+        sys.exit(f"rtm bench: {path} missing (run kernel/bench/run.sh first)")
+    worst = [int(l.split()[1]) for l in open(path) if l.startswith("sched_") and not l.startswith("sched_empty")]
+    if not worst:
+        sys.exit(f"rtm bench: {path} has no sched_ lines")
+    res["sched_overhead_cycles"]["rtm"][str(records)] = max(worst)
+if os.path.exists(summary):
+    res["utilisation"] = json.load(open(summary)).get("utilisation", {})
+with open(out, "w") as f:
+    json.dump(res, f, indent=2)
+    f.write("\n")
+print(f"rtm bench: wrote {out}")
+PY
