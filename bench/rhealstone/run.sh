@@ -9,7 +9,7 @@
 # against the mcycle differences the firmware prints. Files: build/rhealstone/results/ROW/
 # FIGURE.txt (console) and FIGURE.io.csv.
 # Rows: ubik-SCHED for every scheduler where the figure applies (task_switch needs equal
-# priorities: not bitmap; the others need preemption by priority: not rr, not coop), nos-np (task_switch and
+# priorities: not bitmap or rtm; the others need preemption by priority: not rr, not coop), nos-np (task_switch and
 # interrupt_latency), freertos-prio (all).
 # Usage: bench/rhealstone/run.sh [-o OUT.json]     (default out/bench/rhealstone.json)
 #        bench/rhealstone/run.sh --check           20 samples per figure, checks only
@@ -35,7 +35,7 @@ fail=0
 
 applies() { # FIGURE SCHED
     case "$2:$1" in
-        bitmap:task_switch) return 1 ;;
+        bitmap:task_switch | rtm:task_switch) return 1 ;;
         rr:task_switch | rr:interrupt_latency) return 0 ;;
         coop:task_switch | coop:interrupt_latency) return 0 ;;
         rr:* | coop:*) return 1 ;; # the others need preemption by priority

@@ -2,7 +2,7 @@
 # Thread-Metric on every OS of the suite (issue 12) -> out/bench/threadmetric.json
 #     {"OS-SCHED": {"basic": cpc, "cooperative": cpc, ...}}   (cpc: cycles per count)
 # Rows: ubik-SCHED for every scheduler `ubik gen --list-schedulers` prints, where the scenario
-# applies ("bitmap", unique priorities, has no cooperative scenario; "rr", no priorities, no
+# applies ("bitmap" and "rtm", unique priorities, have no cooperative scenario; "rr", no priorities, no
 # preemptive nor interrupt-preemption scenario; "coop", which never preempts, only the
 # cooperative one: in the others the reporting task must preempt); nos-np (NOS, non-preemptive: basic,
 # cooperative and interrupt, tm_nos.c); freertos-prio when FREERTOS_KERNEL_PATH names
@@ -39,7 +39,7 @@ fail=0
 
 applies() { # SCENARIO SCHED
     case "$2:$1" in
-        bitmap:cooperative | rr:preemptive | rr:interrupt_preemption) return 1 ;;
+        bitmap:cooperative | rtm:cooperative | rr:preemptive | rr:interrupt_preemption) return 1 ;;
         coop:cooperative) return 0 ;;
         coop:*) return 1 ;; # never preempts: the reporting task would never run
     esac
