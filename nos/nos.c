@@ -1,11 +1,19 @@
-/* NOS (see nos.h). Its code lives in .text.uk_sched.* so that the testbed attributes it as
- * the system's scheduler ("kernel_sched"), as Ubik's own scheduler is: the papers compare
- * the two by that split. */
+/* NOS (see nos.h). Its code lives in the kernel's sections so that the testbed attributes it
+ * as it does Ubik's: selecting and running jobs in .text.uk_sched ("kernel_sched"), release
+ * times and the clock in .text.uk_time ("kernel_time"), interrupt polling in .text.uk_other
+ * ("kernel_other"); the papers compare the two systems by that split.
+ *
+ * With NOS_RTM (nos.h) the jobs' release times and the choice of the job to run are the
+ * RTM's (docs/machine.md), as in the RTM paper's NOS: each job is a record whose delay counts
+ * the ticks to its release; a periodic clock tick (NOS_RTM_TICK_US) is one store to
+ * RTM.TICK, and the job to run is one load of RTM.READY. */
 #include "nos.h"
 #include "bsp/bsp.h"
 #include "bsp/mmio.h"
 
 #define NOS_FN(name) __attribute__((section(".text.uk_sched." #name)))
+#define NOS_TIME_FN(name) __attribute__((noinline, section(".text.uk_time." #name)))
+#define NOS_POLL_FN(name) __attribute__((noinline, section(".text.uk_other." #name)))
 
 typedef struct {
     nos_fn fn;
@@ -60,6 +68,7 @@ NOS_FN(nos_job_start) uint64_t nos_job_start(void)
     return job_start;
 }
 
+#if !NOS_RTM /* software release times: the RTM's are in the device (below) */
 /* The released job of highest priority (lowest number; the earliest release among equals),
  * or NULL. */
 static NOS_FN(released) job_t *released(uint64_t now)
@@ -74,7 +83,13 @@ static NOS_FN(released) job_t *released(uint64_t now)
     return best;
 }
 
-static NOS_FN(earliest) uint64_t earliest(void)
+/* The job's next release: a period after its actual start. */
+static NOS_TIME_FN(release_next) void release_next(job_t *j, uint64_t now)
+{
+    j->next = now + j->period;
+}
+
+static NOS_TIME_FN(earliest) uint64_t earliest(void)
 {
     uint64_t t = UINT64_MAX;
     for (unsigned i = 0; i < n_jobs; i++)
@@ -83,8 +98,10 @@ static NOS_FN(earliest) uint64_t earliest(void)
     return t;
 }
 
+#endif
+
 /* One latched interrupt's work, lowest line first; false if none is pending. */
-static NOS_FN(poll_irq) int poll_irq(void)
+static NOS_POLL_FN(poll_irq) int poll_irq(void)
 {
     uint32_t pending = MMIO32(INTC_PENDING) & irq_lines;
     if (!pending)
@@ -95,6 +112,75 @@ static NOS_FN(poll_irq) int poll_irq(void)
     return 1;
 }
 
+#if NOS_RTM
+/* ---- Release times and selection in the RTM ------------------------------------------ */
+
+static uint32_t tick_counts;  /* mtime counts per clock tick */
+static uint32_t period_ticks[NOS_MAX_JOBS];
+static uint64_t next_tick;
+
+/* Job i is record i: released when its delay reaches 0 (VALID alone is ready). */
+static NOS_TIME_FN(nos_rtm_arm) void nos_rtm_arm(unsigned i, uint32_t ticks)
+{
+    MMIO32(RTM_DELAY(i)) = ticks;
+    MMIO32(RTM_RECORD(i)) = (ticks ? RTM_VALID | RTM_DELAYED : RTM_VALID) | (uint32_t)jobs[i].prio << 8;
+}
+
+/* The clock: every tick that has passed is one count of the RTM's delays. */
+static NOS_TIME_FN(nos_rtm_clock) void nos_rtm_clock(uint64_t now)
+{
+    uint32_t n = 0;
+    while (now >= next_tick) {
+        next_tick += tick_counts;
+        n++;
+    }
+    if (n)
+        MMIO32(RTM_TICK) = n;
+}
+
+static NOS_TIME_FN(nos_rtm_start) void nos_rtm_start(void)
+{
+    tick_counts = (uint32_t)nos_us(NOS_RTM_TICK_US);
+    if (MMIO32(RTM_RECORDS) < n_jobs || tick_counts == 0) {
+        bsp_printf("nos: the RTM has %u records for %u jobs\n", (unsigned)MMIO32(RTM_RECORDS),
+                   n_jobs);
+        bsp_exit(2);
+    }
+    for (unsigned i = 0; i < n_jobs; i++) {
+        period_ticks[i] = (jobs[i].period + tick_counts - 1) / tick_counts;
+        nos_rtm_arm(i, (uint32_t)((jobs[i].next + tick_counts - 1) / tick_counts));
+    }
+    next_tick = t_start + tick_counts;
+}
+
+NOS_FN(nos_run) void nos_run(void)
+{
+    bsp_irq_disable(); /* polled: interrupts only wake wfi */
+    t_start = bsp_timer_now();
+    nos_rtm_start();
+    MMIO32(INTC_ENABLE) |= irq_lines;
+    csr_set(mie, irq_lines << 16);
+    bsp_timer_irq_enable();
+    for (;;) {
+        uint64_t now = bsp_timer_now();
+        nos_rtm_clock(now);
+        uint32_t r = MMIO32(RTM_READY);
+        job_t *j = r == RTM_NONE ? 0 : &jobs[r];
+        if (!(j && j->prio < NOS_IRQ_PRIO) && poll_irq())
+            continue;
+        if (j) {
+            job_start = now;
+            nos_rtm_arm(r, period_ticks[r]); /* relative to the tick it started in */
+            j->fn(j->arg);
+            continue;
+        }
+        /* Nothing released: sleep until the next tick or an interrupt line. */
+        bsp_timer_set_compare(next_tick);
+        if (bsp_timer_now() < next_tick && !(MMIO32(INTC_PENDING) & irq_lines))
+            bsp_wfi();
+    }
+}
+#else
 NOS_FN(nos_run) void nos_run(void)
 {
     bsp_irq_disable(); /* polled: interrupts only wake wfi */
@@ -113,7 +199,7 @@ NOS_FN(nos_run) void nos_run(void)
             continue;
         if (j) {
             job_start = now;
-            j->next = now + j->period; /* relative to the actual start */
+            release_next(j, now);
             j->fn(j->arg);
             continue;
         }
@@ -124,3 +210,4 @@ NOS_FN(nos_run) void nos_run(void)
             bsp_wfi();
     }
 }
+#endif

@@ -20,6 +20,15 @@
 #ifndef NOS_MAX_JOBS
 #define NOS_MAX_JOBS 24
 #endif
+/* NOS_RTM 1: release times and the choice of the job in the RTM (the RTM paper's NOS with
+ * its Real-Time Task Manager): a clock tick every NOS_RTM_TICK_US, each job a record; 0: in
+ * software, tickless (the default). */
+#ifndef NOS_RTM
+#define NOS_RTM 0
+#endif
+#ifndef NOS_RTM_TICK_US
+#define NOS_RTM_TICK_US 1000
+#endif
 #ifndef NOS_IRQ_PRIO
 #define NOS_IRQ_PRIO 200 /* interrupt work: LOW, below the application's periodic jobs */
 #endif

@@ -37,11 +37,12 @@ void sb_init(void)
     uk_init();
 }
 
-/* A free priority at or below `prio` (the bitmap scheduler's are unique, 0..62). */
+/* A free priority at or below `prio` (unique under the bitmap and rtm schedulers, 0..62):
+ * the policy's range from uk_config.h. */
 static uint8_t claim_prio(unsigned prio)
 {
-#ifdef UK_CONFIG_SCHED_BITMAP
-    unsigned limit = 62;
+#if defined(UK_POLICY_UNIQUE_PRIOS) && UK_POLICY_UNIQUE_PRIOS
+    unsigned limit = UK_POLICY_PRIOS - 2;
 #else
     unsigned limit = 254;
 #endif

@@ -7,6 +7,12 @@
  *               = SB_DOWN  down-sampler 1:SB_RATIO: reader every SB_PERIOD_US / SB_RATIO,
  *                          writer every SB_PERIOD_US, the mean of SB_RATIO samples
  *               = SB_FIR   128-tap FIR filter: reader and writer every SB_PERIOD_US
+ *               = SB_ADPCM_ENC, SB_ADPCM_DEC  the RTM paper's MediaBench-like channels: the
+ *                          reader (input processing) takes a frame of SB_FRAME samples from
+ *                          its input stream and IMA-ADPCM encodes it (or decodes it, the
+ *                          samples' low 4 bits taken as the codes) and sends the frame's
+ *                          checksum; the writer (output task) passes it on. Both every
+ *                          SB_PERIOD_US (20 ms in experiments/rtm.toml)
  *               = SB_NONE  background load only
  *   SB_TASKS tasks (1, 2, 4, 8), each two independently scheduled jobs joined by a channel
  *   (the OS's IPC): task i reads input stream IN[1 + i] and writes OUT[1 + i].
@@ -33,6 +39,9 @@
 #define SB_UP 2
 #define SB_DOWN 3
 #define SB_FIR 4
+#define SB_ADPCM_ENC 5
+#define SB_ADPCM_DEC 6
+#define SB_ADPCM (SB_WORKLOAD == SB_ADPCM_ENC || SB_WORKLOAD == SB_ADPCM_DEC)
 
 #ifndef SB_WORKLOAD
 #define SB_WORKLOAD SB_IPC
@@ -64,6 +73,9 @@
 #endif
 
 #define FIR_TAPS 128
+#ifndef SB_FRAME
+#define SB_FRAME 160 /* ADPCM: samples per frame (20 ms at 8 kHz) */
+#endif
 #define CONTROL_PERIOD_US 32000
 #define CONTROL_LOOKUPS 512
 
@@ -77,6 +89,8 @@ typedef struct {
     unsigned pos;
     bool have_next; /* the previous job computed `next` */
     uint32_t next;
+    int32_t predicted; /* ADPCM: the codec's state */
+    int step_index;
 } task_t;
 
 static task_t tasks[SB_TASKS];
@@ -85,10 +99,85 @@ static uint32_t aperiodic_count;
 static uint32_t table[1024];
 static volatile uint32_t control_sink;
 
+/* IMA ADPCM (the codec of MediaBench's adpcm): 4-bit codes, a step size adapted by an
+ * 89-entry table. */
+static const int16_t adpcm_steps[89] = {
+    7, 8, 9, 10, 11, 12, 13, 14, 16, 17, 19, 21, 23, 25, 28, 31, 34, 37, 41, 45, 50, 55, 60,
+    66, 73, 80, 88, 97, 107, 118, 130, 143, 157, 173, 190, 209, 230, 253, 279, 307, 337, 371,
+    408, 449, 494, 544, 598, 658, 724, 796, 876, 963, 1060, 1166, 1282, 1411, 1552, 1707,
+    1878, 2066, 2272, 2499, 2749, 3024, 3327, 3660, 4026, 4428, 4871, 5358, 5894, 6484, 7132,
+    7845, 8630, 9493, 10442, 11487, 12635, 13899, 15289, 16818, 18500, 20350, 22385, 24623,
+    27086, 29794, 32767};
+static const int8_t adpcm_index_step[16] = {-1, -1, -1, -1, 2, 4, 6, 8,
+                                            -1, -1, -1, -1, 2, 4, 6, 8};
+
+/* The codec's state after code `c`: the new predicted sample. */
+static __attribute__((unused)) int32_t adpcm_step(task_t *t, unsigned c)
+{
+    int step = adpcm_steps[t->step_index];
+    int32_t diff = step >> 3;
+    if (c & 4)
+        diff += step;
+    if (c & 2)
+        diff += step >> 1;
+    if (c & 1)
+        diff += step >> 2;
+    int32_t p = t->predicted + ((c & 8) ? -diff : diff);
+    t->predicted = p > 32767 ? 32767 : p < -32768 ? -32768 : p;
+    int i = t->step_index + adpcm_index_step[c & 15];
+    t->step_index = i < 0 ? 0 : i > 88 ? 88 : i;
+    return t->predicted;
+}
+
+/* The code for sample x from the current state (then stepped). */
+static __attribute__((unused)) unsigned adpcm_encode(task_t *t, int32_t x)
+{
+    int step = adpcm_steps[t->step_index];
+    int32_t diff = x - t->predicted;
+    unsigned c = 0;
+    if (diff < 0) {
+        c = 8;
+        diff = -diff;
+    }
+    if (diff >= step) {
+        c |= 4;
+        diff -= step;
+    }
+    if (diff >= step >> 1) {
+        c |= 2;
+        diff -= step >> 1;
+    }
+    if (diff >= step >> 2)
+        c |= 1;
+    adpcm_step(t, c);
+    return c;
+}
+
+/* A frame through the codec: the checksum sum(k * out[k]) mod 2^32 of its output (the codes
+ * when encoding, the samples when decoding), what the reader sends. */
+static __attribute__((unused)) uint32_t adpcm_frame(task_t *t)
+{
+    uint32_t sum = 0;
+    for (unsigned k = 0; k < SB_FRAME; k++) {
+        uint32_t x = bsp_io_in(1 + t->index);
+#if SB_WORKLOAD == SB_ADPCM_ENC
+        uint32_t out = adpcm_encode(t, (int32_t)x);
+#else
+        uint32_t out = (uint32_t)adpcm_step(t, x & 15);
+#endif
+        sum += (k + 1) * out;
+    }
+    return sum;
+}
+
 static void reader(void *arg)
 {
     task_t *t = arg;
+#if SB_ADPCM
+    uint32_t v = adpcm_frame(t);
+#else
     uint32_t v = bsp_io_in(1 + t->index);
+#endif
     if (!sb_chan_send(&t->chan, v))
         t->drops++;
 }

@@ -225,11 +225,18 @@ UK_TIME_FN(uk__delay_remove) void uk__delay_remove(uk_task_t *t)
     write_blocked(t, 0);
 }
 
+/* Set by the timer interrupt's short path (switch.S) when it has counted this tick in the
+ * RTM already and found an expiry: the tail's tick then only handles the expiries. */
+volatile uint32_t uk__rtm_ticked;
+
 /* One tick: the RTM counts every delay down; each record whose delay ran out is handled as
  * the delta list's expiry is (time.c), highest priority first. */
 UK_TIME_FN(uk__rtm_tick) void uk__rtm_tick(void)
 {
-    MMIO32(RTM_TICK) = 1;
+    if (uk__rtm_ticked)
+        uk__rtm_ticked = 0;
+    else
+        MMIO32(RTM_TICK) = 1;
     uint32_t r;
     while ((r = MMIO32(RTM_EXPIRED)) != RTM_NONE) {
         uk_task_t *e = task_of[r];

@@ -234,7 +234,7 @@ bsp_vector_timer:
     li      t1, 128
     csrc    mie, t1                 /* the timer, until its compare has moved */
     andi    t0, t0, 8
-#if defined(UK_POLICY_TIME_SLICES) && !UK_POLICY_TIME_SLICES && !defined(UK_CONFIG_CHECKS_FULL) && !UK_POLICY_RTM
+#if defined(UK_POLICY_TIME_SLICES) && !UK_POLICY_TIME_SLICES && !defined(UK_CONFIG_CHECKS_FULL)
     beqz    t0, 8f                  /* a kernel section was interrupted: the tail's tick */
     sw      t3, 12(sp)
     csrr    t1, mepc
@@ -250,6 +250,19 @@ bsp_vector_timer:
     lw      t1, %lo(TIMER_MTIME_HZ)(t1)
     lw      t2, uk__timer_hz
     bne     t1, t2, 7f              /* the rate changed: the tail computes the period */
+#if UK_POLICY_RTM
+    /* The rtm policy: the RTM counts the delays down; a record whose delay ran out makes
+     * this the tail's tick (told that the RTM has counted it already). */
+    lui     t1, %hi(RTM_TICK)       /* RTM_TICK and RTM_EXPIRED share the upper bits */
+    li      t2, 1
+    sw      t2, %lo(RTM_TICK)(t1)
+    lw      t2, %lo(RTM_EXPIRED)(t1)
+    addi    t2, t2, 1               /* RTM_NONE + 1 = 0: nothing expired */
+    beqz    t2, 1f
+    li      t2, 1
+    sw      t2, uk__rtm_ticked, t1
+    j       7f
+#else
     la      t1, uk__delta_list
     lw      t2, 0(t1)               /* the head's delay_node */
     beq     t2, t1, 1f              /* nothing delayed */
@@ -258,6 +271,7 @@ bsp_vector_timer:
     bltu    t3, t1, 7f              /* the head expires now: the tail's tick */
     addi    t3, t3, -1
     sw      t3, UK_DELAY_NODE_TO_DELTA(t2)
+#endif
 1:  lw      t1, uk__ticks
     addi    t1, t1, 1
     sw      t1, uk__ticks, t2

@@ -7,7 +7,8 @@
 //! - `variants.csv`: the same per variant, over all its seeds;
 //! - `jitter.csv`, `delay.csv`: the probability distributions (bin centre in us, probability);
 //! - `summary.json`: the experiment, and every variant's summary and distributions;
-//! - `jitter-*.svg`, `delay-*.svg`, `energy-*.svg`: the figures (SimBed Figs. 1-3);
+//! - `jitter-*.svg`, `delay-*.svg`, `energy-*.svg`: the figures (SimBed Figs. 1-3), and for
+//!   the ADPCM workloads `utilisation-*.svg` (the RTM paper's Fig. 4);
 //! - `build/LABEL/` (the generated application, its ELF and `build.log`), `runs/LABEL-sSEED/`
 //!   (the stats, the IO record and the console output of each run).
 //!
@@ -64,7 +65,7 @@ pub(super) fn system_toml(v: &Variant, run_ms: u32, cflags: &[String]) -> String
     }
     let _ = writeln!(
         s,
-        "\n[build]\ncflags = [\"-DSB_WORKLOAD={}\", \"-DSB_TASKS={}\", \"-DSB_PERIOD_US={}\", \"-DSB_RATIO={}\", \"-DSB_RUN_MS={}\"{}{}]",
+        "\n[build]\ncflags = [\"-DSB_WORKLOAD={}\", \"-DSB_TASKS={}\", \"-DSB_PERIOD_US={}\", \"-DSB_RATIO={}\", \"-DSB_RUN_MS={}\"{}{}{}]",
         v.workload_number(),
         v.tasks,
         v.period_us,
@@ -74,6 +75,14 @@ pub(super) fn system_toml(v: &Variant, run_ms: u32, cflags: &[String]) -> String
             ", \"-DSB_OUTPUT_AT_END=1\""
         } else {
             ""
+        },
+        if v.os == "nos-rtm" {
+            format!(
+                ", \"-DNOS_RTM=1\", \"-DNOS_RTM_TICK_US={}\"",
+                1_000_000 / v.tick_hz
+            )
+        } else {
+            String::new()
         },
         cflags
             .iter()
@@ -510,12 +519,55 @@ pub fn experiment(args: ExperimentArgs) -> Result<u8, Failure> {
             &bars,
         )
         .map_err(|e| Failure::new(code::IO_ERROR, e))?;
+        if members[0].0.workload.starts_with("adpcm") {
+            plot::stacked_bars(
+                &out.join(format!("utilisation-{k}.svg")),
+                &format!(
+                    "Operating-system utilisation by category: {}",
+                    members[0].0.setting_title()
+                ),
+                "share of all cycles (%)",
+                &os_utilisation_bars(&members),
+            )
+            .map_err(|e| Failure::new(code::IO_ERROR, e))?;
+        }
     }
 
     // ---- The summary table.
     print!("{}", table::render(&exp, &summaries));
     println!("data and figures: {}", out.display());
     Ok(0)
+}
+
+/// The RTM paper's Fig. 4: each variant's operating-system cycles by category, in % of all
+/// its cycles (the application and idle left out). NOS's code is split the same way
+/// (nos/nos.c): selection in kernel_sched, release times and the clock in kernel_time,
+/// interrupt polling in kernel_other.
+fn os_utilisation_bars(members: &[&VariantRow]) -> Vec<plot::Bar> {
+    const OS: [&str; 6] = [
+        "kernel_sched",
+        "kernel_ipc",
+        "kernel_time",
+        "kernel_other",
+        "lisr",
+        "hisr",
+    ];
+    members
+        .iter()
+        .map(|(v, s, ..)| {
+            let total: u64 = s.m.by_category.values().map(|x| x.0).sum();
+            (
+                format!("{} {} channel(s)", v.system(), v.tasks),
+                OS.iter()
+                    .map(|c| {
+                        let cy = s.m.by_category.get(*c).map(|x| x.0).unwrap_or(0);
+                        (c.to_string(), 100.0 * cy as f64 / total.max(1) as f64)
+                    })
+                    .collect(),
+                s.m.overloaded(),
+            )
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -13,7 +13,7 @@
 //! cflags = ["-DSB_OUTPUT_LATE=1"] # extra -D defines for every variant's build
 //!
 //! [sweep]
-//! os = ["ubik", "nos"]
+//! os = ["ubik", "nos"]          # or "nos-rtm": NOS with the RTM device
 //! scheduler = ["prio", "rr"]     # for os = "ubik"
 //! workload = ["up"]              # "ipc" | "up" | "down" | "fir" | "none"
 //! tasks = [1, 2, 4, 8]
@@ -30,11 +30,12 @@ use serde::Deserialize;
 use std::path::{Path, PathBuf};
 use toml::Spanned;
 
-pub const WORKLOADS: [&str; 5] = ["none", "ipc", "up", "down", "fir"];
+pub const WORKLOADS: [&str; 7] = ["none", "ipc", "up", "down", "fir", "adpcm_enc", "adpcm_dec"];
 pub const DPM_WORKLOADS: [&str; 2] = ["audio", "game"];
 pub const POLICIES: [&str; 5] = ["default", "idle", "ls0", "ls1", "ls2"];
 pub const MODES: [&str; 2] = ["dvfs", "freq"];
-pub const OSES: [&str; 2] = ["ubik", "nos"];
+/// "nos-rtm": NOS with its release times and job selection in the RTM device (nos.h, NOS_RTM).
+pub const OSES: [&str; 3] = ["ubik", "nos", "nos-rtm"];
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -178,6 +179,8 @@ impl Variant {
             ),
             "ipc" => format!("periodic IPC, outputs every {out} us{end}"),
             "fir" => format!("FIR filter, outputs every {out} us{end}"),
+            "adpcm_enc" => format!("ADPCM encoder channels, a frame every {out} us{end}"),
+            "adpcm_dec" => format!("ADPCM decoder channels, a frame every {out} us{end}"),
             _ => "background load only".to_string(),
         }
     }
@@ -628,13 +631,13 @@ impl Experiment {
                                         .unwrap_or_else(|| raw.sweep.span());
                                     return Err(c.err(&span, format!("period_us {p} with ratio {r} gives a fast job period of {p}/{r} us"), "a period divisible by the ratio, the fast job at least 100 us"));
                                 }
-                                if os == "ubik" && (p % tick_us != 0 || fast % tick_us != 0) {
+                                if os != "nos" && (p % tick_us != 0 || fast % tick_us != 0) {
                                     let span = sw
                                         .period_us
                                         .as_ref()
                                         .map(|x| x.span())
                                         .unwrap_or_else(|| raw.sweep.span());
-                                    return Err(c.err(&span, format!("period_us {p} (ratio {r}: fast job {fast} us) is not a multiple of Ubik's {tick_us} us tick"), "job periods that are multiples of 1e6 / tick_hz microseconds (raise tick_hz)"));
+                                    return Err(c.err(&span, format!("period_us {p} (ratio {r}: fast job {fast} us) is not a multiple of the {tick_us} us tick of {os}"), "job periods that are multiples of 1e6 / tick_hz microseconds (raise tick_hz)"));
                                 }
                                 for out in &outputs {
                                     variants.push(Variant {
