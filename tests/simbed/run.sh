@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The SimBed workloads on every OS Ubik builds (the kernel under each scheduler, and NOS): each
+# The SimBed workloads on every OS Ubik builds (the kernel under each scheduler, NOS, and NOS
+# with the RTM): each
 # workload's output is checked against a host computation of the same input (check.py).
 # Usage: tests/simbed/run.sh        (after `make sim`; part of `make test`)
 set -uo pipefail
@@ -14,15 +15,17 @@ pass=0 fail=0
 run_one() { # OS SCHED WORKLOAD RATIO TASKS PERIOD_US
     local os=$1 sched=$2 wl=$3 ratio=$4 tasks=$5 period=$6 name="$1-$3" num
     [[ $os == ubik ]] && name="$os-$sched-$wl"
-    case $wl in ipc) num=1 ;; up) num=2 ;; down) num=3 ;; fir) num=4 ;; esac
+    case $wl in ipc) num=1 ;; up) num=2 ;; down) num=3 ;; fir) num=4 ;; adpcm_enc) num=5 ;; adpcm_dec) num=6 ;; esac
+    local extra=""
+    [[ $os == nos-rtm ]] && extra=', "-DNOS_RTM=1"' # NOS with the RTM (nos/nos.h)
     local app="$work/$name"
     mkdir -p "$app"
     cp "$root"/apps/simbed/*.c "$root"/apps/simbed/*.h "$app/"
     {
         echo "[kernel]"
-        if [[ $os == nos ]]; then echo 'os = "nos"'; else echo "scheduler = \"$sched\""; fi
+        if [[ $os == nos* ]]; then echo 'os = "nos"'; else echo "scheduler = \"$sched\""; fi
         echo "[build]"
-        echo "cflags = [\"-DSB_WORKLOAD=$num\", \"-DSB_TASKS=$tasks\", \"-DSB_PERIOD_US=$period\", \"-DSB_RATIO=$ratio\", \"-DSB_RUN_MS=150\"]"
+        echo "cflags = [\"-DSB_WORKLOAD=$num\", \"-DSB_TASKS=$tasks\", \"-DSB_PERIOD_US=$period\", \"-DSB_RATIO=$ratio\", \"-DSB_RUN_MS=150\"$extra]"
     } > "$app/system.toml.new"
     cmp -s "$app/system.toml.new" "$app/system.toml" || mv "$app/system.toml.new" "$app/system.toml"
     rm -f "$app/system.toml.new"
@@ -42,13 +45,15 @@ run_one() { # OS SCHED WORKLOAD RATIO TASKS PERIOD_US
     fi
 }
 
-for os_sched in nos:- ubik:prio ubik:rr ubik:bitmap ubik:edf ubik:coop; do
+for os_sched in nos:- nos-rtm:- ubik:prio ubik:rr ubik:bitmap ubik:edf ubik:coop ubik:rtm; do
     os=${os_sched%%:*} sched=${os_sched#*:}
     # The fast job of up/down runs every period / ratio: a multiple of Ubik's 1 ms tick.
     run_one "$os" "$sched" ipc 1 2 2000
     run_one "$os" "$sched" up 4 2 4000
     run_one "$os" "$sched" down 4 2 4000
     run_one "$os" "$sched" fir 1 2 2000
+    run_one "$os" "$sched" adpcm_enc 1 2 20000
+    run_one "$os" "$sched" adpcm_dec 1 2 20000
 done
 # NOS's own behaviour (releases relative to the actual start, priorities, polled interrupts).
 nos_app="$work/nos-sched"
