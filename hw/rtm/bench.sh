@@ -6,8 +6,9 @@
 #   sched_overhead_cycles.rtm.R                 the kernel's worst scheduling overhead under
 #                                               scheduler "rtm" with R records (the kernel
 #                                               benchmark's runs, build/kernel-bench/results)
-#   utilisation                                 the RTM experiment's summary, if it has run
-#                                               (out/rtm/summary.json)
+#   utilisation                                 the RTM experiment's OS utilisation, % of all
+#                                               cycles by category, per system, workload and
+#                                               channel count, if it has run (out/rtm)
 # Run kernel/bench/run.sh first (make bench does). Usage: hw/rtm/bench.sh [-o OUT.json]
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -18,7 +19,7 @@ synth=$root/build/rtm-synth.jsonl
 mkdir -p "$root/build" "$(dirname "$out")"
 "$here/synth.sh" > "$synth.new"
 mv "$synth.new" "$synth"
-python3 - "$synth" "$root/build/kernel-bench/results" "$root/out/rtm/summary.json" "$out" <<'PY'
+python3 - "$synth" "$root/build/kernel-bench/results" "$root/out/rtm/variants.csv" "$out" <<'PY'
 import json, os, sys
 synth_path, results, summary, out = sys.argv[1:5]
 synth = [json.loads(l) for l in open(synth_path) if l.strip()]
@@ -35,7 +36,15 @@ for records in (16, 64, 256):
         sys.exit(f"rtm bench: {path} has no sched_ lines")
     res["sched_overhead_cycles"]["rtm"][str(records)] = max(worst)
 if os.path.exists(summary):
-    res["utilisation"] = json.load(open(summary)).get("utilisation", {})
+    import csv
+    cats = ["kernel_sched", "kernel_time", "kernel_ipc", "kernel_other", "lisr", "hisr"]
+    util = {}
+    for r in csv.DictReader(open(summary)):
+        total = int(r["cycles"]) or 1
+        shares = {c: round(100 * int(r[c + "_cycles"]) / total, 4) for c in cats}
+        shares["os_total"] = round(sum(shares.values()), 4)
+        util.setdefault(r["system"], {}).setdefault(r["workload"], {})[r["tasks"]] = shares
+    res["utilisation"] = util
 with open(out, "w") as f:
     json.dump(res, f, indent=2)
     f.write("\n")

@@ -85,6 +85,35 @@ grep -q "stale" "$work/doc.md" && bad "results-tables.sh left the old block"
 grep -q "^| ubik-prio-up-t2-p4000-r2 | " "$work/doc.md" && grep -q "^after$" "$work/doc.md" ||
     bad "results-tables.sh did not splice the table in place"
 cmp -s "$work/doc1.md" "$work/doc2.md" || bad "results-tables.sh: a second splice changed the document"
+# The RTM experiment, reduced (1 s, 1 and 4 channels): every system keeps up; Fig. 4 has a
+# bar per variant; the RTM lowers the scheduling share of Ubik (against bitmap) and of NOS at
+# 4 channels, as the paper found; the Markdown report has the reductions table.
+sed -e 's/^run_ms = .*/run_ms = 1000/' -e 's/^tasks = .*/tasks = [1, 4]/' \
+    -e "s|^machine = \"simbed.machine.toml\"|machine = \"$root/experiments/simbed.machine.toml\"|" \
+    "$root/experiments/rtm.toml" > "$work/rtm.toml"
+if ! "$ubik" experiment "$work/rtm.toml" -o "$work/rtm" > "$work/rtm.log" 2>&1; then
+    bad "ubik experiment rtm.toml (reduced) failed:"; tail -5 "$work/rtm.log" | sed 's/^/      /'
+else
+    [[ $(($(wc -l < "$work/rtm/variants.csv") - 1)) -eq 20 ]] || bad "rtm: expected 20 variants"
+    awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+        $col["outputs_produced"] != $col["outputs_expected"] || $col["stimuli_unanswered"] != 0 { exit 1 }' \
+        "$work/rtm/variants.csv" || bad "rtm: a variant missed outputs or stimuli"
+    for w in adpcm_enc adpcm_dec; do
+        f="$work/rtm/utilisation-$w-p20000.svg"
+        for l in nos nos-rtm ubik-prio ubik-bitmap ubik-rtm; do
+            grep -qx "$l 4 channel(s)" "$f" 2>/dev/null || bad "rtm: $(basename "$f") has no bar \"$l 4 channel(s)\""
+        done
+    done
+    share() { # SYSTEM: kernel_sched cycles in % of all, adpcm_enc at 4 channels
+        awk -F, -v sys="$1" 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+            $col["system"] == sys && $col["workload"] == "adpcm_enc" && $col["tasks"] == 4 {
+                printf "%d\n", 1e6 * $col["kernel_sched_cycles"] / $col["cycles"] }' "$work/rtm/variants.csv"
+    }
+    (($(share ubik-rtm) < $(share ubik-bitmap))) || bad "rtm: the RTM does not lower Ubik's scheduling share"
+    (($(share nos-rtm) < $(share nos))) || bad "rtm: the RTM does not lower NOS's scheduling share"
+    "$ubik" report "$work/rtm" --markdown 2>&1 | grep -q "^| nos-rtm / nos | adpcm_enc | 4 | " ||
+        bad "rtm: the Markdown report has no reductions table"
+fi
 # A deliberately overloaded system: flagged, its missed outputs and unanswered stimuli counted
 # exactly (recounted from the runs' IO records and the firmware's own count).
 if ! "$ubik" experiment "$root/experiments/overload.toml" -o "$work/overload" > "$work/overload.log" 2>&1; then

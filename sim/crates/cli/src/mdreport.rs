@@ -175,6 +175,93 @@ fn pivot(
     s
 }
 
+/// The operating system's cycles of one category in a row, in % of all its cycles.
+fn os_share_pct(t: &Table, row: &[String], cats: &[&str]) -> Option<f64> {
+    let total: f64 = cell(t, row, "cycles").parse().ok()?;
+    let mut sum = 0.0;
+    for c in cats {
+        sum += cell(t, row, &format!("{c}_cycles")).parse::<f64>().ok()?;
+    }
+    (total > 0.0).then_some(100.0 * sum / total)
+}
+
+/// The RTM paper's comparison (experiments/rtm.toml): each system with the RTM against the
+/// same system without it, per workload and channel count: the change of the operating
+/// system's utilisation, in total and by category, and of the response time.
+fn rtm_reductions(t: &Table) -> String {
+    const OS: [&str; 6] = [
+        "kernel_sched",
+        "kernel_time",
+        "kernel_ipc",
+        "kernel_other",
+        "lisr",
+        "hisr",
+    ];
+    let cols: [(&str, &[&str]); 5] = [
+        ("OS total", &OS),
+        ("scheduling", &["kernel_sched"]),
+        ("time (tick, delays)", &["kernel_time"]),
+        ("event management (IPC)", &["kernel_ipc"]),
+        ("misc, polling, ISRs", &["kernel_other", "lisr", "hisr"]),
+    ];
+    let find = |sys: &str, wl: &str, n: &str| {
+        t.rows.iter().find(|r| {
+            cell(t, r, "system") == sys && cell(t, r, "workload") == wl && cell(t, r, "tasks") == n
+        })
+    };
+    let change = |with: f64, without: f64| {
+        if without > 0.0 {
+            format!("{:+.0} %", 100.0 * (with - without) / without)
+        } else {
+            "none".into()
+        }
+    };
+    let mut s = String::from("
+With the RTM against without it: the change of the operating system's share of all cycles (and, in brackets, the share with the RTM, %), and of the response delay p50 / max:\n\n| with / without | workload | channels |");
+    for (name, _) in &cols {
+        let _ = write!(s, " {name} |");
+    }
+    s.push_str(" response p50 / max |\n| --- | --- | ---: |");
+    for _ in 0..cols.len() + 1 {
+        s.push_str(" ---: |");
+    }
+    s.push('\n');
+    for (with, without) in [
+        ("ubik-rtm", "ubik-bitmap"),
+        ("ubik-rtm", "ubik-prio"),
+        ("nos-rtm", "nos"),
+    ] {
+        for r in t.rows.iter().filter(|r| cell(t, r, "system") == with) {
+            let (wl, n) = (cell(t, r, "workload"), cell(t, r, "tasks"));
+            let Some(b) = find(without, wl, n) else {
+                continue;
+            };
+            let _ = write!(s, "| {with} / {without} | {wl} | {n} |");
+            for (_, cats) in &cols {
+                let shown = match (os_share_pct(t, r, cats), os_share_pct(t, b, cats)) {
+                    (Some(x), Some(y)) => format!("{} ({x:.2})", change(x, y)),
+                    _ => "none".into(),
+                };
+                let _ = write!(s, " {shown} |");
+            }
+            let delay = |row: &[String], k: &str| cell(t, row, k).parse::<f64>().ok();
+            let shown = match (
+                delay(r, "delay_p50_us"),
+                delay(b, "delay_p50_us"),
+                delay(r, "delay_max_us"),
+                delay(b, "delay_max_us"),
+            ) {
+                (Some(a), Some(b50), Some(m), Some(bm)) => {
+                    format!("{} / {}", change(a, b50), change(m, bm))
+                }
+                _ => "none".into(),
+            };
+            let _ = writeln!(s, " {shown} |");
+        }
+    }
+    s
+}
+
 /// Every column of a table as it is (the DPM experiments' `dpm.csv`).
 fn plain_table(t: &Table) -> String {
     let mut s = format!("| {} |\n|", t.header.join(" | "));
@@ -251,6 +338,12 @@ pub fn render(exps: &[ExperimentResult]) -> String {
                 &|r| os_energy_mj(t, r).map_or("none".into(), |e| format!("{e:.4}")),
                 Some(&|r| os_energy_mj(t, r)),
             ));
+            if t.rows
+                .iter()
+                .any(|r| cell(t, r, "workload").starts_with("adpcm"))
+            {
+                s.push_str(&rtm_reductions(t));
+            }
             let _ = writeln!(
                 s,
                 "\nOn time: |deviation| within {} % of the variant's output period; outputs expected from the writers' releases; a stimulus is unanswered with no response by the end of the run; \"none\": nothing measured (docs/experiments.md).",

@@ -111,10 +111,48 @@ pub fn reference(name: &str) -> Option<(&'static str, &'static [Row])> {
                 "current-time-*.svg",
             ),
         ],
+        "rtm" => &[
+            (
+                "uC/OS-II + RTM: RTOS processor utilisation",
+                "-60 % to -90 %",
+                "ubik-rtm vs ubik-bitmap: OS utilisation (utilisation-*.svg)",
+            ),
+            (
+                "uC/OS-II + RTM: scheduling / clock ticks (time management) / event management",
+                "-31 % / -83 % / -14 % (Table 3)",
+                "kernel_sched / kernel_time / kernel_ipc, rtm vs bitmap",
+            ),
+            (
+                "NOS + RTM: scheduling / clock ticks and release times / polling",
+                "-98 % / -85 % and -95 % / +25 % (Table 3)",
+                "nos-rtm vs nos: kernel_sched / kernel_time / kernel_other",
+            ),
+            (
+                "NOS + RTM: RTOS processor utilisation",
+                "-20 % to -65 %",
+                "nos-rtm vs nos: OS utilisation",
+            ),
+            (
+                "uC/OS-II: interrupt response",
+                "1.8 us typical (1.4 us with the RTM); worst up to 11.8 us, -83 % with the RTM",
+                "ubik delay p50 / max (delay-*.svg)",
+            ),
+            (
+                "NOS: interrupt response",
+                "uniform up to the jobs' length; the RTM changes it little",
+                "nos, nos-rtm delay rows",
+            ),
+            (
+                "RTM hardware, 64 records",
+                "2,304 flip-flops, about 2,600 register-bit equivalents",
+                "out/bench/rtm.json: flip_flops, cells",
+            ),
+        ],
         _ => return None,
     };
     let paper = match name {
         "dpm" => "UbiFOS (Table 2, Fig. 16)",
+        "rtm" => "RTM (Kohout et al., Figs. 4-5)",
         _ => "SimBed (Figs. 1-3)",
     };
     Some((paper, rows))
