@@ -35,7 +35,8 @@ _Static_assert(UK_PRIOS == 64, "the rtm policy has 64 priorities");
 #define DELAY_MAX 0xffffu
 
 static uint8_t rec_of[64];             /* record of the task with base priority p */
-static uk_task_t *task_of[MAX_RECORDS]; /* task of record r, or NULL */
+uk_task_t *uk__rtm_task_of[MAX_RECORDS]; /* task of record r, or NULL (kernel_wait.h) */
+#define task_of uk__rtm_task_of
 static unsigned n_records;
 static uint32_t events_used[256 / 32]; /* event ids of non-empty wait queues */
 
@@ -66,11 +67,6 @@ static UK_SCHED_FN(write_blocked) void write_blocked(uk_task_t *t, uint32_t dela
         e = t->rtm_event;
     }
     write_word0(record(t), s, t->prio, e);
-}
-
-static inline uk_task_t *answer(uint32_t r)
-{
-    return r == RTM_NONE ? 0 : task_of[r];
 }
 
 UK_SCHED_FN(uk__sched_init) void uk__sched_init(void)
@@ -185,22 +181,21 @@ UK_IPC_FN(uk__waitq_insert) void uk__waitq_insert(uk_list_t *q, uk_task_t *t)
     write_word0(record(t), RTM_VALID | RTM_SUSPENDED | RTM_PENDING, t->prio, e);
 }
 
-UK_IPC_FN(uk__waitq_first) uk_task_t *uk__waitq_first(uk_list_t *q)
-{
-    if (uk__list_empty(q))
-        return 0;
-    unsigned e = UK_CONTAINER_OF(q->next, uk_task_t, wait_node)->rtm_event;
-    return answer(MMIO32(RTM_EVENT(e)));
-}
-
-/* t leaves its wait queue: no longer PENDING in the RTM; the last waiter frees the id. */
-UK_IPC_FN(uk__waitq_remove) void uk__waitq_remove(uk_task_t *t)
+/* t leaves its wait queue; the last waiter frees the id. (uk__waitq_first, inline, is in
+ * kernel_wait.h.) */
+UK_IPC_FN(uk__waitq_leave) void uk__waitq_leave(uk_task_t *t)
 {
     uk_list_t *q = t->waiting_on;
     uk__list_remove(&t->wait_node);
-    write_word0(record(t), RTM_VALID | RTM_SUSPENDED, t->prio, 0);
     if (uk__list_empty(q))
         events_used[t->rtm_event >> 5] &= ~(1u << (t->rtm_event & 31));
+}
+
+/* The same, and t's record is no longer pending (for a t that does not become ready). */
+UK_IPC_FN(uk__waitq_remove) void uk__waitq_remove(uk_task_t *t)
+{
+    uk__waitq_leave(t);
+    write_word0(record(t), RTM_VALID | RTM_SUSPENDED, t->prio, 0);
 }
 
 /* ---- Time management: delays ---------------------------------------------------------- */

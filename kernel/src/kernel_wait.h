@@ -8,10 +8,21 @@
 
 void uk__waitq_insert(uk_list_t *q, uk_task_t *t);
 #if UK_SCHED_RTM
-/* The RTM keeps the order (kernel/sched/rtm.c): q lists its waiters in arrival order, and
- * the first in line is the answer to an event query. */
-uk_task_t *uk__waitq_first(uk_list_t *q);
+#include "bsp/mmio.h"
+/* The RTM keeps the order (kernel/sched/rtm.c): q lists its waiters in arrival order, all
+ * with the queue's event id, and the first in line is the RTM's answer to an event query. */
+extern uk_task_t *uk__rtm_task_of[];
+static inline uk_task_t *uk__waitq_first(uk_list_t *q)
+{
+    if (uk__list_empty(q))
+        return 0;
+    uint32_t r = MMIO32(RTM_EVENT(UK_CONTAINER_OF(q->next, uk_task_t, wait_node)->rtm_event));
+    return r == RTM_NONE ? 0 : uk__rtm_task_of[r];
+}
+/* t leaves its wait queue, and its record is no longer pending. */
 void uk__waitq_remove(uk_task_t *t);
+/* The same for a t that the caller makes ready next (its record is rewritten then). */
+void uk__waitq_leave(uk_task_t *t);
 #else
 /* The first waiter of q (the one a give serves), or NULL. Inline: every give asks it. */
 static inline uk_task_t *uk__waitq_first(uk_list_t *q)
@@ -20,6 +31,11 @@ static inline uk_task_t *uk__waitq_first(uk_list_t *q)
 }
 /* t leaves the wait queue it is in (t->waiting_on, cleared by the caller). */
 static inline void uk__waitq_remove(uk_task_t *t)
+{
+    uk__list_remove(&t->wait_node);
+}
+/* The same, for a t the caller makes ready next. */
+static inline void uk__waitq_leave(uk_task_t *t)
 {
     uk__list_remove(&t->wait_node);
 }

@@ -67,7 +67,7 @@ static UK_IPC_FN(wake_delayed) __attribute__((noinline)) void wake_delayed(uk_ta
 
 UK_IPC_FN(uk__wake) void uk__wake(uk_task_t *t, int result)
 {
-    uk__waitq_remove(t);
+    uk__waitq_leave(t); /* made ready below */
     t->waiting_on = 0;
     t->wait_result = result;
     if (t->state == UK_TASK_PENDING_DELAYED) {
