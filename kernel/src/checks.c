@@ -94,15 +94,18 @@ static UK_OTHER_FN(is_delayed) bool is_delayed(const uk_task_t *t)
  * trace in the TCB to check). Returns the number of waiters. */
 static UK_OTHER_FN(check_wait_queue) unsigned check_wait_queue(const uk_list_t *q)
 {
-    unsigned n = uk__check_list(q), prev = 0;
+    unsigned n = uk__check_list(q);
+#if !UK_SCHED_RTM
+    unsigned prev = 0;
+#endif
     for (const uk_list_t *at = q->next; at != q; at = at->next) {
         const uk_task_t *w = UK_CONTAINER_OF(at, uk_task_t, wait_node);
         UK_CHECK(w->magic == UK_TASK_MAGIC && is_pending(w), "a wait queue holds PENDING tasks only");
         UK_CHECK(w->waiting_on == q, "a waiter's waiting_on is the queue it is in");
 #if !UK_SCHED_RTM /* the RTM orders its queues itself: the list is in arrival order */
         UK_CHECK(w->prio >= prev, "a wait queue is ordered by priority");
-#endif
         prev = w->prio;
+#endif
     }
     return n;
 }
