@@ -44,7 +44,46 @@ pub struct Stats {
     pub mips: f64,
     /// Operating-point index (as a string, a JSON key) -> seconds spent there.
     pub opp_time_s: BTreeMap<String, f64>,
+    /// What ran and how it ended (`ubik run` fills it; absent in an experiment's own use).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub run: Option<RunInfo>,
     pub sim_time_s: f64,
+}
+
+/// The run's provenance in `--stats`: enough to rerun it and to know it is the same image.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct RunInfo {
+    /// The ELF's path as given on the command line.
+    pub elf: String,
+    /// SHA-256 of the ELF file, lower-case hex (null if it could not be read).
+    pub elf_sha256: Option<String>,
+    /// `ubik run`'s exit status.
+    pub exit_code: u8,
+    /// The machine file's path as given, or "default".
+    pub machine: String,
+    pub seed: u64,
+    /// The testbed's version (the ubik crate's).
+    pub ubik_version: String,
+}
+
+impl RunInfo {
+    pub fn new(elf: &Path, machine: Option<&Path>, seed: u64, exit_code: u8) -> RunInfo {
+        use sha2::{Digest, Sha256};
+        let elf_sha256 = std::fs::read(elf).ok().map(|bytes| {
+            Sha256::digest(&bytes)
+                .iter()
+                .map(|b| format!("{b:02x}"))
+                .collect()
+        });
+        RunInfo {
+            elf: elf.display().to_string(),
+            elf_sha256,
+            exit_code,
+            machine: machine.map_or("default".into(), |p| p.display().to_string()),
+            seed,
+            ubik_version: env!("CARGO_PKG_VERSION").to_string(),
+        }
+    }
 }
 
 impl Stats {
@@ -128,6 +167,7 @@ pub fn stats_of(s: &RunStats) -> Stats {
         instret: c.instret,
         mcycle: c.mcycle,
         mips,
+        run: None,
         opp_time_s,
         sim_time_s: c.sim_time_s,
     }

@@ -1,6 +1,6 @@
 //! `ubik run FIRMWARE.elf`: load, run to the end, report (contract: `docs/contract.md`).
 
-use crate::report::{stats_of, write_io_csv, write_stats, RunStats, Stats};
+use crate::report::{stats_of, write_io_csv, write_stats, RunInfo, RunStats, Stats};
 use crate::{code, Failure};
 use clap::Args;
 use machine::config::{MachineConfig, RAM_BASE};
@@ -26,6 +26,10 @@ pub struct RunArgs {
     /// Stop after this many clock cycles (exit 72). No limit by default.
     #[arg(long, value_name = "N")]
     pub max_cycles: Option<u64>,
+    /// Stop when simulated time reaches SECONDS (exit 72, as --max-cycles). No limit by
+    /// default.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    pub max_time: Option<f64>,
     /// Seed mixed into every random stimulus generator.
     #[arg(long, value_name = "N", default_value_t = 1)]
     pub seed: u64,
@@ -96,18 +100,26 @@ fn empty_counts() -> Counts {
 fn stats_for_failure(args: &RunArgs, f: Failure) -> Failure {
     if let Some(p) = &args.stats {
         let c = empty_counts();
-        let _ = write_stats(
-            p,
-            &stats_of(&RunStats {
-                counts: &c,
-                slept: 0,
-                host_seconds: 0.0,
-                observed: None,
-                supply_v: 0.0,
-            }),
-        );
+        let mut stats = stats_of(&RunStats {
+            counts: &c,
+            slept: 0,
+            host_seconds: 0.0,
+            observed: None,
+            supply_v: 0.0,
+        });
+        stats.run = Some(run_info(args, f.code));
+        let _ = write_stats(p, &stats);
     }
     f
+}
+
+fn run_info(args: &RunArgs, exit_code: u8) -> RunInfo {
+    RunInfo::new(
+        &args.firmware,
+        args.machine.as_deref(),
+        args.seed,
+        exit_code,
+    )
 }
 
 pub fn run(args: RunArgs) -> Result<u8, Failure> {
@@ -166,6 +178,7 @@ pub fn run(args: RunArgs) -> Result<u8, Failure> {
         image: &image,
         seed: args.seed,
         max_cycles: args.max_cycles,
+        max_time_fs: args.max_time.map(seconds_to_fs),
         observe,
         // The IO record is kept only for the outputs made from it.
         record: args.io.is_some() || args.vcd.is_some(),
@@ -174,9 +187,30 @@ pub fn run(args: RunArgs) -> Result<u8, Failure> {
         stop: &stop,
     });
     let m = &done.machine;
+    let status = match (&done.console_flushed, &done.outcome) {
+        (Err(e), Outcome::Halted(_)) => Err(Failure::new(
+            code::IO_ERROR,
+            format!("console output failed: {e}"),
+        )),
+        _ => outcome_status(
+            &args.firmware,
+            &done.outcome,
+            m,
+            &done.counts,
+            args.max_cycles,
+        ),
+    };
 
     if let Some(p) = &args.stats {
-        write_stats(p, &done.stats).map_err(|e| {
+        let mut stats = done.stats.clone();
+        stats.run = Some(run_info(
+            &args,
+            match &status {
+                Ok(c) => *c,
+                Err(f) => f.code,
+            },
+        ));
+        write_stats(p, &stats).map_err(|e| {
             Failure::new(
                 code::IO_ERROR,
                 format!("cannot write --stats {}: {e}", p.display()),
@@ -207,19 +241,7 @@ pub fn run(args: RunArgs) -> Result<u8, Failure> {
             .map_err(|e| write_failure("--vcd", &p, &e))?;
     }
 
-    if let (Err(e), Outcome::Halted(_)) = (&done.console_flushed, &done.outcome) {
-        return Err(Failure::new(
-            code::IO_ERROR,
-            format!("console output failed: {e}"),
-        ));
-    }
-    outcome_status(
-        &args.firmware,
-        &done.outcome,
-        m,
-        &done.counts,
-        args.max_cycles,
-    )
+    status
 }
 
 /// What a run observes besides the machine itself.
@@ -239,6 +261,8 @@ pub struct Simulation<'a> {
     pub image: &'a Image,
     pub seed: u64,
     pub max_cycles: Option<u64>,
+    /// The simulated-time limit (femtoseconds), if any.
+    pub max_time_fs: Option<u128>,
     pub observe: Observe,
     /// Keep the IO record (`Finished::machine.record()`).
     pub record: bool,
@@ -266,6 +290,7 @@ pub fn simulate(sim: Simulation) -> Finished {
     let mut m = Machine::new(sim.cfg, sim.image, sim.seed, sim.console);
     m.set_recording(sim.record);
     m.itrace = sim.itrace;
+    m.time_limit_fs = sim.max_time_fs;
     let mut results: Option<Results> = None;
     let mut timeline = None;
     let t0;
@@ -330,6 +355,14 @@ pub fn outcome_status(
             code::MAX_CYCLES,
             format!("{fw}: --max-cycles {} reached at pc 0x{pc:08x} before the firmware halted", max_cycles.unwrap_or(0)),
         )),
+        Outcome::MaxTime => Err(Failure::new(
+            code::MAX_CYCLES,
+            format!(
+                "{fw}: --max-time {} s of simulated time reached at pc 0x{pc:08x} (cycle {}) before the firmware halted",
+                m.time_limit_fs.map_or(0.0, |t| t as f64 / 1e15),
+                counts.cycles
+            ),
+        )),
         Outcome::Interrupted => Err(Failure::new(code::INTERRUPTED, format!("{fw}: interrupted at cycle {} (pc 0x{pc:08x})", counts.cycles))),
         Outcome::TrapLoop { cause, pc, tval } => Err(Failure::new(
             code::MACHINE_FAULT,
@@ -348,4 +381,19 @@ pub fn outcome_status(
         )),
         Outcome::ConsoleError(e) => Err(Failure::new(code::IO_ERROR, format!("console output failed: {e}"))),
     }
+}
+
+/// `--max-time`: a positive, finite number of seconds, at most 10^6 (about 11.6 days).
+fn parse_seconds(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v.is_finite() && v > 0.0 && v <= 1e6 => Ok(v),
+        _ => Err(format!(
+            "expected a number of seconds above 0 and at most 1000000, got \"{s}\""
+        )),
+    }
+}
+
+/// Seconds to femtoseconds, rounded to the nearest.
+fn seconds_to_fs(s: f64) -> u128 {
+    (s * 1e15).round() as u128
 }

@@ -4,7 +4,7 @@
 //!   65: not an ELF, wrong class/machine, a segment outside RAM, a malformed machine file
 //!   64: bad flags
 //!   71: a trap loop, wfi with nothing to wake it
-//!   72: --max-cycles
+//!   72: --max-cycles, --max-time
 
 mod support;
 use std::path::{Path, PathBuf};
@@ -349,6 +349,13 @@ fn bad_flags_are_64() {
             vec!["run", fw, "--max-cycles", "-5"],
         ),
         ("--seed not a number", vec!["run", fw, "--seed", "x"]),
+        ("--max-time zero", vec!["run", fw, "--max-time", "0"]),
+        ("--max-time negative", vec!["run", fw, "--max-time", "-1"]),
+        (
+            "--max-time not a number",
+            vec!["run", fw, "--max-time", "soon"],
+        ),
+        ("--max-time infinite", vec!["run", fw, "--max-time", "inf"]),
         ("--stats without a file", vec!["run", fw, "--stats"]),
         ("two firmware files", vec!["run", fw, fw]),
     ] {
@@ -403,6 +410,45 @@ fn max_cycles_is_72() {
     ]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert_eq!(r.stdout, b"hello from ubik\n");
+}
+
+#[test]
+fn max_time_is_72_at_the_simulated_time() {
+    let d = scratch("max-time");
+    let stats = d.join("s.json");
+    // An endless loop on the default machine (100 MHz): 1 ms is 100,000 cycles, give or take
+    // the last instruction.
+    let r = ubik_run(&[
+        firmware("spin").as_os_str(),
+        "--max-time".as_ref(),
+        "0.001".as_ref(),
+        "--stats".as_ref(),
+        stats.as_os_str(),
+    ]);
+    assert_one_line_failure(&r, 72, &["--max-time 0.001 s", "pc 0x"], "--max-time");
+    let s: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&stats).unwrap()).unwrap();
+    let cycles = s["cycles"].as_u64().unwrap();
+    assert!((100_000..100_010).contains(&cycles), "cycles {cycles}");
+    // Asleep, the limit falls on its exact cycle: the idle firmware at 10.5 ms.
+    let r = ubik_run(&[
+        firmware("idle").as_os_str(),
+        "--max-time".as_ref(),
+        "0.0105".as_ref(),
+        "--stats".as_ref(),
+        stats.as_os_str(),
+    ]);
+    assert_one_line_failure(&r, 72, &["--max-time 0.0105 s"], "--max-time asleep");
+    let s: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&stats).unwrap()).unwrap();
+    assert_eq!(s["cycles"].as_u64(), Some(1_050_000));
+    // A limit the firmware finishes under does not matter.
+    let r = ubik_run(&[
+        firmware("hello").as_os_str(),
+        "--max-time".as_ref(),
+        "10".as_ref(),
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
 }
 
 #[test]

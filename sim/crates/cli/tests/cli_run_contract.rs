@@ -76,6 +76,53 @@ fn stats_has_every_contract_key_on_exit_0() {
 }
 
 #[test]
+fn stats_names_the_run_it_measured() {
+    use sha2::{Digest, Sha256};
+    let d = scratch("stats-run");
+    let s = d.join("s.json");
+    let m = d.join("m.toml");
+    std::fs::write(&m, "[timer]\ntimebase = 1000000\n").unwrap();
+    let fw = firmware("exit_code");
+    let r = ubik_run(&[
+        fw.as_os_str(),
+        "--stats".as_ref(),
+        s.as_os_str(),
+        "--machine".as_ref(),
+        m.as_os_str(),
+        "--seed".as_ref(),
+        "7".as_ref(),
+    ]);
+    assert_eq!(r.code, 42, "stderr: {}", r.stderr);
+    let v = read_json(&s);
+    let run = &v["run"];
+    let sha: String = Sha256::digest(std::fs::read(&fw).unwrap())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    assert_eq!(run["elf"].as_str(), Some(fw.to_str().unwrap()));
+    assert_eq!(run["elf_sha256"].as_str(), Some(sha.as_str()));
+    assert_eq!(run["machine"].as_str(), Some(m.to_str().unwrap()));
+    assert_eq!(run["seed"].as_u64(), Some(7));
+    assert_eq!(run["exit_code"].as_u64(), Some(42));
+    assert_eq!(
+        run["ubik_version"].as_str(),
+        Some(env!("CARGO_PKG_VERSION"))
+    );
+    // Without a machine file: "default"; a run that hit its limit: 72.
+    let r = ubik_run(&[
+        firmware("spin").as_os_str(),
+        "--stats".as_ref(),
+        s.as_os_str(),
+        "--max-cycles".as_ref(),
+        "1000".as_ref(),
+    ]);
+    assert_eq!(r.code, 72);
+    let v = read_json(&s);
+    assert_eq!(v["run"]["machine"].as_str(), Some("default"));
+    assert_eq!(v["run"]["exit_code"].as_u64(), Some(72));
+}
+
+#[test]
 fn stats_written_on_exit_65() {
     let d = scratch("stats65");
     let text = d.join("notelf.elf");

@@ -65,6 +65,8 @@ pub enum Outcome {
     Halted(u32),
     /// The cycle limit was reached.
     MaxCycles,
+    /// The simulated-time limit ([`Machine::time_limit_fs`]) was reached.
+    MaxTime,
     /// The stop flag was raised (Ctrl-C).
     Interrupted,
     /// The same exception at the same PC repeated without progress.
@@ -102,6 +104,9 @@ pub struct Machine {
     lines_visible: Option<u64>,
     /// Instruction trace: one line per retired instruction (slow: steps one at a time).
     pub itrace: Option<Box<dyn Write>>,
+    /// Stop when simulated time reaches this many femtoseconds (`ubik run --max-time`): the
+    /// run ends at the first cycle starting at or after it ([`Outcome::MaxTime`]).
+    pub time_limit_fs: Option<u128>,
 }
 
 impl Machine {
@@ -138,6 +143,7 @@ impl Machine {
             rose_mask: 0,
             lines_visible: None,
             itrace: None,
+            time_limit_fs: None,
         }
     }
 
@@ -293,7 +299,7 @@ impl Machine {
         stop: &AtomicBool,
         probe: &mut P,
     ) -> Outcome {
-        let max = max_cycles.unwrap_or(u64::MAX);
+        let max_cycles = max_cycles.unwrap_or(u64::MAX);
         {
             let now = self.now();
             let idx = self.bus.power.current;
@@ -305,6 +311,12 @@ impl Machine {
         loop {
             let now = self.now();
             self.settle(now, probe);
+            // The time limit as a cycle, at the current frequency: a switch is an event, so
+            // the loop comes back here before the frequency changes.
+            let time_max = self
+                .time_limit_fs
+                .map_or(u64::MAX, |t| self.bus.clock.cycle_at(t));
+            let max = max_cycles.min(time_max);
             probe.slice(now, self.bus.clock.time_fs(now));
             self.bus.sync = false;
             if let Some(v) = self.bus.halt {
@@ -317,7 +329,11 @@ impl Machine {
                 return Outcome::Interrupted;
             }
             if now >= max {
-                return Outcome::MaxCycles;
+                return if now >= time_max {
+                    Outcome::MaxTime
+                } else {
+                    Outcome::MaxCycles
+                };
             }
             let next = self.next_event(now);
             if self.hart.sleeping {

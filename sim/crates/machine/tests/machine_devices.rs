@@ -783,3 +783,28 @@ fn rtm_past_its_records_is_a_bus_fault() {
     );
     assert_eq!(run(&mut m, Some(10_000)), Outcome::Halted(5 << 1 | 1));
 }
+
+#[test]
+fn time_limit_follows_the_clock_through_a_frequency_switch() {
+    let mut code = Vec::new();
+    code.extend(li(T0, 0x0006_0000));
+    code.extend(li(T1, 2));
+    code.push(sw(T1, T0, 0)); // OPP_SELECT = 2 (24 MHz) after 10 us at 100 MHz
+    code.push(SPIN);
+    let (mut m, _) = machine_with(&MachineConfig::default(), &image(&code, None));
+    m.time_limit_fs = Some(1_000_000_000_000); // 1 ms
+    assert_eq!(run(&mut m, Some(10_000_000)), Outcome::MaxTime);
+    let k = m.counts();
+    // About 10 us at 100 MHz, the rest at 24 MHz: about 1,000 + 23,760 cycles, and the run
+    // stops within one instruction (a few cycles at 24 MHz) of 1 ms.
+    assert!(
+        (1e-3..1e-3 + 5.0 / 24e6).contains(&k.sim_time_s),
+        "stopped at {} s",
+        k.sim_time_s
+    );
+    assert!((24_700..24_800).contains(&k.cycles), "cycles {}", k.cycles);
+    // The cycle limit still applies when it comes first.
+    let (mut m, _) = machine_with(&MachineConfig::default(), &image(&code, None));
+    m.time_limit_fs = Some(1_000_000_000_000);
+    assert_eq!(run(&mut m, Some(5_000)), Outcome::MaxCycles);
+}

@@ -253,6 +253,7 @@ mod tests {
             mcycle: 0,
             mips: 0.0,
             opp_time_s: Default::default(),
+            run: None,
             sim_time_s: 0.006,
         };
         let want = Expected {

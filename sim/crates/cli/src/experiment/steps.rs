@@ -211,6 +211,7 @@ pub(super) fn run_app(r: &RunSpec) -> Result<Ran, Failure> {
         image: &image,
         seed: r.seed,
         max_cycles: Some(r.max_cycles),
+        max_time_fs: None,
         observe: if r.power_over_time {
             Observe::Timeline
         } else {
