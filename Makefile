@@ -68,6 +68,7 @@ test: sim firmware
 	$(CARGO_RUN) clippy --release --workspace --all-targets -- -D warnings
 	$(CARGO_RUN) test --release --workspace
 	tests/run_firmware_tests.sh
+	tests/readme/recipe.sh
 	tests/rtl/check.sh
 	hw/rtm/check.sh
 	tests/host/run.sh
