@@ -4,7 +4,9 @@
 //! Signals, in scope `ubik`: `gpio` (32 bits, all pins) and `gpioN` (1 bit) for every pin
 //! that changes; `outN` (32 bits, the value last written to IO port N) and `outN_write`
 //! (an event at every write, so that writes of an unchanged value show) for every port
-//! written; `stimN` (32 bits, the event number of stimulus line N) for every line raised.
+//! written; `stimN` (32 bits, the number of events of stimulus line N so far: 0 until the
+//! first, so that every event, the first included, is an edge) and `stimN_event` (an event
+//! at each) for every line raised.
 
 use machine::record::{IoEvent, IoKind};
 use std::collections::BTreeMap;
@@ -60,9 +62,11 @@ pub fn write_vcd<W: Write>(w: W, record: &[IoEvent], comment: &str) -> std::io::
         let strobe = v.add_var(VarType::Event, 1, &format!("out{p}_write"), None)?;
         port_id.insert(p, (val, strobe));
     }
-    let mut line_id: BTreeMap<u32, IdCode> = BTreeMap::new();
+    let mut line_id: BTreeMap<u32, (IdCode, IdCode)> = BTreeMap::new();
     for &l in lines.keys() {
-        line_id.insert(l, v.add_var(VarType::Reg, 32, &format!("stim{l}"), None)?);
+        let count = v.add_var(VarType::Reg, 32, &format!("stim{l}"), None)?;
+        let strobe = v.add_var(VarType::Event, 1, &format!("stim{l}_event"), None)?;
+        line_id.insert(l, (count, strobe));
     }
     v.upscope()?;
     v.enddefinitions()?;
@@ -75,7 +79,7 @@ pub fn write_vcd<W: Write>(w: W, record: &[IoEvent], comment: &str) -> std::io::
     for &(val, _) in port_id.values() {
         v.change_vector(val, bits(0, 32))?;
     }
-    for &id in line_id.values() {
+    for &(id, _) in line_id.values() {
         v.change_vector(id, bits(0, 32))?;
     }
     v.end()?;
@@ -107,9 +111,58 @@ pub fn write_vcd<W: Write>(w: W, record: &[IoEvent], comment: &str) -> std::io::
                 v.change_scalar(strobe, Value::V1)?;
             }
             IoKind::Stimulus => {
-                v.change_vector(line_id[&e.port], bits(e.value, 32))?;
+                // The record numbers events from 0: the count after event k is k + 1.
+                let (count, strobe) = line_id[&e.port];
+                v.change_vector(count, bits(e.value.wrapping_add(1), 32))?;
+                v.change_scalar(strobe, Value::V1)?;
             }
         }
     }
     v.flush()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_first_stimulus_is_an_edge() {
+        let ev = |cycle: u64, value: u32| IoEvent {
+            cycle,
+            time_fs: cycle as u128 * 10_000_000,
+            kind: IoKind::Stimulus,
+            port: 2,
+            value,
+        };
+        let mut out = Vec::new();
+        write_vcd(&mut out, &[ev(100, 0), ev(200, 1)], "test").unwrap();
+        let mut p = vcd::Parser::new(&out[..]);
+        let h = p.parse_header().unwrap();
+        let count = h.find_var(&["ubik", "stim2"]).unwrap().code;
+        let strobe = h.find_var(&["ubik", "stim2_event"]).unwrap().code;
+        let (mut now, mut seen) = (0, Vec::new());
+        for c in p {
+            match c.unwrap() {
+                vcd::Command::Timestamp(t) => now = t,
+                vcd::Command::ChangeVector(i, b) if i == count => {
+                    let v = b
+                        .iter()
+                        .fold(0u32, |a, x| a << 1 | (x == vcd::Value::V1) as u32);
+                    seen.push((now, "count", v));
+                }
+                vcd::Command::ChangeScalar(i, _) if i == strobe => seen.push((now, "event", 1)),
+                _ => {}
+            }
+        }
+        assert_eq!(
+            seen,
+            [
+                (0, "count", 0),
+                (1_000_000_000, "count", 1),
+                (1_000_000_000, "event", 1),
+                (2_000_000_000, "count", 2),
+                (2_000_000_000, "event", 1),
+            ]
+        );
+    }
 }
