@@ -85,18 +85,21 @@ pub struct EnergyConfig {
 }
 
 /// What a stimulus generator does.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum StimulusKind {
     /// Events at `start_us + k * period_us`, k = 0, 1, ...
     Periodic { period_us: f64 },
     /// Time after `start_us` is cut into slots of `slot_us`; at the end of each slot an event
     /// happens with `probability`, independently.
     Geometric { slot_us: f64, probability: f64 },
+    /// Events at `start_us + t` for each t of the list (scripted stimuli), in order.
+    Times { times_us: std::sync::Arc<[f64]> },
 }
 
 /// One stimulus generator. TOML: `[[stimulus]]` with `line`, `kind`, `period_us` |
-/// `slot_us` + `probability`, optional `start_us` (default 0) and `seed` (default 1).
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// `slot_us` + `probability` | `times_us`, optional `start_us` (default 0) and `seed`
+/// (default 1).
+#[derive(Clone, Debug, PartialEq)]
 pub struct StimulusConfig {
     /// Fast IRQ line 0..14.
     pub line: u8,
@@ -631,6 +634,7 @@ struct RawStimulus {
     start_us: Option<Spanned<f64>>,
     slot_us: Option<Spanned<f64>>,
     probability: Option<Spanned<f64>>,
+    times_us: Option<Spanned<Vec<f64>>>,
     seed: Option<Spanned<i64>>,
 }
 
@@ -1081,7 +1085,7 @@ impl Ctx<'_> {
             &r.kind,
             &whole,
             "[[stimulus]]",
-            "\"periodic\" or \"geometric\"",
+            "\"periodic\", \"geometric\" or \"times\"",
         )?;
         let start_us = match &r.start_us {
             None => 0.0,
@@ -1094,12 +1098,14 @@ impl Ctx<'_> {
             }
         };
         let span_of = |v: &Option<Spanned<f64>>| v.as_ref().map(|v| v.span());
+        let times_span = r.times_us.as_ref().map(|v| v.span());
         let kind = match kind {
             "periodic" => {
                 self.not_for(
                     &[
                         ("slot_us", span_of(&r.slot_us)),
                         ("probability", span_of(&r.probability)),
+                        ("times_us", times_span.clone()),
                     ],
                     kind,
                     "period_us, and optionally start_us and seed",
@@ -1118,7 +1124,10 @@ impl Ctx<'_> {
             }
             "geometric" => {
                 self.not_for(
-                    &[("period_us", span_of(&r.period_us))],
+                    &[
+                        ("period_us", span_of(&r.period_us)),
+                        ("times_us", times_span.clone()),
+                    ],
                     kind,
                     "slot_us and probability, and optionally start_us and seed",
                 )?;
@@ -1157,11 +1166,54 @@ impl Ctx<'_> {
                     probability,
                 }
             }
+            "times" => {
+                self.not_for(
+                    &[
+                        ("period_us", span_of(&r.period_us)),
+                        ("slot_us", span_of(&r.slot_us)),
+                        ("probability", span_of(&r.probability)),
+                        ("seed", r.seed.as_ref().map(|v| v.span())),
+                    ],
+                    kind,
+                    "times_us, and optionally start_us",
+                )?;
+                let Some(list) = &r.times_us else {
+                    return Err(self.err(
+                        &whole,
+                        "times [[stimulus]] without `times_us`",
+                        "times_us = [<microseconds>, ...] in increasing order",
+                    ));
+                };
+                let mut prev = 0.0;
+                for (i, &t) in list.get_ref().iter().enumerate() {
+                    if !(t.is_finite() && (0.0..=MAX_TIME_US).contains(&t)) {
+                        return Err(self.err(
+                            &list.span(),
+                            format!("times_us[{i}] = {t} is out of range"),
+                            format!("times from 0 to {MAX_TIME_US} microseconds"),
+                        ));
+                    }
+                    if t < prev {
+                        return Err(self.err(
+                            &list.span(),
+                            format!(
+                                "times_us[{i}] = {t} comes before times_us[{}] = {prev}",
+                                i - 1
+                            ),
+                            "times_us in increasing order (equal times are one event each)",
+                        ));
+                    }
+                    prev = t;
+                }
+                StimulusKind::Times {
+                    times_us: list.get_ref().clone().into(),
+                }
+            }
             other => {
                 return Err(self.err(
                     &kind_span,
                     format!("unknown stimulus kind \"{other}\""),
-                    "kind = \"periodic\" or \"geometric\"",
+                    "kind = \"periodic\", \"geometric\" or \"times\"",
                 ))
             }
         };
@@ -1910,6 +1962,22 @@ bits = 12
     #[test]
     fn semantic_errors() {
         assert_eq!(
+            err("[[stimulus]]\nline = 1\nkind = \"times\"\ntimes_us = [5, 3]\n"),
+            "m.toml:4:12: times_us[1] = 3 comes before times_us[0] = 5; expected times_us in increasing order (equal times are one event each)"
+        );
+        assert_eq!(
+            err("[[stimulus]]\nline = 1\nkind = \"times\"\ntimes_us = [-1]\n"),
+            "m.toml:4:12: times_us[0] = -1 is out of range; expected times from 0 to 1000000000000000 microseconds"
+        );
+        assert_eq!(
+            err("[[stimulus]]\nline = 1\nkind = \"times\"\n"),
+            "m.toml:1:1: times [[stimulus]] without `times_us`; expected times_us = [<microseconds>, ...] in increasing order"
+        );
+        assert_eq!(
+            err("[[stimulus]]\nline = 1\nkind = \"periodic\"\nperiod_us = 10\ntimes_us = [1]\n"),
+            "m.toml:5:12: key `times_us` does not apply to kind = \"periodic\"; expected period_us, and optionally start_us and seed"
+        );
+        assert_eq!(
             err("[[stimulus]]\nline = 15\nkind = \"periodic\"\nperiod_us = 10\n"),
             "m.toml:2:8: line = 15 is out of range; expected a fast IRQ line 0..14"
         );
@@ -1967,7 +2035,7 @@ bits = 12
         );
         assert_eq!(
             err("[[stimulus]]\nline = 1\nkind = \"burst\"\n"),
-            "m.toml:3:8: unknown stimulus kind \"burst\"; expected kind = \"periodic\" or \"geometric\""
+            "m.toml:3:8: unknown stimulus kind \"burst\"; expected kind = \"periodic\", \"geometric\" or \"times\""
         );
         assert_eq!(
             err("[[stimulus]]\nline = 1\nkind = \"periodic\"\nperiod_us = 0\n"),

@@ -51,6 +51,11 @@ enum Law {
         probability: f64,
         rng: Rng,
     },
+    /// The listed times, from `start`; `next` indexes the one after the pending event.
+    Times {
+        times_fs: std::sync::Arc<[u128]>,
+        next: usize,
+    },
 }
 
 /// One stimulus generator, created from its `StimulusConfig` and the run's global seed.
@@ -68,11 +73,11 @@ impl StimulusGen {
     /// A generator in its reset state: its first event is already scheduled.
     pub fn new(cfg: &StimulusConfig, global_seed: u64) -> StimulusGen {
         let start_fs = us_to_fs(cfg.start_us);
-        let mut g = match cfg.kind {
+        let mut g = match &cfg.kind {
             StimulusKind::Periodic { period_us } => StimulusGen {
                 line: cfg.line,
                 law: Law::Periodic {
-                    period_fs: us_to_fs(period_us).max(1),
+                    period_fs: us_to_fs(*period_us).max(1),
                 },
                 next_fs: Some(start_fs),
                 count: 0,
@@ -85,11 +90,23 @@ impl StimulusGen {
                 StimulusGen {
                     line: cfg.line,
                     law: Law::Geometric {
-                        slot_fs: us_to_fs(slot_us).max(1),
-                        probability,
+                        slot_fs: us_to_fs(*slot_us).max(1),
+                        probability: *probability,
                         rng: Rng::new(seed),
                     },
                     next_fs: Some(start_fs),
+                    count: 0,
+                }
+            }
+            StimulusKind::Times { times_us } => {
+                let times_fs: std::sync::Arc<[u128]> = times_us
+                    .iter()
+                    .map(|&t| start_fs.saturating_add(us_to_fs(t)))
+                    .collect();
+                StimulusGen {
+                    line: cfg.line,
+                    next_fs: times_fs.first().copied(),
+                    law: Law::Times { times_fs, next: 1 },
                     count: 0,
                 }
             }
@@ -172,6 +189,11 @@ impl StimulusGen {
                 let k = geometric_slots(rng, *probability);
                 k.checked_mul(*slot_fs).and_then(|d| t.checked_add(d))
             }
+            Law::Times { times_fs, next } => {
+                let n = times_fs.get(*next).copied();
+                *next += 1;
+                n
+            }
         }
     }
 }
@@ -211,6 +233,46 @@ mod tests {
             start_us,
             seed: 1,
         }
+    }
+
+    #[test]
+    fn listed_times_fire_in_order_from_start_then_stop() {
+        let cfg = StimulusConfig {
+            line: 4,
+            kind: StimulusKind::Times {
+                times_us: vec![0.0, 2.5, 2.5, 1000.0].into(),
+            },
+            start_us: 10.0,
+            seed: 1,
+        };
+        let mut g = StimulusGen::new(&cfg, 1);
+        let us = |x: f64| us_to_fs(x);
+        let mut seen = Vec::new();
+        let mut each = |n: u64, t: u128| seen.push((n, t));
+        assert_eq!(g.fire_until(us(12.0), Some(&mut each)), Some((us(10.0), 1)));
+        assert_eq!(g.fire_until(us(12.5), Some(&mut each)), Some((us(12.5), 2)));
+        assert_eq!(g.fire_until(us(1009.0), Some(&mut each)), None);
+        assert_eq!(g.next_event_fs(), Some(us(1010.0)));
+        assert_eq!(
+            g.fire_until(u128::MAX, Some(&mut each)),
+            Some((us(1010.0), 1))
+        );
+        assert_eq!(
+            g.next_event_fs(),
+            None,
+            "no event after the last listed one"
+        );
+        assert_eq!(
+            seen,
+            [(0, us(10.0)), (1, us(12.5)), (2, us(12.5)), (3, us(1010.0))]
+        );
+        let empty = StimulusConfig {
+            kind: StimulusKind::Times {
+                times_us: Vec::new().into(),
+            },
+            ..cfg
+        };
+        assert_eq!(StimulusGen::new(&empty, 1).next_event_fs(), None);
     }
 
     fn geometric(line: u8, slot_us: f64, probability: f64, seed: u64) -> StimulusConfig {
