@@ -224,8 +224,8 @@ UK_TIME_FN(uk__delay_remove) void uk__delay_remove(uk_task_t *t)
  * RTM already and found an expiry: the tail's tick then only handles the expiries. */
 volatile uint32_t uk__rtm_ticked;
 
-/* One tick: the RTM counts every delay down; each record whose delay ran out is handled as
- * the delta list's expiry is (time.c), highest priority first. */
+/* One tick: the RTM counts every delay down; each record whose delay ran out expires as the
+ * delta list's entries do (uk__delay_expire), highest priority first. */
 UK_TIME_FN(uk__rtm_tick) void uk__rtm_tick(void)
 {
     if (uk__rtm_ticked)
@@ -239,13 +239,7 @@ UK_TIME_FN(uk__rtm_tick) void uk__rtm_tick(void)
             arm(e, e->delta); /* a delay longer than the record holds: the next part */
             continue;
         }
-        if (e->state == UK_TASK_PENDING_DELAYED)
-            uk__wait_end(e, UK_ETIMEOUT); /* timed out */
-        else
-            uk__delay_remove(e);
-        uk__make_ready(e);
-        if (e->blocked_on)
-            uk__mutex_wait_ended(e); /* the owner no longer inherits e's priority */
+        uk__delay_expire(e);
     }
 }
 

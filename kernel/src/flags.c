@@ -22,6 +22,16 @@ static inline bool satisfied(uint32_t have, uint32_t want, unsigned mode)
     return (mode & UK_FLAGS_ALL) ? (have & want) == want : (have & want) != 0;
 }
 
+/* Hand waiter w (satisfied) the bits it waited for, taking them if it clears, and wake it. */
+static inline void serve(uk_flags_t *f, uk_task_t *w)
+{
+    fw_t *fw = (fw_t *)(uintptr_t)w->wait_arg;
+    fw->got = f->bits;
+    if (fw->mode & UK_FLAGS_CLEAR)
+        f->bits &= ~fw->bits;
+    uk__wake(w, UK_OK);
+}
+
 /* Set bits under the lock: 1 if a waiter woke (the caller reschedules), else UK_OK. */
 static UK_IPC_FN(flags_set_locked) int flags_set_locked(void *obj, uint32_t bits)
 {
@@ -44,11 +54,7 @@ static UK_IPC_FN(flags_set_locked) int flags_set_locked(void *obj, uint32_t bits
         }
         if (!best)
             break;
-        fw_t *fw = (fw_t *)(uintptr_t)best->wait_arg;
-        fw->got = f->bits;
-        if (fw->mode & UK_FLAGS_CLEAR)
-            f->bits &= ~fw->bits;
-        uk__wake(best, UK_OK);
+        serve(f, best);
         r = 1;
     }
 #else
@@ -58,10 +64,7 @@ static UK_IPC_FN(flags_set_locked) int flags_set_locked(void *obj, uint32_t bits
         n = n->next;
         fw_t *fw = (fw_t *)(uintptr_t)w->wait_arg;
         if (satisfied(f->bits, fw->bits, fw->mode)) {
-            fw->got = f->bits;
-            if (fw->mode & UK_FLAGS_CLEAR)
-                f->bits &= ~fw->bits;
-            uk__wake(w, UK_OK);
+            serve(f, w);
             r = 1;
         }
     }

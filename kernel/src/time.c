@@ -71,13 +71,7 @@ UK_TIME_FN(uk__tick) void uk__tick(void)
             e = UK_CONTAINER_OF(delta_list.next, uk_task_t, delay_node);
             if (e->delta)
                 break;
-            if (e->state == UK_TASK_PENDING_DELAYED)
-                uk__wait_end(e, UK_ETIMEOUT); /* timed out */
-            else
-                uk__delay_remove(e);
-            uk__make_ready(e);
-            if (e->blocked_on)
-                uk__mutex_wait_ended(e); /* the owner no longer inherits e's priority */
+            uk__delay_expire(e);
         }
     }
 #endif

@@ -3,6 +3,7 @@
 //! numbers are the experiments' output and cannot drift from the code.
 
 use crate::results::{ExperimentResult, Table};
+use observe::Category;
 use std::fmt::Write as _;
 
 /// The cell of `col` in `row`, "" if the table has no such column.
@@ -189,16 +190,13 @@ fn os_share_pct(t: &Table, row: &[String], cats: &[&str]) -> Option<f64> {
 /// same system without it, per workload and channel count: the change of the operating
 /// system's utilisation, in total and by category, and of the response time.
 fn rtm_reductions(t: &Table) -> String {
-    const OS: [&str; 6] = [
-        "kernel_sched",
-        "kernel_time",
-        "kernel_ipc",
-        "kernel_other",
-        "lisr",
-        "hisr",
-    ];
+    let os: Vec<&str> = Category::ALL
+        .iter()
+        .filter(|c| c.is_os())
+        .map(|c| c.name())
+        .collect();
     let cols: [(&str, &[&str]); 5] = [
-        ("OS total", &OS),
+        ("OS total", &os),
         ("scheduling", &["kernel_sched"]),
         ("time (tick, delays)", &["kernel_time"]),
         ("event management (IPC)", &["kernel_ipc"]),

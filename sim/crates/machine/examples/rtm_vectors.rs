@@ -7,14 +7,13 @@
 //! the data and refusal the model answers. Byte offsets are from the device's base.
 
 use machine::dev::rtm::{self, Rtm, RtmConfig};
+use machine::rng::Rng;
 
-struct XorShift(u64);
-impl XorShift {
+/// The testbed's own generator, drawn as 32-bit words and small ranges.
+struct Draw(Rng);
+impl Draw {
     fn next(&mut self) -> u32 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 >> 16) as u32
+        (self.0.next_u64() >> 32) as u32
     }
     fn below(&mut self, n: u32) -> u32 {
         self.next() % n
@@ -30,7 +29,7 @@ fn main() {
         })
     };
     let records = num(1, "RECORDS") as u32;
-    let mut rng = XorShift(num(2, "SEED").wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+    let mut rng = Draw(Rng::new(num(2, "SEED")));
     let count = num(3, "COUNT");
     let mut dev = Rtm::new(&RtmConfig {
         records,

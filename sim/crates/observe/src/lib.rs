@@ -76,6 +76,12 @@ impl Category {
         }
     }
 
+    /// The operating system's share: the kernel's parts and the interrupt handlers (every
+    /// category but the application's and idle).
+    pub fn is_os(self) -> bool {
+        !matches!(self, Category::User | Category::Idle)
+    }
+
     pub fn is_kernel(self) -> bool {
         matches!(
             self,

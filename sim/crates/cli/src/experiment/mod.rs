@@ -544,24 +544,21 @@ pub fn experiment(args: ExperimentArgs) -> Result<u8, Failure> {
 /// (nos/nos.c): selection in kernel_sched, release times and the clock in kernel_time,
 /// interrupt polling in kernel_other.
 fn os_utilisation_bars(members: &[&VariantRow]) -> Vec<plot::Bar> {
-    const OS: [&str; 6] = [
-        "kernel_sched",
-        "kernel_ipc",
-        "kernel_time",
-        "kernel_other",
-        "lisr",
-        "hisr",
-    ];
     members
         .iter()
         .map(|(v, s, ..)| {
             let total: u64 = s.m.by_category.values().map(|x| x.0).sum();
             (
                 format!("{} {} channel(s)", v.system(), v.tasks),
-                OS.iter()
+                Category::ALL
+                    .iter()
+                    .filter(|c| c.is_os())
                     .map(|c| {
-                        let cy = s.m.by_category.get(*c).map(|x| x.0).unwrap_or(0);
-                        (c.to_string(), 100.0 * cy as f64 / total.max(1) as f64)
+                        let cy = s.m.by_category.get(c.name()).map(|x| x.0).unwrap_or(0);
+                        (
+                            c.name().to_string(),
+                            100.0 * cy as f64 / total.max(1) as f64,
+                        )
                     })
                     .collect(),
                 s.m.overloaded(),
