@@ -22,11 +22,15 @@ const uk_debug_info_t uk_debug_info = {
     .off_state = __builtin_offsetof(uk_task_t, state),
     .tcb_size = sizeof(uk_task_t),
     .idle_task = &uk__idle_task,
+    .tasks = (void *const *)&uk__all_tasks,
+    .off_next = __builtin_offsetof(uk_task_t, all_next),
+    .off_sp = __builtin_offsetof(uk_task_t, sp),
 };
 /* The layout the testbed reads (sim/crates/observe/src/kernel.rs, docs/observe.md). */
 _Static_assert(__builtin_offsetof(uk_debug_info_t, tcb_size) == 22, "uk_debug_info v1 layout");
 _Static_assert(__builtin_offsetof(uk_debug_info_t, idle_task) == 24, "uk_debug_info v2 layout");
-_Static_assert(sizeof(uk_debug_info_t) == 28, "uk_debug_info v2 size");
+_Static_assert(__builtin_offsetof(uk_debug_info_t, off_sp) == 34, "uk_debug_info v3 layout");
+_Static_assert(sizeof(uk_debug_info_t) == 36, "uk_debug_info v3 size");
 
 /* The idle task: sleeps in wfi until an interrupt makes something ready. */
 static UK_OTHER_FN(idle) void idle(void *arg)

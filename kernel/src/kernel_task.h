@@ -8,6 +8,7 @@
 /* ---- State ---------------------------------------------------------------------------- */
 
 extern uk_task_t *volatile uk__current;      /* the running task */
+extern uk_task_t *uk__all_tasks;             /* every live task, newest first (debuggers) */
 extern uk_hisr_t *volatile uk__current_hisr; /* the running HISR, or NULL */
 extern bool uk__started;
 extern volatile uk_tick_t uk__ticks;

@@ -1,6 +1,8 @@
 /* Tasks: creation, activation, suspension, deletion from any state, priorities, yield. */
 #include "kernel.h"
 
+uk_task_t *uk__all_tasks;
+
 static UK_OTHER_FN(valid_task) bool valid_task(const uk_task_t *t)
 {
     return t && t->magic == UK_TASK_MAGIC;
@@ -38,6 +40,8 @@ UK_OTHER_FN(uk_task_create) int uk_task_create(uk_task_t *t, const char *name, v
     uk__list_init(&t->wait_node);
     uk__list_init(&t->delay_node);
     uk__arch_task_init(t);
+    t->all_next = uk__all_tasks;
+    uk__all_tasks = t;
     t->magic = UK_TASK_MAGIC;
     uk__check_task_created(t);
     uk__unlock(key);
@@ -206,6 +210,11 @@ UK_OTHER_FN(uk_task_delete) int uk_task_delete(uk_task_t *t)
     uk__sched_release_prio(t, t->base_prio);
     t->state = UK_TASK_DELETED;
     t->magic = 0;
+    for (uk_task_t **p = &uk__all_tasks; *p; p = &(*p)->all_next)
+        if (*p == t) {
+            *p = t->all_next;
+            break;
+        }
     uk__check_task_deleted(t);
     /* Out of any mutex wait (the owner loses what t lent it); held mutexes pass on. */
     if (t->blocked_on || t->mutexes)

@@ -62,6 +62,8 @@ typedef struct uk_task {
     /* The rtm policy: the event id of the wait queue the task is in (shared by its
      * waiters). */
     uint8_t rtm_event;
+    /* Every task created and not deleted, newest first (uk_debug_info.tasks): for debuggers. */
+    struct uk_task *all_next;
 } uk_task_t;
 
 int uk_task_create(uk_task_t *t, const char *name, void (*entry)(void *), void *arg,

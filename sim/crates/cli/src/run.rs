@@ -62,6 +62,29 @@ pub struct RunArgs {
     /// Write the GPIO pins, IO-port writes and stimuli as a value change dump (GTKWave).
     #[arg(long, value_name = "OUT.vcd")]
     pub vcd: Option<PathBuf>,
+    /// Serve GDB on [HOST:]PORT (127.0.0.1 by default; port 0 picks a free one, printed):
+    /// the machine waits at reset for `target remote`; tasks are threads; reverse-stepi and
+    /// reverse-continue work. See docs/debugging.md.
+    #[arg(long, value_name = "[HOST:]PORT", conflicts_with_all = ["energy", "profile", "trace", "itrace"])]
+    pub gdb: Option<String>,
+}
+
+/// `--gdb`'s listening socket, bound before the run so that a bad address fails at once.
+fn listen_gdb(spec: &str) -> Result<std::net::TcpListener, Failure> {
+    let addr = if spec.contains(':') {
+        spec.to_string()
+    } else {
+        format!("127.0.0.1:{spec}")
+    };
+    let l = std::net::TcpListener::bind(&addr).map_err(|e| {
+        Failure::new(
+            code::UNAVAILABLE,
+            format!("--gdb {spec}: cannot listen on {addr}: {e} (expected [HOST:]PORT, e.g. 3333 or 0.0.0.0:3333)"),
+        )
+    })?;
+    let at = l.local_addr().map_or(addr, |a| a.to_string());
+    eprintln!("ubik: waiting for GDB on {at} (target remote {at})");
+    Ok(l)
 }
 
 /// Opens an output file before the run, so that a path that cannot be written fails at once.
@@ -166,7 +189,16 @@ pub fn run(args: RunArgs) -> Result<u8, Failure> {
     let profile_out = create_output(&args.profile, "--profile")?;
     let trace_out = create_output(&args.trace, "--trace")?;
     let vcd_out = create_output(&args.vcd, "--vcd")?;
-    let observe = if trace_out.is_some() {
+    let gdb = match &args.gdb {
+        Some(spec) => Some(GdbServer {
+            listener: listen_gdb(spec)?,
+            stop: stop.clone(),
+        }),
+        None => None,
+    };
+    let observe = if gdb.is_some() {
+        Observe::Nothing
+    } else if trace_out.is_some() {
         Observe::Timeline
     } else if args.energy || (args.stats.is_some() && !args.no_energy) || profile_out.is_some() {
         Observe::Energy
@@ -185,6 +217,7 @@ pub fn run(args: RunArgs) -> Result<u8, Failure> {
         itrace: itrace_out.map(|(f, _)| Box::new(std::io::BufWriter::new(f)) as Box<dyn Write>),
         console,
         stop: &stop,
+        gdb,
     });
     let m = &done.machine;
     let status = match (&done.console_flushed, &done.outcome) {
@@ -269,6 +302,14 @@ pub struct Simulation<'a> {
     pub itrace: Option<Box<dyn Write>>,
     pub console: Box<dyn Write>,
     pub stop: &'a AtomicBool,
+    /// Serve GDB: the run goes as the debugger resumes it.
+    pub gdb: Option<GdbServer>,
+}
+
+/// `--gdb`: where GDB connects, and the flag Ctrl-C raises.
+pub struct GdbServer {
+    pub listener: std::net::TcpListener,
+    pub stop: Arc<AtomicBool>,
 }
 
 /// A run that ended, and everything it measured.
@@ -311,7 +352,24 @@ pub fn simulate(sim: Simulation) -> Finished {
         }
         Observe::Nothing => {
             t0 = Instant::now();
-            outcome = m.run(sim.max_cycles, sim.stop);
+            outcome = match sim.gdb {
+                None => m.run(sim.max_cycles, sim.stop),
+                Some(g) => {
+                    let (back, ended) =
+                        debug::serve(&g.listener, m, sim.image, sim.max_cycles, g.stop);
+                    m = back;
+                    match ended {
+                        Ok(debug::Ended::Run(o)) => o,
+                        // Detached: the run goes on as it would have without GDB.
+                        Ok(debug::Ended::Detached) => m.run(sim.max_cycles, sim.stop),
+                        Ok(debug::Ended::Killed) => Outcome::Interrupted,
+                        Err(e) => {
+                            eprintln!("ubik: {e}");
+                            Outcome::Interrupted
+                        }
+                    }
+                }
+            };
         }
     }
     let host_seconds = t0.elapsed().as_secs_f64();
@@ -363,6 +421,7 @@ pub fn outcome_status(
                 counts.cycles
             ),
         )),
+        Outcome::Paused => unreachable!("only a debugger's probe pauses a run"),
         Outcome::Interrupted => Err(Failure::new(code::INTERRUPTED, format!("{fw}: interrupted at cycle {} (pc 0x{pc:08x})", counts.cycles))),
         Outcome::TrapLoop { cause, pc, tval } => Err(Failure::new(
             code::MACHINE_FAULT,

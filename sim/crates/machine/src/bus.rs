@@ -55,6 +55,25 @@ impl SysBus {
         }
     }
 
+    /// A debugger's read of `size` bytes at `addr` at cycle `now`: RAM as it is, a device
+    /// register as a load would read it but without its side effects (the devices are
+    /// read as a copy and put back). None where a load would fault.
+    pub fn peek(&mut self, addr: u32, size: u32, now: u64) -> Option<u32> {
+        if let Some(off) = self.ram_offset(addr, size) {
+            let mut v = [0u8; 4];
+            v[..size as usize].copy_from_slice(&self.ram[off..off + size as usize]);
+            return Some(u32::from_le_bytes(v));
+        }
+        let dev = self.dev.clone();
+        let (touched, sync, halt, recorded) =
+            (self.touched, self.sync, self.halt, self.record.len());
+        let v = self.mmio_read(addr, size, now).ok().map(|(v, _)| v);
+        self.dev = dev;
+        (self.touched, self.sync, self.halt) = (touched, sync, halt);
+        self.record.truncate(recorded);
+        v
+    }
+
     /// An access, in its first cycle `now`, to the device register holding `addr`: a load
     /// (`store` None) or a store of `(value, mask)` (value shifted to its lanes, mask the
     /// lanes). The register's value (a load), and the device's wait states.

@@ -6,7 +6,9 @@
 
 use crate::bus::SysBus;
 use crate::clock::Clock;
+use crate::clock::Clock as ClockState;
 use crate::config::{MachineConfig, RAM_BASE};
+use crate::dev::WaitStates;
 use crate::dev::{self, Act, Devices, MIP_FAST};
 use crate::elf::Image;
 use crate::events::{EventQueue, Source};
@@ -54,15 +56,52 @@ pub trait Probe: Observer {
     /// The run loop is at cycle `now` (simulated time `time_fs`): once per event or slice.
     #[inline(always)]
     fn slice(&mut self, _now: u64, _time_fs: u128) {}
+    /// True for a debugger: the loop then runs one instruction (or one stretch of sleep)
+    /// per turn and asks `pause` between turns. The cycles are those of a run without it.
+    const STEPS: bool = false;
+    /// Between two turns (`STEPS`; not before the first turn of a `run_with`): true ends
+    /// the run with [`Outcome::Paused`], the core at an instruction boundary.
+    #[inline(always)]
+    fn pause(&mut self, _hart: &Hart) -> bool {
+        false
+    }
 }
 
 impl Probe for NoObserver {}
+
+/// A snapshot of a machine but its RAM ([`Machine::state`]).
+#[derive(Clone)]
+pub struct State {
+    hart: Hart,
+    dev: Devices,
+    clock: ClockState,
+    wait: WaitStates,
+    record_len: usize,
+    halt: Option<u32>,
+    sync: bool,
+    touched: u32,
+    queue: EventQueue,
+    rose_at: [Option<u64>; 32],
+    opp_fs: Vec<u128>,
+    opp_since: u64,
+    rose_mask: u32,
+    lines_visible: Option<u64>,
+}
+
+impl State {
+    /// The core as it was.
+    pub fn hart(&self) -> &Hart {
+        &self.hart
+    }
+}
 
 /// Why a run ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Outcome {
     /// The firmware wrote SIMCTRL.CTRL with bit 0 set; the value written.
     Halted(u32),
+    /// The probe asked to pause ([`Probe::pause`]); the run can go on with `run_with`.
+    Paused,
     /// The cycle limit was reached.
     MaxCycles,
     /// The simulated-time limit ([`Machine::time_limit_fs`]) was reached.
@@ -308,6 +347,7 @@ impl Machine {
             let at = self.hart.observed_at();
             probe.opp_changed(now, at, self.bus.clock.time_fs(now), idx, opp.hz, opp.volts);
         }
+        let mut first_turn = true;
         loop {
             let now = self.now();
             self.settle(now, probe);
@@ -335,6 +375,9 @@ impl Machine {
                     Outcome::MaxCycles
                 };
             }
+            if P::STEPS && !std::mem::take(&mut first_turn) && probe.pause(&self.hart) {
+                return Outcome::Paused;
+            }
             let next = self.next_event(now);
             if self.hart.sleeping {
                 let up = self.line_levels() & self.hart.csr.mie;
@@ -360,7 +403,7 @@ impl Machine {
                 continue;
             }
             self.hart.limit = next.unwrap_or(u64::MAX).min(max).min(now + SLICE);
-            if self.itrace.is_some() {
+            if self.itrace.is_some() || P::STEPS {
                 self.hart.limit = self.hart.limit.min(now + 1);
             }
             let instret0 = self.hart.instret;
@@ -384,6 +427,46 @@ impl Machine {
                 Exit::TrapLoop { cause, pc, tval } => return Outcome::TrapLoop { cause, pc, tval },
             }
         }
+    }
+
+    /// Everything that evolves in a run but RAM (`bus.ram`, which the caller copies as it
+    /// likes), the console and the instruction trace: restored with RAM, the machine goes
+    /// on exactly as it went from here (a debugger's snapshot).
+    pub fn state(&self) -> State {
+        State {
+            hart: self.hart.clone(),
+            dev: self.bus.dev.clone(),
+            clock: self.bus.clock.clone(),
+            wait: self.bus.wait,
+            record_len: self.bus.record.len(),
+            halt: self.bus.halt,
+            sync: self.bus.sync,
+            touched: self.bus.touched,
+            queue: self.queue.clone(),
+            rose_at: self.rose_at,
+            opp_fs: self.opp_fs.clone(),
+            opp_since: self.opp_since,
+            rose_mask: self.rose_mask,
+            lines_visible: self.lines_visible,
+        }
+    }
+
+    /// Back to `s` (RAM apart: the caller restores it). The IO record loses what came after.
+    pub fn restore(&mut self, s: &State) {
+        self.hart = s.hart.clone();
+        self.bus.dev = s.dev.clone();
+        self.bus.clock = s.clock.clone();
+        self.bus.wait = s.wait;
+        self.bus.record.truncate(s.record_len);
+        self.bus.halt = s.halt;
+        self.bus.sync = s.sync;
+        self.bus.touched = s.touched;
+        self.queue = s.queue.clone();
+        self.rose_at = s.rose_at;
+        self.opp_fs = s.opp_fs.clone();
+        self.opp_since = s.opp_since;
+        self.rose_mask = s.rose_mask;
+        self.lines_visible = s.lines_visible;
     }
 
     pub fn counts(&mut self) -> Counts {

@@ -2,11 +2,11 @@
 //! `kernel/include/ubik/ubik.h`), read from the ELF's initialised data. Any kernel can
 //! export the same layout; an ELF without it is observed as bare metal (no task timeline).
 //!
-//! Layout (little-endian; version 2 appends `idle_task` to version 1, whose fields keep
-//! their offsets):
+//! Layout (little-endian; each version appends to the one before, whose fields keep their
+//! offsets):
 //! ```text
 //!  0  u32 magic        0x4b425531 ("1UBK")
-//!  4  u32 version      1 or 2
+//!  4  u32 version      1, 2 or 3
 //!  8  u32 current_task address of the current-task pointer
 //! 12  u32 current_hisr address of the current-HISR pointer (NULL when none runs)
 //! 16  u16 off_name     TCB offset of the name pointer (const char *)
@@ -14,6 +14,9 @@
 //! 20  u16 off_state    TCB offset of the state (u8)
 //! 22  u16 tcb_size
 //! 24  u32 idle_task    address of the idle task's TCB (version 2)
+//! 28  u32 tasks        address of the head pointer of the list of live tasks (version 3)
+//! 32  u16 off_next     TCB offset of that list's next pointer
+//! 34  u16 off_sp       TCB offset of the saved stack pointer (valid while not running)
 //! ```
 //! A version-1 descriptor has no idle task: the task named `idle` is taken for it.
 
@@ -24,7 +27,7 @@ use std::fmt;
 pub const DEBUG_MAGIC: u32 = 0x4b42_5531;
 pub const DEBUG_SYMBOL: &str = "uk_debug_info";
 /// The newest layout this testbed reads (it reads every version up to it).
-pub const DEBUG_VERSION: u32 = 2;
+pub const DEBUG_VERSION: u32 = 3;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DebugInfo {
@@ -37,6 +40,17 @@ pub struct DebugInfo {
     pub tcb_size: u16,
     /// The idle task's TCB (version 2; `None` for version 1).
     pub idle_tcb: Option<u32>,
+    /// The task list (version 3; `None` before).
+    pub tasks: Option<TaskList>,
+}
+
+/// Where a debugger finds every task (descriptor version 3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TaskList {
+    /// Address of the head pointer.
+    pub head: u32,
+    pub off_next: u16,
+    pub off_sp: u16,
 }
 
 /// Why a descriptor that is there cannot be read.
@@ -91,6 +105,7 @@ impl DebugInfo {
         let len = match version {
             1 => 24,
             2 => 28,
+            3 => 36,
             v => return Err(DebugInfoError::UnknownVersion(v)),
         };
         let b = image_bytes(image, sym.addr, len).ok_or(DebugInfoError::Truncated { version })?;
@@ -104,6 +119,11 @@ impl DebugInfo {
             off_state: u16_at(20),
             tcb_size: u16_at(22),
             idle_tcb: (version >= 2).then(|| word(&b, 24)),
+            tasks: (version >= 3).then(|| TaskList {
+                head: word(&b, 28),
+                off_next: u16_at(32),
+                off_sp: u16_at(34),
+            }),
         }))
     }
 

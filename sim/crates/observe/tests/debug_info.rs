@@ -1,15 +1,17 @@
-//! The kernel descriptor (`uk_debug_info`) as the observer reads it: version 2 carries the
-//! idle task, version 1 is still read (without one), and a descriptor of an unknown version
-//! is refused with a message that names the version, the observer then seeing bare metal.
+//! The kernel descriptor (`uk_debug_info`) as the observer reads it: version 3 carries the
+//! task list, version 2 the idle task, version 1 is still read (without either), and a
+//! descriptor of an unknown version is refused with a message that names the version, the
+//! observer then seeing bare metal.
 
 use machine::elf::{Image, Segment, Symbol};
-use observe::kernel::{DEBUG_MAGIC, DEBUG_SYMBOL, DEBUG_VERSION};
+use observe::kernel::{TaskList, DEBUG_MAGIC, DEBUG_SYMBOL, DEBUG_VERSION};
 use observe::{DebugInfo, DebugInfoError};
 
 const AT: u32 = 0x0010_0400;
 
 /// An image with a `uk_debug_info` of `version` at AT (the symbol only if `symbol`), laid
-/// out as the kernel does, with `tail` as the version-2 idle-task word.
+/// out as the kernel does, with `tail` as the version-2 idle-task word (and, for version 3,
+/// the task list: head 0x0010_2008, next at 120, sp at 0).
 fn image(version: u32, tail: Option<u32>, symbol: bool) -> Image {
     let mut data = Vec::new();
     for w in [DEBUG_MAGIC, version, 0x0010_2000, 0x0010_2004] {
@@ -20,6 +22,11 @@ fn image(version: u32, tail: Option<u32>, symbol: bool) -> Image {
     }
     if let Some(t) = tail {
         data.extend_from_slice(&t.to_le_bytes());
+        if version >= 3 {
+            data.extend_from_slice(&0x0010_2008u32.to_le_bytes());
+            data.extend_from_slice(&120u16.to_le_bytes());
+            data.extend_from_slice(&0u16.to_le_bytes());
+        }
     }
     Image {
         entry: AT,
@@ -39,8 +46,24 @@ fn image(version: u32, tail: Option<u32>, symbol: bool) -> Image {
 }
 
 #[test]
+fn version_3_carries_the_task_list() {
+    assert_eq!(DEBUG_VERSION, 3);
+    let d = DebugInfo::read(&image(3, Some(0x0010_3000), true))
+        .unwrap()
+        .unwrap();
+    assert_eq!(d.idle_tcb, Some(0x0010_3000));
+    assert_eq!(
+        d.tasks,
+        Some(TaskList {
+            head: 0x0010_2008,
+            off_next: 120,
+            off_sp: 0
+        })
+    );
+}
+
+#[test]
 fn version_2_carries_the_idle_task() {
-    assert_eq!(DEBUG_VERSION, 2);
     let d = DebugInfo::read(&image(2, Some(0x0010_3000), true))
         .unwrap()
         .unwrap();
@@ -55,6 +78,7 @@ fn version_2_carries_the_idle_task() {
             off_state: 41,
             tcb_size: 96,
             idle_tcb: Some(0x0010_3000),
+            tasks: None,
         }
     );
     assert_eq!(
@@ -81,13 +105,13 @@ fn no_descriptor_is_bare_metal() {
 
 #[test]
 fn unknown_versions_are_refused() {
-    for v in [0, 3, 0xFFFF_FFFF] {
+    for v in [0, 4, 0xFFFF_FFFF] {
         let img = image(v, Some(0x0010_3000), true);
         let e = DebugInfo::read(&img).unwrap_err();
         assert_eq!(e, DebugInfoError::UnknownVersion(v));
         let msg = e.to_string();
         assert!(
-            msg.contains(&format!("version {v}")) && msg.contains("versions 1 to 2"),
+            msg.contains(&format!("version {v}")) && msg.contains("versions 1 to 3"),
             "{msg}"
         );
         assert_eq!(DebugInfo::from_image(&img), None, "observed as bare metal");
@@ -95,9 +119,13 @@ fn unknown_versions_are_refused() {
 }
 
 #[test]
-fn a_short_version_2_descriptor_is_refused() {
+fn a_short_descriptor_is_refused() {
     assert_eq!(
         DebugInfo::read(&image(2, None, true)),
         Err(DebugInfoError::Truncated { version: 2 })
+    );
+    assert_eq!(
+        DebugInfo::read(&image(3, None, true)),
+        Err(DebugInfoError::Truncated { version: 3 })
     );
 }

@@ -93,6 +93,18 @@ pub struct Hart {
     pub(crate) icache: DecodeCache,
 }
 
+/// A copy of the architectural and timing state (a debugger's snapshot). The copy starts
+/// with an empty decode cache: the cache is transparent, so this changes only speed.
+impl Clone for Hart {
+    fn clone(&self) -> Hart {
+        Hart {
+            csr: self.csr.clone(),
+            icache: DecodeCache::empty(self.icache.base, self.icache.len),
+            ..*self
+        }
+    }
+}
+
 impl Hart {
     /// A hart that executes from `[code_base, code_base + code_len)` and resets to
     /// `boot_addr + 0x80` with `mtvec` at `boot_addr`.
@@ -165,6 +177,24 @@ impl Hart {
     pub fn counter(&self, idx: usize) -> u64 {
         let raw = self.raw_counts(self.cycle + 1, self.instret, self.ev[event::COMPRESSED]);
         self.csr.counter(idx, &raw)
+    }
+
+    /// CSR `addr` as a debugger reads it between instructions (machine mode; counters as
+    /// `counter` gives them), or None if the core has no such CSR.
+    pub fn debug_read_csr(&self, addr: u16) -> Option<u32> {
+        let raw = self.raw_counts(self.cycle + 1, self.instret, self.ev[event::COMPRESSED]);
+        let now = crate::csr::Now {
+            raw: &raw,
+            mip: self.mip,
+        };
+        self.csr.read(addr, Priv::Machine, &now).ok()
+    }
+
+    /// A debugger's write of CSR `addr` between instructions, with the field rules of a
+    /// `csrw`. False if the CSR does not exist or is read-only.
+    pub fn debug_write_csr(&mut self, addr: u16, value: u32) -> bool {
+        let raw = self.raw_counts(self.cycle + 1, self.instret, self.ev[event::COMPRESSED]);
+        self.debug_read_csr(addr).is_some() && self.csr.write(addr, value, &raw, &raw).is_ok()
     }
 
     /// Invalidate the whole decoded-instruction cache (after the machine loads new code).
@@ -282,6 +312,13 @@ impl Hart {
             h.compressed + c as u64,
         );
         let end = h.cycle + cost as u64;
+        if O::ACCESSES {
+            match out {
+                Outcome::Load { addr, size, .. } => obs.access(false, addr, size),
+                Outcome::Store { addr, size, .. } => obs.access(true, addr, size),
+                _ => {}
+            }
+        }
         match out {
             Outcome::Load { addr, .. } if O::ACTIVE && self.icache.outside(addr) => {
                 obs.device_access()

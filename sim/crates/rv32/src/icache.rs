@@ -113,15 +113,20 @@ pub(crate) struct DecodeCache {
 impl DecodeCache {
     /// A cache for the code region `[base, base + len)`, with its first MiB allocated.
     pub fn new(base: u32, len: u32) -> DecodeCache {
-        let mut c = DecodeCache {
+        let mut c = DecodeCache::empty(base, len);
+        c.grow(0);
+        c
+    }
+
+    /// A cache for the same region holding nothing, allocated as code runs (a snapshot's).
+    pub fn empty(base: u32, len: u32) -> DecodeCache {
+        DecodeCache {
             slots: Vec::new(),
             observed: false,
             code_pages: Vec::new(),
             base,
             len,
-        };
-        c.grow(0);
-        c
+        }
     }
 
     /// True when `addr` lies outside the code region (a device register).

@@ -84,6 +84,14 @@ pub trait Observer {
     #[inline(always)]
     fn store<B: Bus>(&mut self, _pc: u32, _addr: u32, _size: u32, _at: At, _bus: &B) {}
 
+    /// True for an observer that wants `access` (a debugger's watchpoints).
+    const ACCESSES: bool = false;
+
+    /// A load (`write` false) or store of `size` bytes at `addr` completed, RAM or device
+    /// (called only when `ACCESSES`).
+    #[inline(always)]
+    fn access(&mut self, _write: bool, _addr: u32, _size: u32) {}
+
     /// Time passes asleep in `wfi` from `from` to cycle `to`; the clock is gated from
     /// `gated` on (cycles before it, if any, are awake cycles of the `wfi`).
     #[inline(always)]

@@ -221,6 +221,7 @@ pub(super) fn run_app(r: &RunSpec) -> Result<Ran, Failure> {
         itrace: None,
         console: Box::new(console.clone()),
         stop: r.stop,
+        gdb: None,
     });
     let text = String::from_utf8_lossy(&console.0.borrow()).into_owned();
     let console_path = r.dir.join("console.txt");

@@ -14,6 +14,7 @@ pub const GPIO_SET: u32 = 0x200;
 pub const GPIO_CLEAR: u32 = 0x204;
 pub const GPIO_LEVEL: u32 = 0x208;
 
+#[derive(Clone)]
 pub struct IoPorts {
     out: [u32; PORTS as usize],
     inputs: Vec<Option<InputStream>>,

@@ -39,6 +39,7 @@ macro_rules! devices {
         }),*];
 
         /// The devices of the bus, by name.
+        #[derive(Clone)]
         pub struct Devices {
             $(pub $name: $ty,)*
         }

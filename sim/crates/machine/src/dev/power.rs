@@ -14,6 +14,7 @@ pub const FREQ_HZ: u32 = 0x08;
 pub const MILLIVOLTS: u32 = 0x0c;
 pub const COUNT: u32 = 0x10;
 
+#[derive(Clone)]
 pub struct Power {
     pub opps: Vec<Opp>,
     pub current: usize,

@@ -1,0 +1,677 @@
+//! The debug session: the machine as a `gdbstub` target. Resuming runs the machine in
+//! chunks of turns through the debug probe, looking at the connection between chunks for
+//! GDB's Ctrl-C; reverse execution restores a snapshot and replays (`history`). While the
+//! debugger holds the machine no cycle passes, so the run's cycles are those of a run
+//! without a debugger.
+
+use crate::arch::{Reg, Regs, Rv32};
+use crate::history::History;
+use crate::probe::{DebugProbe, Hit, Search, Step, Watch};
+use crate::tasks::{state_name, Kernel};
+use gdbstub::common::{Signal, Tid};
+use gdbstub::outputln;
+use gdbstub::target::ext::base::multithread::{
+    MultiThreadBase, MultiThreadResume, MultiThreadResumeOps, MultiThreadSchedulerLocking,
+    MultiThreadSchedulerLockingOps, MultiThreadSingleStep, MultiThreadSingleStepOps,
+};
+use gdbstub::target::ext::base::reverse_exec::{
+    ReverseCont, ReverseContOps, ReverseStep, ReverseStepOps,
+};
+use gdbstub::target::ext::base::single_register_access::{
+    SingleRegisterAccess, SingleRegisterAccessOps,
+};
+use gdbstub::target::ext::base::BaseOps;
+use gdbstub::target::ext::breakpoints::{
+    Breakpoints, BreakpointsOps, HwBreakpoint, HwBreakpointOps, HwWatchpoint, HwWatchpointOps,
+    SwBreakpoint, SwBreakpointOps, WatchKind,
+};
+use gdbstub::target::ext::monitor_cmd::{ConsoleOutput, MonitorCmd, MonitorCmdOps};
+use gdbstub::target::ext::thread_extra_info::{ThreadExtraInfo, ThreadExtraInfoOps};
+use gdbstub::target::{Target, TargetError, TargetResult};
+use machine::elf::Image;
+use machine::{Machine, Outcome};
+use rv32::Bus;
+use std::collections::{BTreeSet, HashMap};
+use std::io::Write;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+pub type StopReason = gdbstub::stub::MultiThreadStopReason<u32>;
+
+/// Turns per chunk of a resumed run (between two looks at the connection).
+const CHUNK: u64 = 1 << 16;
+/// Turns between two snapshots of a resumed run.
+const SNAPSHOT_EVERY: u64 = 1 << 18;
+/// The thread of the core when no task runs (bare metal, before the kernel starts).
+const CORE_TID: usize = 1;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Resume {
+    Continue,
+    Step,
+    ReverseStep,
+    ReverseContinue,
+}
+
+pub struct Session {
+    pub m: Machine,
+    kernel: Option<Kernel>,
+    max_cycles: Option<u64>,
+    stop: Arc<AtomicBool>,
+    /// Turns since reset, and the furthest position reached: the console stays muted below
+    /// it, so what a replay prints again is not printed twice.
+    pos: u64,
+    high: u64,
+    muted: Option<Box<dyn Write>>,
+    breakpoints: BTreeSet<u32>,
+    watches: Vec<Watch>,
+    resume: Resume,
+    step: Option<Step>,
+    history: History,
+    last_snapshot: u64,
+    /// Thread ids by TCB address (stable for the session).
+    tids: HashMap<u32, usize>,
+    /// How the run ended, once it has (the firmware halted, a limit, the console failed).
+    pub ended: Option<Outcome>,
+}
+
+fn tid(n: usize) -> Tid {
+    Tid::new(n).expect("thread ids start at 1")
+}
+
+impl Session {
+    pub fn new(
+        m: Machine,
+        image: &Image,
+        max_cycles: Option<u64>,
+        stop: Arc<AtomicBool>,
+    ) -> Session {
+        let mut history = History::default();
+        history.take(0, &m);
+        Session {
+            m,
+            kernel: Kernel::from_image(image),
+            max_cycles,
+            stop,
+            pos: 0,
+            high: 0,
+            muted: None,
+            breakpoints: BTreeSet::new(),
+            watches: Vec::new(),
+            resume: Resume::Continue,
+            step: None,
+            history,
+            last_snapshot: 0,
+            tids: HashMap::new(),
+            ended: None,
+        }
+    }
+
+    fn mute(&mut self) {
+        if self.muted.is_none() {
+            let real = std::mem::replace(&mut self.m.bus.console, Box::new(std::io::sink()));
+            self.muted = Some(real);
+        }
+    }
+
+    fn unmute(&mut self) {
+        if let Some(real) = self.muted.take() {
+            self.m.bus.console = real;
+        }
+    }
+
+    /// The thread the core runs (the current task's, or the core's).
+    pub fn live_tid(&mut self) -> Tid {
+        let cur = self.kernel.as_ref().and_then(|k| k.current(&self.m.bus));
+        match cur {
+            Some(tcb) if self.task_tcbs().contains(&tcb) => tid(self.tid_of(tcb)),
+            _ => tid(CORE_TID),
+        }
+    }
+
+    fn task_tcbs(&self) -> Vec<u32> {
+        match &self.kernel {
+            Some(k) => k.tasks(&self.m.bus).iter().map(|t| t.tcb).collect(),
+            None => vec![],
+        }
+    }
+
+    fn tid_of(&mut self, tcb: u32) -> usize {
+        let next = self.tids.len() + CORE_TID + 1;
+        *self.tids.entry(tcb).or_insert(next)
+    }
+
+    fn tcb_of(&self, t: Tid) -> Option<u32> {
+        self.tids
+            .iter()
+            .find(|(_, &n)| n == t.get())
+            .map(|(&tcb, _)| tcb)
+    }
+
+    fn live_regs(&self) -> Regs {
+        let mut r = Regs::default();
+        r.x.copy_from_slice(&self.m.hart.x[..32]);
+        r.x[0] = 0;
+        r.pc = self.m.hart.pc;
+        r
+    }
+
+    fn regs_of(&mut self, t: Tid) -> Option<Regs> {
+        if t == self.live_tid() {
+            return Some(self.live_regs());
+        }
+        let tcb = self.tcb_of(t)?;
+        self.kernel.as_ref()?.saved_regs(&self.m.bus, tcb)
+    }
+
+    /// The machine's state changed under the debugger (a write): the recorded future is void.
+    fn changed(&mut self) {
+        self.history.take(self.pos, &self.m);
+        self.last_snapshot = self.pos;
+        self.high = self.pos;
+        self.unmute();
+    }
+
+    /// Runs from the current position with `probe`, counting the turns; the outcome.
+    fn run(&mut self, probe: &mut DebugProbe) -> Outcome {
+        let out = self.m.run_with(self.max_cycles, &self.stop, probe);
+        self.pos = probe.pos;
+        out
+    }
+
+    /// Puts the machine at position `target` (a snapshot then replay), console muted.
+    fn go_to(&mut self, target: u64) {
+        self.mute();
+        let i = self.history.before(target + 1).unwrap_or_default();
+        self.pos = self.history.restore(i, &mut self.m);
+        let none = BTreeSet::new();
+        while self.pos < target {
+            let mut p = DebugProbe::new(self.pos, &none, &[]);
+            p.stops = false;
+            p.until = target;
+            match self.run(&mut p) {
+                Outcome::Paused => {}
+                Outcome::Halted(_) | Outcome::Interrupted | Outcome::ConsoleError(_) => break,
+                _ => {} // a trap loop or a limit is passed through as the run passed it
+            }
+        }
+    }
+
+    /// Reverse execution: the latest position before this one that `search` matches, found
+    /// by replaying the snapshots' windows from the newest back; position 0 if none.
+    fn reverse(&mut self, search: Search) -> StopReason {
+        let cur = self.pos;
+        self.high = self.high.max(cur);
+        let mut end = cur;
+        let mut window = self.history.before(cur);
+        let breakpoints = self.breakpoints.clone();
+        let watches = self.watches.clone();
+        self.mute();
+        while let Some(i) = window {
+            let start = self.history.restore(i, &mut self.m);
+            self.pos = start;
+            let mut p = DebugProbe::new(start, &breakpoints, &watches);
+            p.stops = false;
+            p.until = end;
+            p.search = Some(search);
+            p.search_here(&self.m.hart);
+            while p.pos < end {
+                match self.m.run_with(self.max_cycles, &self.stop, &mut p) {
+                    Outcome::Paused => {}
+                    Outcome::Halted(_) | Outcome::Interrupted | Outcome::ConsoleError(_) => break,
+                    _ => {}
+                }
+            }
+            if let Some((at, hit)) = p.found {
+                self.go_to(at);
+                let t = self.live_tid();
+                return match hit {
+                    Hit::Watch(kind, addr) => StopReason::Watch { tid: t, kind, addr },
+                    Hit::Break => StopReason::SwBreak(t),
+                    _ => StopReason::SignalWithThread {
+                        tid: t,
+                        signal: Signal::SIGTRAP,
+                    },
+                };
+            }
+            end = start;
+            window = i.checked_sub(1);
+        }
+        self.go_to(0);
+        StopReason::ReplayLog {
+            tid: Some(self.live_tid()),
+            pos: gdbstub::target::ext::base::reverse_exec::ReplayLogPosition::Begin,
+        }
+    }
+
+    /// Runs the resumed machine for one chunk: a stop reason for GDB, or None to go on.
+    pub fn run_chunk(&mut self) -> Option<StopReason> {
+        match self.resume {
+            Resume::ReverseStep => {
+                let instret = self.m.hart.instret;
+                return Some(self.reverse(Search::Retired { instret }));
+            }
+            Resume::ReverseContinue => return Some(self.reverse(Search::Stop)),
+            Resume::Continue | Resume::Step => {}
+        }
+        if self.pos >= self.high {
+            self.unmute();
+        }
+        let breakpoints = std::mem::take(&mut self.breakpoints);
+        let watches = std::mem::take(&mut self.watches);
+        let mut p = DebugProbe::new(self.pos, &breakpoints, &watches);
+        p.until = if self.pos < self.high {
+            self.high // the console comes back there
+        } else {
+            self.pos + CHUNK
+        };
+        p.step = self.step;
+        let out = self.run(&mut p);
+        let (hit, step) = (p.hit, p.step);
+        self.breakpoints = breakpoints;
+        self.watches = watches;
+        self.step = step;
+        self.high = self.high.max(self.pos);
+        if self.pos >= self.last_snapshot + SNAPSHOT_EVERY {
+            self.history.take(self.pos, &self.m);
+            self.last_snapshot = self.pos;
+        }
+        let t = self.live_tid();
+        let signal = |signal| Some(StopReason::SignalWithThread { tid: t, signal });
+        match out {
+            Outcome::Paused => match hit {
+                Some(Hit::Break) => Some(StopReason::SwBreak(t)),
+                Some(Hit::Watch(kind, addr)) => {
+                    // GDB's RISC-V watchpoints stop before the access (it then steps over
+                    // the instruction itself to show the new value): back one turn.
+                    self.go_to(self.pos - 1);
+                    let t = self.live_tid();
+                    Some(StopReason::Watch { tid: t, kind, addr })
+                }
+                Some(Hit::Stepped) => signal(Signal::SIGTRAP),
+                _ => None,
+            },
+            Outcome::Halted(v) => {
+                self.ended = Some(out);
+                Some(StopReason::Exited(((v >> 1) & 63) as u8))
+            }
+            Outcome::TrapLoop { cause, .. } => {
+                signal(if cause == rv32::hart::cause::ILLEGAL_INSN {
+                    Signal::SIGILL
+                } else {
+                    Signal::SIGSEGV
+                })
+            }
+            Outcome::SleepForever { .. } => signal(Signal::SIGSTOP),
+            Outcome::MaxCycles | Outcome::MaxTime => {
+                self.ended = Some(out);
+                Some(StopReason::Terminated(Signal::SIGXCPU))
+            }
+            Outcome::Interrupted => {
+                self.ended = Some(out);
+                Some(StopReason::Terminated(Signal::SIGINT))
+            }
+            Outcome::ConsoleError(_) => {
+                self.ended = Some(out);
+                Some(StopReason::Terminated(Signal::SIGPIPE))
+            }
+        }
+    }
+
+    /// The machine, at the position the session left it, its console back.
+    pub fn finish(mut self) -> Machine {
+        self.unmute();
+        self.m
+    }
+
+    /// GDB's Ctrl-C: the machine is already between chunks.
+    pub fn interrupted(&mut self) -> StopReason {
+        StopReason::SignalWithThread {
+            tid: self.live_tid(),
+            signal: Signal::SIGINT,
+        }
+    }
+
+    fn monitor(&mut self, cmd: &str) -> String {
+        let h = &self.m.hart;
+        match cmd.trim() {
+            "cycles" => format!(
+                "cycle {} mcycle {} instret {} time {:.9} s position {}",
+                h.cycle,
+                h.counter(0),
+                h.instret,
+                self.m.bus.clock.time_s(h.cycle),
+                self.pos
+            ),
+            "stats" => {
+                let c = self.m.counts();
+                let mut s = format!(
+                    "cycles {}\nmcycle {}\ninstret {}\nslept {}\nsim_time_s {:.9}\n",
+                    c.cycles, c.mcycle, c.instret, self.m.hart.slept, c.sim_time_s
+                );
+                for (i, t) in c.opp_time_s.iter().enumerate() {
+                    s += &format!("opp{i}_time_s {t:.9}\n");
+                }
+                s += &format!(
+                    "io_events {}\nsnapshots {} ({} KiB of RAM pages)",
+                    self.m.record().len(),
+                    self.history.len(),
+                    self.history.ram_bytes() / 1024
+                );
+                s
+            }
+            "reset" => {
+                self.high = self.high.max(self.pos);
+                self.go_to(0);
+                self.step = None;
+                "machine back at reset (cycle counts from 0; the console resumes where it \
+                 stopped)"
+                    .into()
+            }
+            "" | "help" => "monitor commands: cycles (the core's counters and simulated \
+                            time), stats (the run's counts so far), reset (back to reset: \
+                            the same run replays)"
+                .into(),
+            other => format!("unknown monitor command \"{other}\" (try: monitor help)"),
+        }
+    }
+}
+
+impl Target for Session {
+    type Arch = Rv32;
+    type Error = String;
+
+    fn base_ops(&mut self) -> BaseOps<'_, Rv32, String> {
+        BaseOps::MultiThread(self)
+    }
+
+    fn support_breakpoints(&mut self) -> Option<BreakpointsOps<'_, Self>> {
+        Some(self)
+    }
+
+    fn support_monitor_cmd(&mut self) -> Option<MonitorCmdOps<'_, Self>> {
+        Some(self)
+    }
+
+    fn guard_rail_implicit_sw_breakpoints(&self) -> bool {
+        true
+    }
+}
+
+impl MultiThreadBase for Session {
+    fn read_registers(&mut self, regs: &mut Regs, t: Tid) -> TargetResult<(), Self> {
+        *regs = self.regs_of(t).ok_or(TargetError::NonFatal)?;
+        Ok(())
+    }
+
+    fn write_registers(&mut self, regs: &Regs, t: Tid) -> TargetResult<(), Self> {
+        if t != self.live_tid() {
+            return Err(TargetError::NonFatal); // a saved context is the kernel's
+        }
+        self.m.hart.x[1..32].copy_from_slice(&regs.x[1..]);
+        self.m.hart.pc = regs.pc;
+        self.changed();
+        Ok(())
+    }
+
+    fn support_single_register_access(&mut self) -> Option<SingleRegisterAccessOps<'_, Tid, Self>> {
+        Some(self)
+    }
+
+    fn read_addrs(&mut self, start: u32, data: &mut [u8], _t: Tid) -> TargetResult<usize, Self> {
+        let now = self.m.hart.cycle;
+        for (i, b) in data.iter_mut().enumerate() {
+            match self.m.bus.peek(start.wrapping_add(i as u32), 1, now) {
+                Some(v) => *b = v as u8,
+                None if i == 0 => return Err(TargetError::NonFatal),
+                None => return Ok(i),
+            }
+        }
+        Ok(data.len())
+    }
+
+    fn write_addrs(&mut self, start: u32, data: &[u8], _t: Tid) -> TargetResult<(), Self> {
+        let now = self.m.hart.cycle;
+        for (i, &b) in data.iter().enumerate() {
+            self.m
+                .bus
+                .write(start.wrapping_add(i as u32), 1, b as u32, now)
+                .map_err(|_| TargetError::NonFatal)?;
+        }
+        self.m.hart.flush_icache();
+        self.changed();
+        Ok(())
+    }
+
+    fn list_active_threads(&mut self, each: &mut dyn FnMut(Tid)) -> Result<(), String> {
+        let live = self.live_tid();
+        if live.get() == CORE_TID {
+            each(live);
+        }
+        for tcb in self.task_tcbs() {
+            let n = self.tid_of(tcb);
+            each(tid(n));
+        }
+        Ok(())
+    }
+
+    fn support_resume(&mut self) -> Option<MultiThreadResumeOps<'_, Self>> {
+        Some(self)
+    }
+
+    fn support_thread_extra_info(&mut self) -> Option<ThreadExtraInfoOps<'_, Self>> {
+        Some(self)
+    }
+}
+
+impl SingleRegisterAccess<Tid> for Session {
+    fn read_register(&mut self, t: Tid, reg: Reg, buf: &mut [u8]) -> TargetResult<usize, Self> {
+        let v = match reg {
+            Reg::X(i) => self.regs_of(t).ok_or(TargetError::NonFatal)?.x[i as usize],
+            Reg::Pc => self.regs_of(t).ok_or(TargetError::NonFatal)?.pc,
+            Reg::Csr(n) => self.m.hart.debug_read_csr(n).ok_or(TargetError::NonFatal)?,
+            Reg::Priv => match self.m.hart.privilege {
+                rv32::csr::Priv::Machine => 3,
+                _ => 0,
+            },
+        };
+        buf[..4].copy_from_slice(&v.to_le_bytes());
+        Ok(4)
+    }
+
+    fn write_register(&mut self, t: Tid, reg: Reg, val: &[u8]) -> TargetResult<(), Self> {
+        let v = u32::from_le_bytes(val.try_into().map_err(|_| TargetError::NonFatal)?);
+        if t != self.live_tid() {
+            return Err(TargetError::NonFatal);
+        }
+        match reg {
+            Reg::X(0) => {}
+            Reg::X(i) => self.m.hart.x[i as usize] = v,
+            Reg::Pc => self.m.hart.pc = v,
+            Reg::Csr(n) => {
+                if !self.m.hart.debug_write_csr(n, v) {
+                    return Err(TargetError::NonFatal);
+                }
+            }
+            Reg::Priv => return Err(TargetError::NonFatal),
+        }
+        self.changed();
+        Ok(())
+    }
+}
+
+impl MultiThreadResume for Session {
+    fn resume(&mut self) -> Result<(), String> {
+        Ok(())
+    }
+
+    fn clear_resume_actions(&mut self) -> Result<(), String> {
+        self.resume = Resume::Continue;
+        self.step = None;
+        Ok(())
+    }
+
+    fn set_resume_action_continue(
+        &mut self,
+        _t: Tid,
+        signal: Option<Signal>,
+    ) -> Result<(), String> {
+        if signal.is_some() {
+            return Err("signals cannot be delivered to this target".into());
+        }
+        Ok(())
+    }
+
+    fn support_single_step(&mut self) -> Option<MultiThreadSingleStepOps<'_, Self>> {
+        Some(self)
+    }
+
+    fn support_reverse_step(&mut self) -> Option<ReverseStepOps<'_, Tid, Self>> {
+        Some(self)
+    }
+
+    fn support_reverse_cont(&mut self) -> Option<ReverseContOps<'_, Tid, Self>> {
+        Some(self)
+    }
+
+    fn support_scheduler_locking(&mut self) -> Option<MultiThreadSchedulerLockingOps<'_, Self>> {
+        Some(self)
+    }
+}
+
+/// GDB locks the scheduler to step one thread over a breakpoint or watchpoint. One core
+/// runs whatever the kernel schedules: the request is granted by running the core as is
+/// (the thread GDB steps is the one running, the others do not run meanwhile unless the
+/// kernel switches, which a step rarely spans).
+impl MultiThreadSchedulerLocking for Session {
+    fn set_resume_action_scheduler_lock(&mut self) -> Result<(), String> {
+        Ok(())
+    }
+}
+
+impl MultiThreadSingleStep for Session {
+    fn set_resume_action_step(&mut self, _t: Tid, signal: Option<Signal>) -> Result<(), String> {
+        if signal.is_some() {
+            return Err("signals cannot be delivered to this target".into());
+        }
+        // One core: a step steps whatever runs on it.
+        self.resume = Resume::Step;
+        self.step = Some(Step::new(&self.m.hart));
+        Ok(())
+    }
+}
+
+impl ReverseStep<Tid> for Session {
+    fn reverse_step(&mut self, _t: Tid) -> Result<(), String> {
+        self.resume = Resume::ReverseStep;
+        Ok(())
+    }
+}
+
+impl ReverseCont<Tid> for Session {
+    fn reverse_cont(&mut self) -> Result<(), String> {
+        self.resume = Resume::ReverseContinue;
+        Ok(())
+    }
+}
+
+impl ThreadExtraInfo for Session {
+    fn thread_extra_info(&self, t: Tid, buf: &mut [u8]) -> Result<usize, String> {
+        let info = match (self.tcb_of(t), &self.kernel) {
+            (Some(tcb), Some(k)) => {
+                let running = k.current(&self.m.bus) == Some(tcb);
+                match k.tasks(&self.m.bus).into_iter().find(|x| x.tcb == tcb) {
+                    Some(task) => format!(
+                        "{}, prio {}, {}",
+                        task.name,
+                        task.prio,
+                        if running {
+                            "running"
+                        } else {
+                            state_name(task.state)
+                        }
+                    ),
+                    None => "gone".into(),
+                }
+            }
+            _ => "core, no task".into(),
+        };
+        let n = info.len().min(buf.len());
+        buf[..n].copy_from_slice(&info.as_bytes()[..n]);
+        Ok(n)
+    }
+}
+
+impl Breakpoints for Session {
+    fn support_sw_breakpoint(&mut self) -> Option<SwBreakpointOps<'_, Self>> {
+        Some(self)
+    }
+
+    fn support_hw_breakpoint(&mut self) -> Option<HwBreakpointOps<'_, Self>> {
+        Some(self)
+    }
+
+    fn support_hw_watchpoint(&mut self) -> Option<HwWatchpointOps<'_, Self>> {
+        Some(self)
+    }
+}
+
+impl SwBreakpoint for Session {
+    fn add_sw_breakpoint(&mut self, addr: u32, _kind: usize) -> TargetResult<bool, Self> {
+        self.breakpoints.insert(addr);
+        Ok(true)
+    }
+
+    fn remove_sw_breakpoint(&mut self, addr: u32, _kind: usize) -> TargetResult<bool, Self> {
+        Ok(self.breakpoints.remove(&addr))
+    }
+}
+
+impl HwBreakpoint for Session {
+    fn add_hw_breakpoint(&mut self, addr: u32, kind: usize) -> TargetResult<bool, Self> {
+        self.add_sw_breakpoint(addr, kind)
+    }
+
+    fn remove_hw_breakpoint(&mut self, addr: u32, kind: usize) -> TargetResult<bool, Self> {
+        self.remove_sw_breakpoint(addr, kind)
+    }
+}
+
+impl HwWatchpoint for Session {
+    fn add_hw_watchpoint(
+        &mut self,
+        addr: u32,
+        len: u32,
+        kind: WatchKind,
+    ) -> TargetResult<bool, Self> {
+        if len == 0 {
+            return Ok(false);
+        }
+        self.watches.push(Watch { addr, len, kind });
+        Ok(true)
+    }
+
+    fn remove_hw_watchpoint(
+        &mut self,
+        addr: u32,
+        len: u32,
+        kind: WatchKind,
+    ) -> TargetResult<bool, Self> {
+        let w = Watch { addr, len, kind };
+        match self.watches.iter().position(|x| *x == w) {
+            Some(i) => {
+                self.watches.remove(i);
+                Ok(true)
+            }
+            None => Ok(false),
+        }
+    }
+}
+
+impl MonitorCmd for Session {
+    fn handle_monitor_cmd(&mut self, cmd: &[u8], mut out: ConsoleOutput<'_>) -> Result<(), String> {
+        let reply = self.monitor(&String::from_utf8_lossy(cmd));
+        outputln!(out, "{reply}");
+        Ok(())
+    }
+}
