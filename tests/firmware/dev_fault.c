@@ -1,6 +1,6 @@
 /* Bus errors (docs/machine.md, "Registers": an access outside any device is a
  * load or store access fault, mcause 5 / 7): loads and stores of every size to
- * unmapped addresses (0x0, 0x0008_0000, a hole in the IO-port window 0x0004_0300,
+ * unmapped addresses (0x0, 0x0009_0000, a hole in the IO-port window 0x0004_0300,
  * a hole in SIMCTRL, just past the end of RAM) trap with mcause 5 / 7 and
  * mtval = the address, and the handler resumes after the instruction; a jump to
  * an unmapped address raises an instruction access fault (mcause 1). Also an
@@ -70,7 +70,8 @@ static void check_store(uintptr_t addr, int size, int line)
 
 static const uintptr_t unmapped[] = {
     0x00000000u,    /* address 0 */
-    0x00080000u,    /* past the last device window */
+    0x00090000u,    /* past the last device window */
+    0x00080014u,    /* UART: past BAUD */
     0x00040300u,    /* IO-port window: past GPIO_LEVEL */
     0x00020400u,    /* past SIMCTRL's 1 KiB window (inside it, other offsets are ignored) */
     0x00030010u,    /* TIMER: past MTIMECMPH */
@@ -95,7 +96,7 @@ static void test_fetch_fault(void)
     __asm__ volatile (
         "la   t0, 1f\n\t"
         "sw   t0, 0(%0)\n\t"
-        "li   t1, 0x00080000\n\t"
+        "li   t1, 0x00090000\n\t"
         "jr   t1\n\t"
         "1:\n\t"
         :
@@ -103,8 +104,8 @@ static void test_fetch_fault(void)
         : "t0", "t1", "memory");
     CHECK_EQ(exc_count, before + 1);
     CHECK_EQ(exc_mcause, CAUSE_INSN_ACCESS_FAULT);
-    CHECK_EQ(exc_mtval, 0x00080000u);
-    CHECK_EQ(exc_mepc, 0x00080000u);
+    CHECK_EQ(exc_mtval, 0x00090000u);
+    CHECK_EQ(exc_mepc, 0x00090000u);
 }
 
 int main(void)

@@ -80,6 +80,22 @@
 #define RTM_SUSPENDED           BSP_U(0x08)
 #define RTM_EXPIRED_BIT         BSP_U(0x10)
 
+/* ---- UART (docs/machine.md) ---------------------------------------------- */
+#define UART_BASE               BSP_U(0x00080000)
+#define UART_TXDATA             (UART_BASE + 0x00) /* write: a byte to send (bits 7:0) */
+#define UART_RXDATA             (UART_BASE + 0x04) /* read: the oldest byte received, or UART_RX_EMPTY */
+#define UART_STATUS             (UART_BASE + 0x08) /* UART_RX_VALID.., bits 15:8 bytes waiting */
+#define UART_CTRL               (UART_BASE + 0x0C) /* interrupt enables */
+#define UART_BAUD               (UART_BASE + 0x10) /* read-only: bits per second (0: no time) */
+#define UART_RX_EMPTY           BSP_U(0x80000000)
+#define UART_RX_VALID           BSP_U(0x01)        /* STATUS: a byte is waiting */
+#define UART_TX_READY           BSP_U(0x02)        /* STATUS: TXDATA takes a byte */
+#define UART_TX_IDLE            BSP_U(0x04)        /* STATUS: nothing left to send */
+#define UART_RX_OVERRUN         BSP_U(0x08)        /* STATUS: a byte was lost (write 1 to clear) */
+#define UART_TX_OVERRUN         BSP_U(0x10)        /* STATUS: a byte written while not ready was lost */
+#define UART_RX_IRQ             BSP_U(0x01)        /* CTRL: latch the UART's line on each byte received */
+#define UART_TX_IRQ             BSP_U(0x02)        /* CTRL: latch it when TXDATA becomes ready */
+
 #ifndef __ASSEMBLER__
 #include <stdint.h>
 

@@ -62,6 +62,10 @@ pub struct RunArgs {
     /// Write the GPIO pins, IO-port writes and stimuli as a value change dump (GTKWave).
     #[arg(long, value_name = "OUT.vcd")]
     pub vcd: Option<PathBuf>,
+    /// Write the bytes the UART sent to this file (raw), in the order they left the line
+    /// (with the machine file's `[uart] tx = "record"`, they go nowhere else).
+    #[arg(long, value_name = "OUT.bin")]
+    pub uart_out: Option<PathBuf>,
     /// Serve GDB on [HOST:]PORT (127.0.0.1 by default; port 0 picks a free one, printed):
     /// the machine waits at reset for `target remote`; tasks are threads; reverse-stepi and
     /// reverse-continue work. See docs/debugging.md.
@@ -189,6 +193,7 @@ pub fn run(args: RunArgs) -> Result<u8, Failure> {
     let profile_out = create_output(&args.profile, "--profile")?;
     let trace_out = create_output(&args.trace, "--trace")?;
     let vcd_out = create_output(&args.vcd, "--vcd")?;
+    let uart_out = create_output(&args.uart_out, "--uart-out")?;
     let gdb = match &args.gdb {
         Some(spec) => Some(GdbServer {
             listener: listen_gdb(spec)?,
@@ -213,7 +218,7 @@ pub fn run(args: RunArgs) -> Result<u8, Failure> {
         max_time_fs: args.max_time.map(seconds_to_fs),
         observe,
         // The IO record is kept only for the outputs made from it.
-        record: args.io.is_some() || args.vcd.is_some(),
+        record: args.io.is_some() || args.vcd.is_some() || uart_out.is_some(),
         itrace: itrace_out.map(|(f, _)| Box::new(std::io::BufWriter::new(f)) as Box<dyn Write>),
         console,
         stop: &stop,
@@ -267,6 +272,17 @@ pub fn run(args: RunArgs) -> Result<u8, Failure> {
         let name = format!("ubik: {}", args.firmware.display());
         t.write_json(f, &name)
             .map_err(|e| write_failure("--trace", &p, &e))?;
+    }
+    if let Some((f, p)) = uart_out {
+        let sent: Vec<u8> = m
+            .record()
+            .iter()
+            .filter(|e| e.kind == machine::record::IoKind::UartTx)
+            .map(|e| e.value as u8)
+            .collect();
+        let mut f = f;
+        f.write_all(&sent)
+            .map_err(|e| write_failure("--uart-out", &p, &e))?;
     }
     if let Some((f, p)) = vcd_out {
         let comment = format!("ubik run {}", args.firmware.display());

@@ -1385,6 +1385,15 @@ impl Ctx<'_> {
         Ok(x)
     }
 
+    /// Reads a file a table names (`key = "path"`, relative to the machine file's folder)
+    /// eagerly, so that errors show before the run: its resolved path and bytes.
+    pub fn read_named_file(&self, path: &Spanned<String>, what: &str) -> R<(PathBuf, Vec<u8>)> {
+        let full = self.base_dir.join(path.get_ref());
+        let bytes = read_bounded(&full, MAX_STREAM_BYTES, Pipes::Refused)
+            .map_err(|e| read_error(&full, Some(self.loc(path.span().start)), what, e))?;
+        Ok((full, bytes))
+    }
+
     /// Loads an input-stream file eagerly, so that errors show before the run.
     fn load_stream(&self, path: &Path, span: &Range<usize>) -> R<Vec<u32>> {
         // Read by `--check` and again by every run: a pipe would be empty the second time.

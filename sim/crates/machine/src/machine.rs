@@ -243,7 +243,15 @@ impl Machine {
         };
         // Fast lines a latch raises: enabled, and not up already (a line up has its rise).
         let rising = bus.dev.intc.enable & !(self.rose_mask >> 16);
-        let mut act = Act::new(now, &bus.clock, record, rising, &mut self.rose_at);
+        let mut act = Act::new(
+            now,
+            &bus.clock,
+            record,
+            rising,
+            &mut self.rose_at,
+            &mut *bus.console,
+            &mut bus.console_error,
+        );
         let mut acted = 0u32;
         while let Some(src) = self.queue.pop_due(now) {
             match dev::ALL.get(src as usize) {

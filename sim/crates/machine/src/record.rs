@@ -9,6 +9,11 @@ pub enum IoKind {
     Gpio,
     /// A stimulus generator raised its fast IRQ line (port = line, value = event number).
     Stimulus,
+    /// The UART sent a byte: its last bit left the line (value = the byte).
+    UartTx,
+    /// The UART received a byte: its stop bit arrived (value = the byte; port 1 if it was
+    /// lost to a full receive FIFO, else 0).
+    UartRx,
 }
 
 impl IoKind {
@@ -17,6 +22,8 @@ impl IoKind {
             IoKind::Out => "out",
             IoKind::Gpio => "gpio",
             IoKind::Stimulus => "stimulus",
+            IoKind::UartTx => "uart_tx",
+            IoKind::UartRx => "uart_rx",
         }
     }
 }

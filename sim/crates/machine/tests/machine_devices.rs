@@ -191,10 +191,11 @@ fn simctrl_ignores_its_other_offsets() {
 fn unmapped_accesses_fault_with_mtval() {
     for (addr, store) in [
         (0x0000_0000u32, false),
-        (0x0008_0000, false),
+        (0x0009_0000, false),
+        (0x0008_0014, false),
         (0x0004_0300, false),
         (0x0000_0000, true),
-        (0x0008_0000, true),
+        (0x0009_0000, true),
         (0x0004_0300, true),
         (0x0020_0000, false),
         // SIMCTRL decodes 1 KiB (offsets other than CHAR_OUT/CTRL are ignored, as on the

@@ -6,7 +6,9 @@
 //! (an event at every write, so that writes of an unchanged value show) for every port
 //! written; `stimN` (32 bits, the number of events of stimulus line N so far: 0 until the
 //! first, so that every event, the first included, is an edge) and `stimN_event` (an event
-//! at each) for every line raised.
+//! at each) for every line raised; `uart_tx` and `uart_rx` (8 bits, the last byte sent or
+//! received) with `uart_tx_byte` and `uart_rx_byte` (an event at each) when the UART moved
+//! a byte.
 
 use machine::record::{IoEvent, IoKind};
 use std::collections::BTreeMap;
@@ -33,6 +35,7 @@ pub fn write_vcd<W: Write>(w: W, record: &[IoEvent], comment: &str) -> std::io::
     let mut pins = 0u32;
     let mut ports: BTreeMap<u32, ()> = BTreeMap::new();
     let mut lines: BTreeMap<u32, ()> = BTreeMap::new();
+    let mut uart = [false; 2];
     for e in &rows {
         match e.kind {
             IoKind::Gpio => pins |= 1 << (e.port & 31),
@@ -42,6 +45,8 @@ pub fn write_vcd<W: Write>(w: W, record: &[IoEvent], comment: &str) -> std::io::
             IoKind::Stimulus => {
                 lines.insert(e.port, ());
             }
+            IoKind::UartTx => uart[0] = true,
+            IoKind::UartRx => uart[1] = true,
         }
     }
     let mut v = vcd::Writer::new(std::io::BufWriter::new(w));
@@ -68,6 +73,14 @@ pub fn write_vcd<W: Write>(w: W, record: &[IoEvent], comment: &str) -> std::io::
         let strobe = v.add_var(VarType::Event, 1, &format!("stim{l}_event"), None)?;
         line_id.insert(l, (count, strobe));
     }
+    let mut uart_id: [Option<(IdCode, IdCode)>; 2] = [None, None];
+    for (i, name) in ["uart_tx", "uart_rx"].iter().enumerate() {
+        if uart[i] {
+            let val = v.add_var(VarType::Reg, 8, name, None)?;
+            let strobe = v.add_var(VarType::Event, 1, &format!("{name}_byte"), None)?;
+            uart_id[i] = Some((val, strobe));
+        }
+    }
     v.upscope()?;
     v.enddefinitions()?;
     v.timestamp(0)?;
@@ -81,6 +94,9 @@ pub fn write_vcd<W: Write>(w: W, record: &[IoEvent], comment: &str) -> std::io::
     }
     for &(id, _) in line_id.values() {
         v.change_vector(id, bits(0, 32))?;
+    }
+    for &(id, _) in uart_id.iter().flatten() {
+        v.change_vector(id, bits(0, 8))?;
     }
     v.end()?;
     let mut level = 0u32;
@@ -114,6 +130,11 @@ pub fn write_vcd<W: Write>(w: W, record: &[IoEvent], comment: &str) -> std::io::
                 // The record numbers events from 0: the count after event k is k + 1.
                 let (count, strobe) = line_id[&e.port];
                 v.change_vector(count, bits(e.value.wrapping_add(1), 32))?;
+                v.change_scalar(strobe, Value::V1)?;
+            }
+            IoKind::UartTx | IoKind::UartRx => {
+                let (val, strobe) = uart_id[(e.kind == IoKind::UartRx) as usize].unwrap();
+                v.change_vector(val, bits(e.value, 8))?;
                 v.change_scalar(strobe, Value::V1)?;
             }
         }

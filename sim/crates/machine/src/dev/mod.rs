@@ -22,6 +22,7 @@ devices! {
     0x0005_0000 => intc: Intc,
     0x0006_0000 => power: Power,
     0x0007_0000 => rtm: Rtm,
+    0x0008_0000 => uart: Uart,
 }
 
 use crate::clock::Clock;
@@ -186,13 +187,21 @@ impl Access<'_> {
     /// A byte for the console (stdout of `ubik run`). A console that cannot be written ends
     /// the run; later bytes are dropped.
     pub fn console(&mut self, byte: u8) {
-        if self.console_error.is_none() {
-            if let Err(e) = self.console.write_all(&[byte]) {
-                *self.console_error = Some(e.to_string());
-                self.sync();
-            }
+        if write_console(self.console, self.console_error, byte) {
+            self.sync();
         }
     }
+}
+
+/// Writes `byte` unless the console failed before; true if it fails now (the run ends).
+fn write_console(console: &mut dyn Write, error: &mut Option<String>, byte: u8) -> bool {
+    if error.is_none() {
+        if let Err(e) = console.write_all(&[byte]) {
+            *error = Some(e.to_string());
+            return true;
+        }
+    }
+    false
 }
 
 /// What a device sees of the machine when it acts on its events ([`Device::advance`]).
@@ -208,6 +217,8 @@ pub struct Act<'a> {
     rose_at: &'a mut [Option<u64>; 32],
     /// Fast lines latched (bit n = line n).
     latched: u32,
+    console: &'a mut dyn Write,
+    console_error: &'a mut Option<String>,
 }
 
 impl<'a> Act<'a> {
@@ -217,6 +228,8 @@ impl<'a> Act<'a> {
         record: Option<&'a mut Vec<IoEvent>>,
         rising: u32,
         rose_at: &'a mut [Option<u64>; 32],
+        console: &'a mut dyn Write,
+        console_error: &'a mut Option<String>,
     ) -> Self {
         Act {
             now,
@@ -225,7 +238,14 @@ impl<'a> Act<'a> {
             rising,
             rose_at,
             latched: 0,
+            console,
+            console_error,
         }
+    }
+
+    /// A byte for the console, as [`Access::console`].
+    pub fn console(&mut self, byte: u8) {
+        write_console(self.console, self.console_error, byte);
     }
 
     /// Latches fast line `line` (0..14) in the interrupt controller's PENDING, as an event at
