@@ -68,6 +68,7 @@ test: sim firmware
 	$(CARGO_RUN) clippy --release --workspace --all-targets -- -D warnings
 	$(CARGO_RUN) test --release --workspace
 	tests/run_firmware_tests.sh
+	tests/gpio/run.sh
 	tests/readme/recipe.sh
 	$(STRICT_C) tests/gdb/run.sh
 	tests/rtl/check.sh

@@ -42,6 +42,9 @@
 #define IO_GPIO_SET             (IO_BASE + 0x200)   /* write 1s: drive those pins high */
 #define IO_GPIO_CLEAR           (IO_BASE + 0x204)   /* write 1s: drive those pins low */
 #define IO_GPIO_LEVEL           (IO_BASE + 0x208)   /* the pin levels */
+#define IO_GPIO_IN              (IO_BASE + 0x20C)   /* read-only: the scripted input pins' levels */
+#define IO_GPIO_RISE            (IO_BASE + 0x210)   /* bit i: input pin i's rising edge latches its line */
+#define IO_GPIO_FALL            (IO_BASE + 0x214)   /* bit i: its falling edge does */
 
 /* ---- Interrupt controller + stimulus generators ---------------------------- */
 #define INTC_BASE               BSP_U(0x00050000)

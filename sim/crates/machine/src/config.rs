@@ -635,6 +635,7 @@ struct RawStimulus {
     slot_us: Option<Spanned<f64>>,
     probability: Option<Spanned<f64>>,
     times_us: Option<Spanned<Vec<f64>>>,
+    times_file: Option<Spanned<String>>,
     seed: Option<Spanned<i64>>,
 }
 
@@ -1099,6 +1100,7 @@ impl Ctx<'_> {
         };
         let span_of = |v: &Option<Spanned<f64>>| v.as_ref().map(|v| v.span());
         let times_span = r.times_us.as_ref().map(|v| v.span());
+        let file_span = r.times_file.as_ref().map(|v| v.span());
         let kind = match kind {
             "periodic" => {
                 self.not_for(
@@ -1106,6 +1108,7 @@ impl Ctx<'_> {
                         ("slot_us", span_of(&r.slot_us)),
                         ("probability", span_of(&r.probability)),
                         ("times_us", times_span.clone()),
+                        ("times_file", file_span.clone()),
                     ],
                     kind,
                     "period_us, and optionally start_us and seed",
@@ -1127,6 +1130,7 @@ impl Ctx<'_> {
                     &[
                         ("period_us", span_of(&r.period_us)),
                         ("times_us", times_span.clone()),
+                        ("times_file", file_span.clone()),
                     ],
                     kind,
                     "slot_us and probability, and optionally start_us and seed",
@@ -1175,38 +1179,32 @@ impl Ctx<'_> {
                         ("seed", r.seed.as_ref().map(|v| v.span())),
                     ],
                     kind,
-                    "times_us, and optionally start_us",
+                    "times_us or times_file, and optionally start_us",
                 )?;
-                let Some(list) = &r.times_us else {
-                    return Err(self.err(
-                        &whole,
-                        "times [[stimulus]] without `times_us`",
-                        "times_us = [<microseconds>, ...] in increasing order",
-                    ));
+                let times = match (&r.times_us, &r.times_file) {
+                    (Some(list), None) => {
+                        let at = |_: usize| self.loc(list.span().start);
+                        check_times(list.get_ref(), "times_us", at)?;
+                        list.get_ref().clone()
+                    }
+                    (None, Some(f)) => self.load_times(f)?,
+                    (Some(list), Some(_)) => {
+                        return Err(self.err(
+                            &list.span(),
+                            "times [[stimulus]] with both `times_us` and `times_file`",
+                            "one of times_us = [...] or times_file = \"<file>\"",
+                        ))
+                    }
+                    (None, None) => {
+                        return Err(self.err(
+                            &whole,
+                            "times [[stimulus]] without `times_us`",
+                            "times_us = [<microseconds>, ...] in increasing order, or times_file = \"<file of microseconds>\"",
+                        ))
+                    }
                 };
-                let mut prev = 0.0;
-                for (i, &t) in list.get_ref().iter().enumerate() {
-                    if !(t.is_finite() && (0.0..=MAX_TIME_US).contains(&t)) {
-                        return Err(self.err(
-                            &list.span(),
-                            format!("times_us[{i}] = {t} is out of range"),
-                            format!("times from 0 to {MAX_TIME_US} microseconds"),
-                        ));
-                    }
-                    if t < prev {
-                        return Err(self.err(
-                            &list.span(),
-                            format!(
-                                "times_us[{i}] = {t} comes before times_us[{}] = {prev}",
-                                i - 1
-                            ),
-                            "times_us in increasing order (equal times are one event each)",
-                        ));
-                    }
-                    prev = t;
-                }
                 StimulusKind::Times {
-                    times_us: list.get_ref().clone().into(),
+                    times_us: times.into(),
                 }
             }
             other => {
@@ -1385,6 +1383,64 @@ impl Ctx<'_> {
         Ok(x)
     }
 
+    /// The times of a `times_file`: one per line (CSV: the first field), in microseconds,
+    /// `#` starting a comment; a first line that is not a number is a header.
+    fn load_times(&self, f: &Spanned<String>) -> R<Vec<f64>> {
+        let (path, bytes) = self.read_named_file(f, "stimulus times file")?;
+        let file = path.display().to_string();
+        let at = |line: usize, column: usize| Location {
+            file: file.clone(),
+            line,
+            column,
+        };
+        let text = String::from_utf8(bytes).map_err(|e| ConfigError::Invalid {
+            at: self.loc(f.span().start),
+            message: format!(
+                "stimulus times file `{file}` is not UTF-8 text (byte {})",
+                e.utf8_error().valid_up_to()
+            ),
+            expected: "a text file of times in microseconds, one per line".to_string(),
+        })?;
+        let mut times = Vec::new();
+        let mut lines = Vec::new();
+        for (i, raw) in text.lines().enumerate() {
+            let field = raw
+                .split('#')
+                .next()
+                .unwrap_or("")
+                .split(',')
+                .next()
+                .unwrap_or("");
+            let field = field.trim();
+            if field.is_empty() {
+                continue;
+            }
+            match field.parse::<f64>() {
+                Ok(t) => {
+                    times.push(t);
+                    lines.push(i + 1);
+                }
+                Err(_) if times.is_empty() && i == 0 => {} // a header
+                Err(_) => {
+                    return Err(ConfigError::Invalid {
+                        at: at(i + 1, raw.find(field).unwrap_or(0) + 1),
+                        message: format!("`{field}` is not a time"),
+                        expected: "a time in microseconds (the line's first field)".to_string(),
+                    })
+                }
+            }
+        }
+        if times.is_empty() {
+            return Err(self.err(
+                &f.span(),
+                format!("stimulus times file `{file}` has no times"),
+                "at least one time in microseconds",
+            ));
+        }
+        check_times(&times, "time", |i| at(lines[i], 1))?;
+        Ok(times)
+    }
+
     /// Reads a file a table names (`key = "path"`, relative to the machine file's folder)
     /// eagerly, so that errors show before the run: its resolved path and bytes.
     pub fn read_named_file(&self, path: &Spanned<String>, what: &str) -> R<(PathBuf, Vec<u8>)> {
@@ -1426,6 +1482,40 @@ impl Ctx<'_> {
         }
         Ok(samples)
     }
+}
+
+/// Checks a list of event times: each in range, none before the one before. `at(i)` says
+/// where time i is written.
+fn check_times(times: &[f64], what: &str, at: impl Fn(usize) -> Location) -> R<()> {
+    let mut prev = 0.0;
+    for (i, &t) in times.iter().enumerate() {
+        let name = if what == "times_us" {
+            format!("times_us[{i}] = {t}")
+        } else {
+            format!("{what} {t}")
+        };
+        if !(t.is_finite() && (0.0..=MAX_TIME_US).contains(&t)) {
+            return Err(ConfigError::Invalid {
+                at: at(i),
+                message: format!("{name} is out of range"),
+                expected: format!("times from 0 to {MAX_TIME_US} microseconds"),
+            });
+        }
+        if t < prev {
+            let before = if what == "times_us" {
+                format!("times_us[{}] = {prev}", i - 1)
+            } else {
+                format!("the one before, {prev}")
+            };
+            return Err(ConfigError::Invalid {
+                at: at(i),
+                message: format!("{name} comes before {before}"),
+                expected: "times in increasing order (equal times are one event each)".to_string(),
+            });
+        }
+        prev = t;
+    }
+    Ok(())
 }
 
 /// Parses a stream file: whitespace-separated integers; `#` starts a comment to the end of
@@ -1969,10 +2059,57 @@ bits = 12
     }
 
     #[test]
+    fn stimulus_times_from_a_file() {
+        let d = tmpdir("times");
+        let m = |body: &str| {
+            std::fs::write(d.join("t.csv"), body).unwrap();
+            MachineConfig::from_str_in(
+                "[[stimulus]]\nline = 3\nkind = \"times\"\ntimes_file = \"t.csv\"\n",
+                "m.toml",
+                &d,
+            )
+            .map_err(|e| e.to_string())
+        };
+        let c = m("time_us,label\n10,a\n# a comment\n\n10.5, b\n2000\n").unwrap();
+        assert_eq!(
+            c.stimuli[0].kind,
+            StimulusKind::Times {
+                times_us: vec![10.0, 10.5, 2000.0].into()
+            }
+        );
+        let f = d.join("t.csv").display().to_string();
+        assert_eq!(
+            m("10\n5\n").unwrap_err(),
+            format!("{f}:2:1: time 5 comes before the one before, 10; expected times in increasing order (equal times are one event each)")
+        );
+        assert_eq!(
+            m("10\nsoon\n").unwrap_err(),
+            format!("{f}:2:1: `soon` is not a time; expected a time in microseconds (the line's first field)")
+        );
+        assert!(m("# nothing\n").unwrap_err().contains("has no times"));
+        assert!(m("-3\n").unwrap_err().contains("time -3 is out of range"));
+        let e = MachineConfig::from_str_in(
+            "[[stimulus]]\nline = 3\nkind = \"times\"\ntimes_file = \"none.csv\"\n",
+            "m.toml",
+            &d,
+        )
+        .unwrap_err();
+        assert_eq!(e.exit_code(), 66, "{e}");
+        assert!(err(
+            "[[stimulus]]\nline = 1\nkind = \"times\"\ntimes_us = [1]\ntimes_file = \"x\"\n"
+        )
+        .contains("with both `times_us` and `times_file`"));
+        assert!(err(
+            "[[stimulus]]\nline = 1\nkind = \"periodic\"\nperiod_us = 5\ntimes_file = \"x\"\n"
+        )
+        .contains("times_file"));
+    }
+
+    #[test]
     fn semantic_errors() {
         assert_eq!(
             err("[[stimulus]]\nline = 1\nkind = \"times\"\ntimes_us = [5, 3]\n"),
-            "m.toml:4:12: times_us[1] = 3 comes before times_us[0] = 5; expected times_us in increasing order (equal times are one event each)"
+            "m.toml:4:12: times_us[1] = 3 comes before times_us[0] = 5; expected times in increasing order (equal times are one event each)"
         );
         assert_eq!(
             err("[[stimulus]]\nline = 1\nkind = \"times\"\ntimes_us = [-1]\n"),
@@ -1980,7 +2117,7 @@ bits = 12
         );
         assert_eq!(
             err("[[stimulus]]\nline = 1\nkind = \"times\"\n"),
-            "m.toml:1:1: times [[stimulus]] without `times_us`; expected times_us = [<microseconds>, ...] in increasing order"
+            "m.toml:1:1: times [[stimulus]] without `times_us`; expected times_us = [<microseconds>, ...] in increasing order, or times_file = \"<file of microseconds>\""
         );
         assert_eq!(
             err("[[stimulus]]\nline = 1\nkind = \"periodic\"\nperiod_us = 10\ntimes_us = [1]\n"),

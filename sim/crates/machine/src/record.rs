@@ -9,6 +9,8 @@ pub enum IoKind {
     Gpio,
     /// A stimulus generator raised its fast IRQ line (port = line, value = event number).
     Stimulus,
+    /// A scripted GPIO input pin changed level (port = pin, value = new level).
+    GpioIn,
     /// The UART sent a byte: its last bit left the line (value = the byte).
     UartTx,
     /// The UART received a byte: its stop bit arrived (value = the byte; port 1 if it was
@@ -22,6 +24,7 @@ impl IoKind {
             IoKind::Out => "out",
             IoKind::Gpio => "gpio",
             IoKind::Stimulus => "stimulus",
+            IoKind::GpioIn => "gpio_in",
             IoKind::UartTx => "uart_tx",
             IoKind::UartRx => "uart_rx",
         }

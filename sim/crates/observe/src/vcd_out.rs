@@ -6,7 +6,8 @@
 //! (an event at every write, so that writes of an unchanged value show) for every port
 //! written; `stimN` (32 bits, the number of events of stimulus line N so far: 0 until the
 //! first, so that every event, the first included, is an edge) and `stimN_event` (an event
-//! at each) for every line raised; `uart_tx` and `uart_rx` (8 bits, the last byte sent or
+//! at each) for every line raised; `gpio_inN` (1 bit) for every scripted input pin that
+//! changes (its level before the first change is the opposite of that change); `uart_tx` and `uart_rx` (8 bits, the last byte sent or
 //! received) with `uart_tx_byte` and `uart_rx_byte` (an event at each) when the UART moved
 //! a byte.
 
@@ -36,6 +37,8 @@ pub fn write_vcd<W: Write>(w: W, record: &[IoEvent], comment: &str) -> std::io::
     let mut ports: BTreeMap<u32, ()> = BTreeMap::new();
     let mut lines: BTreeMap<u32, ()> = BTreeMap::new();
     let mut uart = [false; 2];
+    // Scripted input pins: the level before each one's first change.
+    let mut inputs: BTreeMap<u32, u32> = BTreeMap::new();
     for e in &rows {
         match e.kind {
             IoKind::Gpio => pins |= 1 << (e.port & 31),
@@ -44,6 +47,9 @@ pub fn write_vcd<W: Write>(w: W, record: &[IoEvent], comment: &str) -> std::io::
             }
             IoKind::Stimulus => {
                 lines.insert(e.port, ());
+            }
+            IoKind::GpioIn => {
+                inputs.entry(e.port).or_insert(e.value ^ 1);
             }
             IoKind::UartTx => uart[0] = true,
             IoKind::UartRx => uart[1] = true,
@@ -73,6 +79,10 @@ pub fn write_vcd<W: Write>(w: W, record: &[IoEvent], comment: &str) -> std::io::
         let strobe = v.add_var(VarType::Event, 1, &format!("stim{l}_event"), None)?;
         line_id.insert(l, (count, strobe));
     }
+    let mut input_id: BTreeMap<u32, IdCode> = BTreeMap::new();
+    for &p in inputs.keys() {
+        input_id.insert(p, v.add_wire(1, &format!("gpio_in{p}"))?);
+    }
     let mut uart_id: [Option<(IdCode, IdCode)>; 2] = [None, None];
     for (i, name) in ["uart_tx", "uart_rx"].iter().enumerate() {
         if uart[i] {
@@ -94,6 +104,9 @@ pub fn write_vcd<W: Write>(w: W, record: &[IoEvent], comment: &str) -> std::io::
     }
     for &(id, _) in line_id.values() {
         v.change_vector(id, bits(0, 32))?;
+    }
+    for (p, &id) in &input_id {
+        v.change_scalar(id, if inputs[p] != 0 { Value::V1 } else { Value::V0 })?;
     }
     for &(id, _) in uart_id.iter().flatten() {
         v.change_vector(id, bits(0, 8))?;
@@ -131,6 +144,14 @@ pub fn write_vcd<W: Write>(w: W, record: &[IoEvent], comment: &str) -> std::io::
                 let (count, strobe) = line_id[&e.port];
                 v.change_vector(count, bits(e.value.wrapping_add(1), 32))?;
                 v.change_scalar(strobe, Value::V1)?;
+            }
+            IoKind::GpioIn => {
+                let level = if e.value & 1 != 0 {
+                    Value::V1
+                } else {
+                    Value::V0
+                };
+                v.change_scalar(input_id[&e.port], level)?;
             }
             IoKind::UartTx | IoKind::UartRx => {
                 let (val, strobe) = uart_id[(e.kind == IoKind::UartRx) as usize].unwrap();
