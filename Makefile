@@ -69,6 +69,7 @@ test: sim firmware
 	$(CARGO_RUN) test --release --workspace
 	tests/run_firmware_tests.sh
 	tests/gpio/run.sh
+	$(STRICT_C) tests/trace/run.sh
 	tests/readme/recipe.sh
 	$(STRICT_C) tests/gdb/run.sh
 	tests/rtl/check.sh

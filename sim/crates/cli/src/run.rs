@@ -218,12 +218,22 @@ pub fn run(args: RunArgs) -> Result<u8, Failure> {
         max_time_fs: args.max_time.map(seconds_to_fs),
         observe,
         // The IO record is kept only for the outputs made from it.
-        record: args.io.is_some() || args.vcd.is_some() || uart_out.is_some(),
+        record: args.io.is_some()
+            || args.vcd.is_some()
+            || uart_out.is_some()
+            || trace_out.is_some(),
         itrace: itrace_out.map(|(f, _)| Box::new(std::io::BufWriter::new(f)) as Box<dyn Write>),
         console,
         stop: &stop,
         gdb,
+        trace: trace_out.as_ref().map(|(f, _)| TraceStream {
+            out: f.try_clone().map(|f| Box::new(f) as Box<dyn Write>),
+            process: format!("ubik: {}", args.firmware.display()),
+        }),
     });
+    if let (Some(Err(e)), Some((_, p))) = (&done.trace_written, &trace_out) {
+        return Err(write_failure("--trace", p, e));
+    }
     let m = &done.machine;
     let status = match (&done.console_flushed, &done.outcome) {
         (Err(e), Outcome::Halted(_)) => Err(Failure::new(
@@ -267,11 +277,6 @@ pub fn run(args: RunArgs) -> Result<u8, Failure> {
     if let (Some((f, p)), Some(r)) = (profile_out, &done.results) {
         r.write_profile(std::io::BufWriter::new(f))
             .map_err(|e| write_failure("--profile", &p, &e))?;
-    }
-    if let (Some((f, p)), Some(t)) = (trace_out, &done.timeline) {
-        let name = format!("ubik: {}", args.firmware.display());
-        t.write_json(f, &name)
-            .map_err(|e| write_failure("--trace", &p, &e))?;
     }
     if let Some((f, p)) = uart_out {
         let sent: Vec<u8> = m
@@ -320,6 +325,14 @@ pub struct Simulation<'a> {
     pub stop: &'a AtomicBool,
     /// Serve GDB: the run goes as the debugger resumes it.
     pub gdb: Option<GdbServer>,
+    /// Stream the timeline (with `Observe::Timeline`) as the run goes.
+    pub trace: Option<TraceStream>,
+}
+
+/// `--trace`: where the trace goes (or why it cannot), and the name of its process.
+pub struct TraceStream {
+    pub out: std::io::Result<Box<dyn Write>>,
+    pub process: String,
 }
 
 /// `--gdb`: where GDB connects, and the flag Ctrl-C raises.
@@ -339,6 +352,8 @@ pub struct Finished {
     pub timeline: Option<Timeline>,
     /// The console's final flush.
     pub console_flushed: std::io::Result<()>,
+    /// The streamed trace's writing, if one was asked for.
+    pub trace_written: Option<std::io::Result<()>>,
 }
 
 /// Runs `sim` to its end. The observers are generic parameters of the run loop: without one,
@@ -350,14 +365,26 @@ pub fn simulate(sim: Simulation) -> Finished {
     m.time_limit_fs = sim.max_time_fs;
     let mut results: Option<Results> = None;
     let mut timeline = None;
+    let mut trace_written = None;
     let t0;
     let outcome;
     match sim.observe {
         Observe::Timeline => {
             let mut o = EnergyObserver::<true>::for_image(sim.image, RAM_BASE, sim.cfg);
+            let streaming = match sim.trace {
+                Some(t) => {
+                    let name = t.process;
+                    trace_written = Some(t.out.and_then(|w| o.timeline.stream_to(w, &name)));
+                    true
+                }
+                None => false,
+            };
             t0 = Instant::now();
             outcome = m.run_with(sim.max_cycles, sim.stop, &mut o);
             results = Some(o.finish(end_of(&m)));
+            if streaming && trace_written.as_ref().is_some_and(|r| r.is_ok()) {
+                trace_written = Some(o.timeline.finish_stream(m.record()));
+            }
             timeline = Some(o.timeline);
         }
         Observe::Energy => {
@@ -409,6 +436,7 @@ pub fn simulate(sim: Simulation) -> Finished {
         results,
         timeline,
         console_flushed,
+        trace_written,
     }
 }
 

@@ -106,6 +106,10 @@ pub struct EnergyObserver<const TRACE: bool> {
     task_switches: u64,
     /// Data symbols by address (names for HISRs and tasks without a readable name).
     objects: HashMap<u32, String>,
+    /// The kernel's LISR table (`uk__lisr_table`, a function pointer per fast line), when
+    /// tracing: its stores name the lines' trap slices by their LISRs.
+    lisr_table: u32,
+    irq_names: [Option<u32>; 15],
     pub timeline: Timeline,
 }
 
@@ -156,6 +160,8 @@ impl<const TRACE: bool> EnergyObserver<TRACE> {
             debug,
             task_switches: 0,
             objects: HashMap::new(),
+            lisr_table: u32::MAX,
+            irq_names: [None; 15],
             timeline,
         }
     }
@@ -178,7 +184,29 @@ impl<const TRACE: bool> EnergyObserver<TRACE> {
             .filter(|s| !s.is_func)
             .map(|s| (s.addr, s.name.clone()))
             .collect();
+        if TRACE {
+            if let Some(t) = image.symbols.iter().find(|s| s.name == "uk__lisr_table") {
+                o.lisr_table = t.addr;
+            }
+        }
         o
+    }
+
+    /// A store into the LISR table: the line's trap slices take the LISR's name.
+    #[cold]
+    fn lisr_installed<B: Bus>(&mut self, addr: u32, bus: &B) {
+        let line = ((addr - self.lisr_table) / 4) as usize;
+        let Some(f) = kernel::read_u32(bus, addr & !3) else {
+            return;
+        };
+        let func = (self.slot(f) & FN_MASK) as usize;
+        self.irq_names[line] = match self.funcs.get(func) {
+            Some(func) if func.start == f => {
+                let name = format!("irq line {line}: {}", func.name);
+                Some(self.timeline.intern(&name))
+            }
+            _ => None,
+        };
     }
 
     #[inline(always)]
@@ -331,7 +359,11 @@ impl<const TRACE: bool> EnergyObserver<TRACE> {
         self.rekey(vector);
         if TRACE {
             self.sample(at.cycle, false);
-            self.timeline.trap_enter(cause, at.cycle);
+            let line = (cause & 0x1f).wrapping_sub(16) as usize;
+            match self.irq_names.get(line).copied().flatten() {
+                Some(n) if cause >> 31 != 0 => self.timeline.trap_enter_named(n, at.cycle),
+                _ => self.timeline.trap_enter(cause, at.cycle),
+            }
         }
     }
 
@@ -535,6 +567,9 @@ impl<const TRACE: bool> Observer for EnergyObserver<TRACE> {
     fn store<B: Bus>(&mut self, pc: u32, addr: u32, _size: u32, at: At, bus: &B) {
         if addr & !3 == self.watch[0] || addr & !3 == self.watch[1] {
             self.watched(pc, at, bus);
+        }
+        if TRACE && addr.wrapping_sub(self.lisr_table) < 4 * 15 {
+            self.lisr_installed(addr, bus);
         }
     }
 

@@ -2,9 +2,16 @@
 //! format (`{"traceEvents": [...]}`; open it at https://ui.perfetto.dev or chrome://tracing).
 //!
 //! Tracks (threads of process 1): `core` (the clock-gated sleeps in `wfi`), `interrupts`
-//! (each trap from entry to `mret`), then one per task and HISR (kernel-aware runs only)
-//! with a slice for every stretch it ran. Counters: `power` (W, the average power between
-//! two samples), `frequency` (Hz) and `voltage` (V). Names are metadata events.
+//! (each trap from entry to `mret`, a fast line named by its LISR), then one per task and
+//! HISR (kernel-aware runs only) with a slice for every stretch it ran: a trap taken while
+//! it runs ends its slice and its `mret` starts the next, so a task's slices add up to the
+//! time it had the core. Counters: `power` (W, the average power between two samples),
+//! `frequency` (Hz) and `voltage` (V). Instants: operating-point switches, and the IO
+//! record's events (port writes, pin edges, stimuli, UART bytes). Names are metadata events.
+//!
+//! `ubik run --trace` streams: events are written as they close ([`Timeline::stream_to`]),
+//! so memory stays bounded however long the run; the in-memory form serves experiments
+//! and tests.
 
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::{json, Value};
@@ -52,7 +59,6 @@ pub struct Counter {
     pub value: f64,
 }
 
-#[derive(Clone, Debug)]
 pub struct Timeline {
     pub kernel_aware: bool,
     clock: Vec<ClockSeg>,
@@ -64,12 +70,40 @@ pub struct Timeline {
     /// (name, cycle, argument): operating-point switches requested (settle cycles).
     pub instants: Vec<(u32, u64, u64)>,
     ctx_tracks: HashMap<(u32, u32, String), u32>,
+    /// The running context's track, and since when it runs (None while a trap runs).
+    ctx: Option<u32>,
     ctx_open: Option<(u32, u64)>,
     traps_open: Vec<(u32, u64)>,
     asleep: Option<u64>,
     last_sample: (u64, u128, f64),
-    /// Every context switch: (cycle, track).
+    last_power: Option<f64>,
+    /// Every context switch: (cycle, track) (not kept while streaming).
     pub switches: Vec<(u64, u32)>,
+    stream: Option<Stream>,
+}
+
+/// Where a streamed trace goes: the JSON written so far, and the first write error.
+struct Stream {
+    w: std::io::BufWriter<Box<dyn Write>>,
+    first: bool,
+    error: Option<std::io::Error>,
+}
+
+impl Stream {
+    fn event(&mut self, e: &Value) {
+        if self.error.is_some() {
+            return;
+        }
+        let sep: &[u8] = if self.first { b"\n" } else { b",\n" };
+        self.first = false;
+        let r = self
+            .w
+            .write_all(sep)
+            .and_then(|_| serde_json::to_writer(&mut self.w, e).map_err(std::io::Error::other));
+        if let Err(e) = r {
+            self.error = Some(e);
+        }
+    }
 }
 
 /// The name of a trap: interrupts by line, exceptions by cause.
@@ -108,12 +142,74 @@ impl Timeline {
             counters: Vec::new(),
             instants: Vec::new(),
             ctx_tracks: HashMap::new(),
+            ctx: None,
             ctx_open: None,
             traps_open: Vec::new(),
             asleep: None,
             last_sample: (0, 0, 0.0),
+            last_power: None,
             switches: Vec::new(),
+            stream: None,
         }
+    }
+
+    /// From now on, write every event to `w` as it closes instead of keeping it
+    /// ([`Timeline::finish_stream`] ends the file). `process` names the process.
+    pub fn stream_to(&mut self, w: Box<dyn Write>, process: &str) -> std::io::Result<()> {
+        let mut w = std::io::BufWriter::with_capacity(1 << 16, w);
+        w.write_all(b"{\"traceEvents\":[")?;
+        let mut s = Stream {
+            w,
+            first: true,
+            error: None,
+        };
+        s.event(&json!({
+            "name": "process_name", "ph": "M", "pid": PID, "tid": 0,
+            "args": {"name": process}
+        }));
+        self.stream = Some(s);
+        Ok(())
+    }
+
+    /// Ends a streamed trace: the tracks' names, the IO record's events as instants, and
+    /// the end of the JSON.
+    pub fn finish_stream(&mut self, io: &[machine::record::IoEvent]) -> std::io::Result<()> {
+        let Some(mut s) = self.stream.take() else {
+            return Ok(());
+        };
+        for e in self.track_metadata() {
+            s.event(&e);
+        }
+        for e in io {
+            s.event(&self.io_event(e));
+        }
+        if let Some(e) = s.error.take() {
+            return Err(e);
+        }
+        let tail = json!({"generator": "ubik run --trace", "kernel_aware": self.kernel_aware});
+        write!(
+            s.w,
+            "\n],\"displayTimeUnit\":\"ns\",\"otherData\":{tail}}}\n"
+        )?;
+        s.w.flush()
+    }
+
+    /// An IO-record event as an instant (process-wide).
+    fn io_event(&self, e: &machine::record::IoEvent) -> Value {
+        use machine::record::IoKind;
+        let name = match e.kind {
+            IoKind::Out => format!("out[{}] = 0x{:x}", e.port, e.value),
+            IoKind::Gpio => format!("gpio {} = {}", e.port, e.value),
+            IoKind::GpioIn => format!("gpio_in {} = {}", e.port, e.value),
+            IoKind::Stimulus => format!("stimulus line {} #{}", e.port, e.value),
+            IoKind::UartTx => format!("uart tx 0x{:02x}", e.value),
+            IoKind::UartRx => format!("uart rx 0x{:02x}", e.value),
+        };
+        json!({
+            "name": name, "cat": "io", "ph": "i", "s": "p", "pid": PID, "tid": 0,
+            "ts": e.time_fs as f64 / FS_PER_US,
+            "args": {"cycle": e.cycle, "kind": e.kind.name(), "port": e.port, "value": e.value}
+        })
     }
 
     pub fn intern(&mut self, name: &str) -> u32 {
@@ -145,12 +241,12 @@ impl Timeline {
             self.clock.pop();
         }
         self.clock.push(ClockSeg { cycle: at, fs, hz });
-        self.counters.push(Counter {
+        self.push_counter(Counter {
             cycle: at,
             kind: CounterKind::Frequency,
             value: hz as f64,
         });
-        self.counters.push(Counter {
+        self.push_counter(Counter {
             cycle: at,
             kind: CounterKind::Voltage,
             value: volts,
@@ -158,12 +254,39 @@ impl Timeline {
     }
 
     fn push(&mut self, track: u32, name: u32, start: u64, end: u64) {
-        self.slices.push(Slice {
+        let s = Slice {
             track,
             name,
             start,
             end: end.max(start),
-        });
+        };
+        match self.stream.take() {
+            Some(mut st) => {
+                st.event(&self.slice_event(&s));
+                self.stream = Some(st);
+            }
+            None => self.slices.push(s),
+        }
+    }
+
+    fn push_counter(&mut self, c: Counter) {
+        match self.stream.take() {
+            Some(mut st) => {
+                st.event(&self.counter_event(&c));
+                self.stream = Some(st);
+            }
+            None => self.counters.push(c),
+        }
+    }
+
+    /// The running context's slice ends at `at` (a trap, or a switch).
+    fn cut(&mut self, at: u64) {
+        if let Some((track, start)) = self.ctx_open.take() {
+            if at > start {
+                let n = self.intern(&self.tracks[track as usize].name.clone());
+                self.push(track, n, start, at);
+            }
+        }
     }
 
     fn close_traps(&mut self, at: u64) {
@@ -176,10 +299,7 @@ impl Timeline {
     /// slices and the previous context's slice end.
     pub fn context(&mut self, task: u32, hisr: u32, name: String, at: u64) {
         self.close_traps(at);
-        if let Some((track, start)) = self.ctx_open.take() {
-            let n = self.intern(&self.tracks[track as usize].name.clone());
-            self.push(track, n, start, at);
-        }
+        self.cut(at);
         let key = (task, hisr, name);
         let track = match self.ctx_tracks.get(&key) {
             Some(&t) => t,
@@ -193,8 +313,11 @@ impl Timeline {
                 t
             }
         };
+        self.ctx = Some(track);
         self.ctx_open = Some((track, at));
-        self.switches.push((at, track));
+        if self.stream.is_none() {
+            self.switches.push((at, track));
+        }
     }
 
     /// The priority of the context just switched to (recorded once per track).
@@ -210,6 +333,9 @@ impl Timeline {
     /// A context resumed inside `depth` traps (it was switched out in an interrupt): those
     /// traps show as "return from interrupt" until their `mret`.
     pub fn reopen_traps(&mut self, depth: u32, at: u64) {
+        if depth > 0 {
+            self.cut(at);
+        }
         for _ in 0..depth {
             let n = self.intern("return from interrupt");
             self.traps_open.push((n, at));
@@ -218,12 +344,24 @@ impl Timeline {
 
     pub fn trap_enter(&mut self, cause: u32, at: u64) {
         let n = self.intern(&trap_name(cause));
-        self.traps_open.push((n, at));
+        self.trap_enter_named(n, at);
     }
 
+    /// A trap named `name` (interned) is taken at `at`: the running context's slice ends.
+    pub fn trap_enter_named(&mut self, name: u32, at: u64) {
+        if self.traps_open.is_empty() {
+            self.cut(at);
+        }
+        self.traps_open.push((name, at));
+    }
+
+    /// An `mret` at `at`: the innermost trap ends; the last one gives the context back.
     pub fn trap_exit(&mut self, at: u64) {
         if let Some((name, start)) = self.traps_open.pop() {
             self.push(TRACK_IRQ, name, start, at);
+        }
+        if self.traps_open.is_empty() && self.ctx_open.is_none() {
+            self.ctx_open = self.ctx.map(|t| (t, at));
         }
     }
 
@@ -240,7 +378,13 @@ impl Timeline {
 
     pub fn instant(&mut self, name: &str, at: u64, arg: u64) {
         let n = self.intern(name);
-        self.instants.push((n, at, arg));
+        match self.stream.take() {
+            Some(mut st) => {
+                st.event(&self.instant_event(n, at, arg));
+                self.stream = Some(st);
+            }
+            None => self.instants.push((n, at, arg)),
+        }
     }
 
     /// Energy `e_pj` has been used up to cycle `at`: a power sample (the average since the
@@ -255,34 +399,26 @@ impl Timeline {
             return;
         }
         let w = (e_pj - e0) * 1e-12 / ((fs - f0) as f64 * 1e-15);
-        self.counters.push(Counter {
+        self.push_counter(Counter {
             cycle: c0,
             kind: CounterKind::Power,
             value: w,
         });
+        self.last_power = Some(w);
         self.last_sample = (at, fs, e_pj);
     }
 
     /// The run ended at cycle `end`: everything open closes.
     pub fn finish(&mut self, end: u64) {
         self.close_traps(end);
-        if let Some((track, start)) = self.ctx_open.take() {
-            let n = self.intern(&self.tracks[track as usize].name.clone());
-            self.push(track, n, start, end);
-        }
+        self.cut(end);
         self.wake(end);
         // The last power value holds to the end.
-        if let Some(last) = self
-            .counters
-            .iter()
-            .rev()
-            .find(|c| c.kind == CounterKind::Power)
-            .copied()
-        {
-            self.counters.push(Counter {
+        if let Some(value) = self.last_power {
+            self.push_counter(Counter {
                 cycle: end,
                 kind: CounterKind::Power,
-                value: last.value,
+                value,
             });
         }
     }
@@ -295,12 +431,43 @@ impl Timeline {
             .collect()
     }
 
-    /// All trace events, sorted by time (metadata first).
-    fn events(&self, process: &str) -> Vec<Value> {
-        let mut ev = vec![json!({
-            "name": "process_name", "ph": "M", "pid": PID, "tid": 0,
-            "args": {"name": process}
-        })];
+    fn slice_event(&self, s: &Slice) -> Value {
+        let ts = self.time_us(s.start);
+        let cat = match s.track {
+            TRACK_CORE => "sleep",
+            TRACK_IRQ => "interrupt",
+            _ => "task",
+        };
+        json!({
+            "name": self.names[s.name as usize], "cat": cat, "ph": "X",
+            "pid": PID, "tid": s.track + 1,
+            "ts": ts, "dur": (self.time_us(s.end) - ts).max(0.0),
+            "args": {"start_cycle": s.start, "cycles": s.end - s.start}
+        })
+    }
+
+    fn counter_event(&self, c: &Counter) -> Value {
+        let (name, unit) = match c.kind {
+            CounterKind::Power => ("power", "W"),
+            CounterKind::Frequency => ("frequency", "Hz"),
+            CounterKind::Voltage => ("voltage", "V"),
+        };
+        json!({
+            "name": name, "ph": "C", "pid": PID, "ts": self.time_us(c.cycle),
+            "args": {unit: c.value}
+        })
+    }
+
+    fn instant_event(&self, n: u32, at: u64, arg: u64) -> Value {
+        json!({
+            "name": self.names[n as usize], "ph": "i", "s": "p", "pid": PID,
+            "tid": TRACK_IRQ + 1, "ts": self.time_us(at),
+            "args": {"cycle": at, "settle_cycles": arg}
+        })
+    }
+
+    fn track_metadata(&self) -> Vec<Value> {
+        let mut ev = Vec::new();
         for (i, t) in self.tracks.iter().enumerate() {
             let tid = i as u32 + 1;
             let name = match t.prio {
@@ -316,6 +483,16 @@ impl Timeline {
                 "args": {"sort_index": i}
             }));
         }
+        ev
+    }
+
+    /// All trace events, sorted by time (metadata first).
+    fn events(&self, process: &str) -> Vec<Value> {
+        let mut ev = vec![json!({
+            "name": "process_name", "ph": "M", "pid": PID, "tid": 0,
+            "args": {"name": process}
+        })];
+        ev.extend(self.track_metadata());
         let mut slices = self.slices.clone();
         slices.sort_by(|a, b| {
             (a.track, a.start)
@@ -323,36 +500,13 @@ impl Timeline {
                 .then(b.end.cmp(&a.end))
         });
         for s in &slices {
-            let ts = self.time_us(s.start);
-            let cat = match s.track {
-                TRACK_CORE => "sleep",
-                TRACK_IRQ => "interrupt",
-                _ => "task",
-            };
-            ev.push(json!({
-                "name": self.names[s.name as usize], "cat": cat, "ph": "X",
-                "pid": PID, "tid": s.track + 1,
-                "ts": ts, "dur": (self.time_us(s.end) - ts).max(0.0),
-                "args": {"start_cycle": s.start, "cycles": s.end - s.start}
-            }));
+            ev.push(self.slice_event(s));
         }
         for c in &self.counters {
-            let (name, unit) = match c.kind {
-                CounterKind::Power => ("power", "W"),
-                CounterKind::Frequency => ("frequency", "Hz"),
-                CounterKind::Voltage => ("voltage", "V"),
-            };
-            ev.push(json!({
-                "name": name, "ph": "C", "pid": PID, "ts": self.time_us(c.cycle),
-                "args": {unit: c.value}
-            }));
+            ev.push(self.counter_event(c));
         }
         for &(n, at, arg) in &self.instants {
-            ev.push(json!({
-                "name": self.names[n as usize], "ph": "i", "s": "p", "pid": PID,
-                "tid": TRACK_IRQ + 1, "ts": self.time_us(at),
-                "args": {"cycle": at, "settle_cycles": arg}
-            }));
+            ev.push(self.instant_event(n, at, arg));
         }
         ev
     }
@@ -427,6 +581,101 @@ mod tests {
             .filter(|s| s.track == a)
             .map(|s| (s.start, s.end))
             .collect();
-        assert_eq!(a_slices, [(10, 30), (50, 60)]);
+        // Cut by the trap at 20 and by the one it returned through (50 to 55).
+        assert_eq!(a_slices, [(10, 20), (55, 60)]);
+    }
+
+    #[test]
+    fn a_trap_cuts_the_running_task_out_of_its_slice() {
+        let mut t = Timeline::new(true);
+        t.clock(0, 0, 100_000_000, 1.2);
+        t.context(0x100, 0, "a".into(), 0);
+        t.trap_enter(0x8000_0010, 100); // a LISR, no switch
+        t.trap_exit(130);
+        t.trap_enter(0x8000_0007, 200); // nested: a timer interrupt and, in it, line 1
+        t.trap_enter(0x8000_0011, 205);
+        t.trap_exit(210);
+        t.trap_exit(220);
+        t.finish(300);
+        let a = t.tracks.iter().position(|x| x.name == "a").unwrap() as u32;
+        let run: Vec<_> = t
+            .slices
+            .iter()
+            .filter(|s| s.track == a)
+            .map(|s| (s.start, s.end))
+            .collect();
+        assert_eq!(run, [(0, 100), (130, 200), (220, 300)]);
+        let cpu: u64 = run.iter().map(|(s, e)| e - s).sum();
+        assert_eq!(
+            cpu,
+            300 - 30 - 20,
+            "the task's time excludes the interrupts'"
+        );
+    }
+
+    #[test]
+    fn a_streamed_trace_is_the_same_json_events() {
+        #[derive(Clone, Default)]
+        struct Shared(std::rc::Rc<std::cell::RefCell<Vec<u8>>>);
+        impl Write for Shared {
+            fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+                self.0.borrow_mut().extend_from_slice(b);
+                Ok(b.len())
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
+        let run = |t: &mut Timeline| {
+            t.clock(0, 0, 100_000_000, 1.2);
+            t.context(0x100, 0, "a".into(), 0);
+            t.trap_enter(0x8000_0010, 100);
+            t.trap_exit(130);
+            t.power_sample(150, 1000.0, true, 1);
+            t.instant("operating-point switch", 160, 5);
+            t.finish(300);
+        };
+        let mut kept = Timeline::new(true);
+        run(&mut kept);
+        let mut whole = Vec::new();
+        kept.write_json(&mut whole, "p").unwrap();
+        let out = Shared::default();
+        let mut streamed = Timeline::new(true);
+        streamed.stream_to(Box::new(out.clone()), "p").unwrap();
+        run(&mut streamed);
+        assert!(
+            streamed.slices.is_empty() && streamed.counters.is_empty(),
+            "nothing kept"
+        );
+        let io = [machine::record::IoEvent {
+            cycle: 120,
+            time_fs: 1_200_000_000,
+            kind: machine::record::IoKind::Out,
+            port: 2,
+            value: 7,
+        }];
+        streamed.finish_stream(&io).unwrap();
+        let parse = |b: &[u8]| -> Vec<String> {
+            let v: Value = serde_json::from_slice(b).unwrap();
+            let mut e: Vec<String> = v["traceEvents"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|e| e.to_string())
+                .collect();
+            e.sort();
+            e
+        };
+        let mut want = parse(&whole);
+        let got = parse(&out.0.borrow());
+        want.push(
+            serde_json::to_string(
+                &json!({"args":{"cycle":120,"kind":"out","port":2,"value":7},
+                "cat":"io","name":"out[2] = 0x7","ph":"i","pid":1,"s":"p","tid":0,"ts":1.2}),
+            )
+            .unwrap(),
+        );
+        want.sort();
+        assert_eq!(got, want);
     }
 }

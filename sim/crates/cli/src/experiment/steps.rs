@@ -222,6 +222,7 @@ pub(super) fn run_app(r: &RunSpec) -> Result<Ran, Failure> {
         console: Box::new(console.clone()),
         stop: r.stop,
         gdb: None,
+        trace: None,
     });
     let text = String::from_utf8_lossy(&console.0.borrow()).into_owned();
     let console_path = r.dir.join("console.txt");
