@@ -39,8 +39,9 @@ pub struct RunArgs {
     /// Write the IO record (port writes, pin edges, stimuli) as CSV.
     #[arg(long, value_name = "OUT.csv")]
     pub io: Option<PathBuf>,
-    /// Write an instruction trace: "CYCLE PC" per retired instruction, CYCLE being the cycle
-    /// the instruction ends (slow; for debugging and comparing with the RTL's trace).
+    /// Write an instruction trace: "CYCLE PC BITS  DISASSEMBLY" per retired instruction,
+    /// CYCLE being the cycle the instruction ends (slow; for debugging and comparing with
+    /// the RTL's trace).
     #[arg(long, value_name = "OUT.log")]
     pub itrace: Option<PathBuf>,
     /// Model energy and attribute every cycle and joule to a category (user, kernel_*, lisr,

@@ -425,15 +425,42 @@ impl Machine {
             if self.bus.power.started != switches {
                 probe.switch_started(self.bus.power.last_settle_cycles, self.hart.cycle);
             }
-            if let Some(w) = &mut self.itrace {
-                if self.hart.instret != instret0 {
-                    let _ = writeln!(w, "{} {:08x}", self.hart.cycle, pc0);
+            if self.itrace.is_some() && self.hart.instret != instret0 {
+                let line = self.itrace_line(pc0);
+                if let Some(w) = &mut self.itrace {
+                    let _ = writeln!(w, "{line}");
                 }
             }
             match exit {
                 Exit::Limit | Exit::Sync | Exit::Wfi => {}
                 Exit::TrapLoop { cause, pc, tval } => return Outcome::TrapLoop { cause, pc, tval },
             }
+        }
+    }
+
+    /// The instruction trace's line for the instruction at `pc` that just retired: the cycle
+    /// it ends, its address, its bits and its disassembly.
+    #[cold]
+    fn itrace_line(&self, pc: u32) -> String {
+        use rv32::Bus;
+        let cycle = self.hart.cycle;
+        match self.bus.fetch16(pc) {
+            Some(lo) => {
+                let hi = if lo & 3 == 3 {
+                    self.bus.fetch16(pc.wrapping_add(2)).unwrap_or(0)
+                } else {
+                    0
+                };
+                let inst = rv32::inst::decode(lo, hi);
+                let raw = if inst.len == 2 {
+                    format!("    {lo:04x}")
+                } else {
+                    format!("{:08x}", lo as u32 | (hi as u32) << 16)
+                };
+                let text = rv32::disasm::disasm(&inst, pc);
+                format!("{cycle} {pc:08x} {raw}  {text}")
+            }
+            None => format!("{cycle} {pc:08x}"),
         }
     }
 

@@ -2,8 +2,7 @@
 //! produce. Everything downstream works from it and from nothing else: the decode cache
 //! (`icache::Slot`, its 8-byte copy) from which the hart executes (`execute`) and charges
 //! cycles (`timing`), the observers' flags (`Observer::flags` gets its op, rd and static
-//! target), and the observer crate's code map. Ubik has no disassembler; one would be a
-//! function of an `Inst` (and its pc), beside `static_target`.
+//! target), the observer crate's code map, and the disassembler of `--itrace` (`disasm`).
 
 /// Every operation of RV32IMC + Zicsr + the machine-mode system instructions.
 /// Compressed instructions decode to the base operation they expand to.

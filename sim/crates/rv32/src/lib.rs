@@ -8,6 +8,7 @@ pub mod bus;
 pub mod compressed;
 pub mod csr;
 pub mod decode32;
+pub mod disasm;
 mod execute;
 pub mod hart;
 mod icache;
