@@ -141,5 +141,22 @@ printf '[sweep]\nworkload = ["fft"]\n' > "$work/bad.toml"
 rc=$?
 [[ $rc -eq 65 ]] && grep -q "bad.toml:2:13: workload \"fft\" is not known" "$work/err.txt" || bad "bad experiment file: expected exit 65 and file:line:column (got $rc: $(cat "$work/err.txt"))"
 
+# Any application (kind = "app"): the tutorial under four schedulers and two tick rates,
+# every run checked for its output; then a check that cannot hold, which must fail the
+# experiment (exit 1) and say why in the row.
+if "$ubik" experiment "$root/experiments/tutorial-schedulers.toml" -o "$work/app" > "$work/app.txt" 2>&1; then
+    [[ $(grep -c ',true,' "$work/app/app.csv") -eq 8 ]] || bad "app experiment: expected 8 passing rows in app.csv"
+    grep -q '^8 of 8 runs passed' "$work/app.txt" || bad "app experiment: no summary line"
+else
+    bad "app experiment failed: $(tail -3 "$work/app.txt")"
+fi
+mkdir -p "$work/appfail"
+printf 'kind = "app"\napp = "apps/tutorial"\nrun_ms = 100\n[sweep]\nscheduler = ["prio"]\ncflags = [["-DUNUSED=1"]]\n[expect]\nconsole = ["got 4"]\n' > "$work/appfail/e.toml"
+"$ubik" experiment "$work/appfail/e.toml" -o "$work/appfail/out" > "$work/appfail.txt" 2>&1
+rc=$?
+[[ $rc -eq 1 ]] && grep -q 'FAIL: the console output lacks "got 4"' "$work/appfail.txt" &&
+    grep -q ',false,"the console output lacks ""got 4"""' "$work/appfail/out/app.csv" ||
+    bad "app experiment with a failing check: expected exit 1 and the reason (got $rc: $(cat "$work/appfail.txt"))"
+
 if [[ $fail -eq 0 ]]; then echo "experiment tests: passed"; else echo "experiment tests: FAILED"; fi
 exit $fail

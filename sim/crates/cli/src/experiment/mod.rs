@@ -18,6 +18,7 @@
 //! Everything but timing on the host is deterministic: the same experiment file gives the same
 //! files, byte for byte.
 
+mod app;
 mod check;
 mod csv_row;
 mod dpm;
@@ -172,6 +173,17 @@ pub fn experiment(args: ExperimentArgs) -> Result<u8, Failure> {
         ));
     }
     let root = find_root(&args.file)?;
+    if app::is_app_experiment(&args.file) {
+        let jobs = args
+            .jobs
+            .unwrap_or_else(|| {
+                std::thread::available_parallelism()
+                    .map(|n| n.get())
+                    .unwrap_or(1)
+            })
+            .max(1);
+        return app::run(&args.file, &root, args.output.clone(), jobs, args.check);
+    }
     let exp = Experiment::from_file(&args.file, &root)
         .map_err(|e| Failure::new(e.exit_code() as u8, e.to_string()))?;
     let out = args

@@ -169,7 +169,13 @@ pub(super) struct Ran {
 
 /// The console output of a run, kept in memory.
 #[derive(Clone, Default)]
-struct Capture(Rc<RefCell<Vec<u8>>>);
+pub(super) struct Capture(Rc<RefCell<Vec<u8>>>);
+
+impl Capture {
+    pub(super) fn text(&self) -> String {
+        String::from_utf8_lossy(&self.0.borrow()).into_owned()
+    }
+}
 
 impl Write for Capture {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {

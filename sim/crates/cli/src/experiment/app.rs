@@ -1,0 +1,662 @@
+//! Experiments on any application (`kind = "app"`): the application of a directory with its
+//! `system.toml`, built once per combination of the axes (scheduler, tick rate, sets of
+//! `-D` defines) and run on each machine file with each seed, every run checked against
+//! what is expected of it (its exit code, lines of its console output). Writes `app.csv`
+//! (one row per run) and prints a table; exits 0 when every run passed, 1 otherwise.
+//!
+//! ```toml
+//! kind = "app"
+//! app = "apps/tutorial"          # relative to the repository root
+//! run_ms = 100                   # each run's simulated-time limit
+//! seeds = [1, 2]
+//! [sweep]                        # every key optional: absent, the application's own
+//! scheduler = ["prio", "bitmap"]
+//! tick_hz = [1000, 250]
+//! cflags = [[], ["-DFAST=1"]]    # sets of extra defines, one build each
+//! machine = ["default", "slow.toml"] # "default": the built-in machine; else relative to this file
+//! [expect]
+//! exit = 0                       # the firmware's exit code (default 0)
+//! console = ["got 3 at tick 30"] # text each run's console output must contain
+//! ```
+
+use super::steps::{build_app, io_fail, prepare_app, stop_on_ctrl_c, Capture};
+use crate::report::write_stats;
+use crate::run::{outcome_status, simulate, Observe, Simulation};
+use crate::{code, Failure};
+use machine::config::{
+    invalid_at, read_text_file, toml_error, ConfigError, MachineConfig, RAM_BASE,
+};
+use machine::elf::load_elf_file;
+use rayon::prelude::*;
+use serde::Deserialize;
+use std::path::{Path, PathBuf};
+use toml::Spanned;
+
+/// The schedulers `[kernel] scheduler` takes.
+const SCHEDULERS: [&str; 8] = [
+    "rr", "prio", "prio_rr", "bitmap", "coop", "edf", "rtm", "nos",
+];
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Raw {
+    #[allow(dead_code)]
+    kind: Option<Spanned<String>>,
+    name: Option<Spanned<String>>,
+    app: Option<Spanned<String>>,
+    run_ms: Option<Spanned<i64>>,
+    seeds: Option<Spanned<Vec<Spanned<i64>>>>,
+    sweep: Option<RawSweep>,
+    expect: Option<RawExpect>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawSweep {
+    scheduler: Option<Vec<Spanned<String>>>,
+    tick_hz: Option<Vec<Spanned<i64>>>,
+    cflags: Option<Vec<Spanned<Vec<String>>>>,
+    machine: Option<Vec<Spanned<String>>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawExpect {
+    exit: Option<Spanned<i64>>,
+    console: Option<Vec<String>>,
+}
+
+/// One build of the application.
+#[derive(Clone, Debug, PartialEq)]
+struct Build {
+    scheduler: Option<String>,
+    tick_hz: Option<i64>,
+    cflags: Vec<String>,
+}
+
+impl Build {
+    fn label(&self) -> String {
+        let mut parts = vec![self.scheduler.clone().unwrap_or_else(|| "app".into())];
+        if let Some(t) = self.tick_hz {
+            parts.push(format!("{t}hz"));
+        }
+        for f in &self.cflags {
+            let clean: String = f
+                .trim_start_matches("-D")
+                .chars()
+                .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+                .collect();
+            parts.push(clean);
+        }
+        parts.join("-")
+    }
+}
+
+#[derive(Debug)]
+struct AppExperiment {
+    name: String,
+    app: PathBuf,
+    run_ms: u32,
+    seeds: Vec<u64>,
+    builds: Vec<Build>,
+    /// (as written, the file or None for the built-in machine).
+    machines: Vec<(String, Option<PathBuf>)>,
+    exit: u8,
+    console: Vec<String>,
+}
+
+/// Is `file` an experiment of kind "app"? (Any other content is the other kinds' to judge.)
+pub fn is_app_experiment(file: &Path) -> bool {
+    std::fs::read_to_string(file)
+        .ok()
+        .and_then(|t| t.parse::<toml::Table>().ok())
+        .and_then(|t| t.get("kind").and_then(|k| k.as_str().map(|s| s == "app")))
+        .unwrap_or(false)
+}
+
+fn parse(path: &Path, root: &Path) -> Result<AppExperiment, ConfigError> {
+    let text = read_text_file(path, "the experiment file")?;
+    let shown = path.display().to_string();
+    let raw: Raw = toml::from_str(&text).map_err(|e| toml_error(&shown, &text, &e))?;
+    let err = |span: &std::ops::Range<usize>, what: String, expected: &str| {
+        invalid_at(&shown, &text, span, what, expected)
+    };
+    let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+    let name = match &raw.name {
+        Some(n) => {
+            let s = n.get_ref();
+            if s.is_empty()
+                || !s
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+            {
+                return Err(err(
+                    &n.span(),
+                    format!("name {s:?} is not usable as a directory name"),
+                    "letters, digits, '-' and '_'",
+                ));
+            }
+            s.clone()
+        }
+        None => path
+            .file_stem()
+            .map_or("app".into(), |s| s.to_string_lossy().into_owned()),
+    };
+    let Some(app) = &raw.app else {
+        return Err(err(
+            &(0..0),
+            "no `app`".into(),
+            "app = \"<application directory, relative to the repository root>\"",
+        ));
+    };
+    let app_dir = root.join(app.get_ref());
+    if !app_dir.join("system.toml").is_file() {
+        return Err(err(
+            &app.span(),
+            format!("{} has no system.toml", app_dir.display()),
+            "an application directory (system.toml and its C sources)",
+        ));
+    }
+    let run_ms = match &raw.run_ms {
+        Some(r) if (1..=3_600_000).contains(r.get_ref()) => *r.get_ref() as u32,
+        Some(r) => {
+            return Err(err(
+                &r.span(),
+                format!("run_ms = {} is out of range", r.get_ref()),
+                "milliseconds from 1 to 3600000",
+            ))
+        }
+        None => 1000,
+    };
+    let seeds = match &raw.seeds {
+        Some(s) => {
+            let mut v = Vec::new();
+            for x in s.get_ref() {
+                if *x.get_ref() < 0 {
+                    return Err(err(
+                        &x.span(),
+                        format!("seed {} is negative", x.get_ref()),
+                        "seeds = [non-negative integers]",
+                    ));
+                }
+                v.push(*x.get_ref() as u64);
+            }
+            if v.is_empty() {
+                return Err(err(
+                    &s.span(),
+                    "no seeds".into(),
+                    "seeds = [at least one seed]",
+                ));
+            }
+            v
+        }
+        None => vec![1],
+    };
+    let sweep = raw.sweep.unwrap_or(RawSweep {
+        scheduler: None,
+        tick_hz: None,
+        cflags: None,
+        machine: None,
+    });
+    let axis_empty = |n: usize, what: &str| -> Result<(), ConfigError> {
+        if n == 0 {
+            Err(err(
+                &(0..0),
+                format!("[sweep] {what} is empty"),
+                "at least one value, or no key (the application's own)",
+            ))
+        } else {
+            Ok(())
+        }
+    };
+    let schedulers: Vec<Option<String>> = match &sweep.scheduler {
+        Some(list) => {
+            axis_empty(list.len(), "scheduler")?;
+            let mut v = Vec::new();
+            for s in list {
+                if !SCHEDULERS.contains(&s.get_ref().as_str()) {
+                    return Err(err(
+                        &s.span(),
+                        format!("scheduler {:?} is not a scheduler", s.get_ref()),
+                        &format!("one of {}", SCHEDULERS.join(", ")),
+                    ));
+                }
+                v.push(Some(s.get_ref().clone()));
+            }
+            v
+        }
+        None => vec![None],
+    };
+    let ticks: Vec<Option<i64>> = match &sweep.tick_hz {
+        Some(list) => {
+            axis_empty(list.len(), "tick_hz")?;
+            let mut v = Vec::new();
+            for t in list {
+                if !(1..=100_000).contains(t.get_ref()) {
+                    return Err(err(
+                        &t.span(),
+                        format!("tick_hz = {} is out of range", t.get_ref()),
+                        "a rate from 1 to 100000 Hz",
+                    ));
+                }
+                v.push(Some(*t.get_ref()));
+            }
+            v
+        }
+        None => vec![None],
+    };
+    let cflag_sets: Vec<Vec<String>> = match &sweep.cflags {
+        Some(list) => {
+            axis_empty(list.len(), "cflags")?;
+            let mut v = Vec::new();
+            for set in list {
+                for f in set.get_ref() {
+                    let body = f.strip_prefix("-D").unwrap_or("");
+                    let ident = body.split('=').next().unwrap_or("");
+                    if ident.is_empty()
+                        || !ident.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+                        || f.contains(char::is_whitespace)
+                    {
+                        return Err(err(
+                            &set.span(),
+                            format!("{f:?} is not a define"),
+                            "-DNAME or -DNAME=VALUE (no spaces)",
+                        ));
+                    }
+                }
+                v.push(set.get_ref().clone());
+            }
+            v
+        }
+        None => vec![vec![]],
+    };
+    let machines = match &sweep.machine {
+        Some(list) => {
+            axis_empty(list.len(), "machine")?;
+            let mut v = Vec::new();
+            for m in list {
+                if m.get_ref() == "default" {
+                    v.push(("default".to_string(), None));
+                } else {
+                    let p = dir.join(m.get_ref());
+                    if !p.is_file() {
+                        return Err(err(
+                            &m.span(),
+                            format!("machine file {} cannot be read", p.display()),
+                            "\"default\" or a machine file relative to the experiment file",
+                        ));
+                    }
+                    v.push((m.get_ref().clone(), Some(p)));
+                }
+            }
+            v
+        }
+        None => vec![("default".to_string(), None)],
+    };
+    let mut builds = Vec::new();
+    for s in &schedulers {
+        for t in &ticks {
+            for c in &cflag_sets {
+                builds.push(Build {
+                    scheduler: s.clone(),
+                    tick_hz: *t,
+                    cflags: c.clone(),
+                });
+            }
+        }
+    }
+    let (exit, console) = match raw.expect {
+        Some(e) => {
+            let exit = match &e.exit {
+                Some(x) if (0..=63).contains(x.get_ref()) => *x.get_ref() as u8,
+                Some(x) => {
+                    return Err(err(
+                        &x.span(),
+                        format!("exit = {} is not a firmware's exit code", x.get_ref()),
+                        "0 to 63",
+                    ))
+                }
+                None => 0,
+            };
+            (exit, e.console.unwrap_or_default())
+        }
+        None => (0, vec![]),
+    };
+    Ok(AppExperiment {
+        name,
+        app: app_dir,
+        run_ms,
+        seeds,
+        builds,
+        machines,
+        exit,
+        console,
+    })
+}
+
+/// The application's `system.toml` with the build's scheduler, tick rate and defines.
+fn system_toml(app: &Path, b: &Build) -> Result<String, Failure> {
+    let p = app.join("system.toml");
+    let text = std::fs::read_to_string(&p)
+        .map_err(|e| Failure::new(code::NO_INPUT, format!("cannot read {}: {e}", p.display())))?;
+    let mut t: toml::Table = text
+        .parse()
+        .map_err(|e| Failure::new(code::DATA, format!("{}: {e}", p.display())))?;
+    let kernel = t
+        .entry("kernel")
+        .or_insert_with(|| toml::Value::Table(Default::default()));
+    if let Some(k) = kernel.as_table_mut() {
+        if let Some(s) = &b.scheduler {
+            if s == "nos" {
+                k.remove("scheduler");
+                k.insert("os".into(), "nos".into());
+            } else {
+                k.insert("scheduler".into(), s.clone().into());
+            }
+        }
+        if let Some(hz) = b.tick_hz {
+            k.insert("tick_hz".into(), hz.into());
+        }
+    }
+    if !b.cflags.is_empty() {
+        let build = t
+            .entry("build")
+            .or_insert_with(|| toml::Value::Table(Default::default()));
+        if let Some(bt) = build.as_table_mut() {
+            let mut flags: Vec<toml::Value> = bt
+                .get("cflags")
+                .and_then(|v| v.as_array().cloned())
+                .unwrap_or_default();
+            flags.extend(b.cflags.iter().map(|f| toml::Value::from(f.clone())));
+            bt.insert("cflags".into(), toml::Value::Array(flags));
+        }
+    }
+    Ok(format!(
+        "# Generated by `ubik experiment` from {}: do not edit.\n{t}",
+        p.display()
+    ))
+}
+
+struct Row {
+    build: usize,
+    machine: usize,
+    seed: u64,
+    exit: Option<u8>,
+    cycles: u64,
+    sim_time_s: f64,
+    energy_j: Option<f64>,
+    why: Option<String>,
+}
+
+pub fn run(
+    file: &Path,
+    root: &Path,
+    output: Option<PathBuf>,
+    jobs: usize,
+    check: bool,
+) -> Result<u8, Failure> {
+    let exp = parse(file, root).map_err(|e| Failure::new(e.exit_code() as u8, e.to_string()))?;
+    let out = output.unwrap_or_else(|| PathBuf::from("out").join(&exp.name));
+    for (_, m) in &exp.machines {
+        if let Some(p) = m {
+            MachineConfig::from_file(p)
+                .map_err(|e| Failure::new(e.exit_code() as u8, e.to_string()))?;
+        }
+    }
+    let runs_n = exp.builds.len() * exp.machines.len() * exp.seeds.len();
+    if check {
+        println!(
+            "{}: ok ({} builds x {} machines x {} seeds -> {})",
+            file.display(),
+            exp.builds.len(),
+            exp.machines.len(),
+            exp.seeds.len(),
+            out.display()
+        );
+        return Ok(0);
+    }
+    std::fs::create_dir_all(&out).map_err(|e| io_fail("the output directory", &out, e))?;
+    let exe = std::env::current_exe().map_err(|e| {
+        Failure::new(
+            code::INTERNAL,
+            format!("cannot find the ubik executable: {e}"),
+        )
+    })?;
+    eprintln!(
+        "ubik experiment {}: {} builds, {runs_n} runs -> {}",
+        exp.name,
+        exp.builds.len(),
+        out.display()
+    );
+    let mut elfs = Vec::new();
+    for b in &exp.builds {
+        let dir = out.join("build").join(b.label());
+        prepare_app(&exp.app, &dir, &system_toml(&exp.app, b)?)?;
+        elfs.push(build_app(&exe, root, &dir, &exp.name, &b.label())?);
+    }
+    let mut plan = Vec::new();
+    for bi in 0..exp.builds.len() {
+        for mi in 0..exp.machines.len() {
+            for &s in &exp.seeds {
+                plan.push((bi, mi, s));
+            }
+        }
+    }
+    let stop = stop_on_ctrl_c();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs)
+        .build()
+        .map_err(|e| {
+            Failure::new(
+                code::INTERNAL,
+                format!("cannot start the worker threads: {e}"),
+            )
+        })?;
+    let rows: Vec<Result<Row, Failure>> = pool.install(|| {
+        plan.par_iter()
+            .map(|&(bi, mi, seed)| {
+                let cfg = match &exp.machines[mi].1 {
+                    Some(p) => MachineConfig::from_file(p)
+                        .map_err(|e| Failure::new(e.exit_code() as u8, e.to_string()))?,
+                    None => MachineConfig::default(),
+                };
+                let image = load_elf_file(&elfs[bi], RAM_BASE, cfg.ram_size)
+                    .map_err(|e| Failure::new(code::DATA, e.to_string()))?;
+                let dir = out
+                    .join("runs")
+                    .join(format!("{}-m{mi}-s{seed}", exp.builds[bi].label()));
+                std::fs::create_dir_all(&dir).map_err(|e| io_fail("the run directory", &dir, e))?;
+                let console = Capture::default();
+                let done = simulate(Simulation {
+                    cfg: &cfg,
+                    image: &image,
+                    seed,
+                    max_cycles: None,
+                    max_time_fs: Some(exp.run_ms as u128 * 1_000_000_000_000),
+                    observe: Observe::Energy,
+                    record: false,
+                    itrace: None,
+                    console: Box::new(console.clone()),
+                    stop: &stop,
+                    gdb: None,
+                    trace: None,
+                });
+                let text = console.text();
+                let cpath = dir.join("console.txt");
+                std::fs::write(&cpath, text.as_bytes())
+                    .map_err(|e| io_fail("the console output", &cpath, e))?;
+                let spath = dir.join("stats.json");
+                write_stats(&spath, &done.stats).map_err(|e| io_fail("statistics", &spath, e))?;
+                let status =
+                    outcome_status(&elfs[bi], &done.outcome, &done.machine, &done.counts, None);
+                let (exit, mut why) = match status {
+                    Ok(c) if c == exp.exit => (Some(c), None),
+                    Ok(c) => (
+                        Some(c),
+                        Some(format!("exit code {c}, expected {}", exp.exit)),
+                    ),
+                    Err(f) if f.code == code::INTERRUPTED => return Err(f),
+                    Err(f) => (
+                        None,
+                        Some(
+                            f.message
+                                .replace(&elfs[bi].display().to_string(), "the firmware"),
+                        ),
+                    ),
+                };
+                if why.is_none() {
+                    if let Some(missing) = exp.console.iter().find(|l| !text.contains(l.as_str())) {
+                        why = Some(format!("the console output lacks {missing:?}"));
+                    }
+                }
+                Ok(Row {
+                    build: bi,
+                    machine: mi,
+                    seed,
+                    exit,
+                    cycles: done.counts.cycles,
+                    sim_time_s: done.counts.sim_time_s,
+                    energy_j: done.stats.energy_j,
+                    why,
+                })
+            })
+            .collect()
+    });
+    let mut ok = Vec::new();
+    for r in rows {
+        ok.push(r?);
+    }
+    let mut csv = String::from(
+        "build,scheduler,tick_hz,cflags,machine,seed,exit,cycles,sim_time_s,energy_j,pass,why\n",
+    );
+    let mut table = String::new();
+    let mut failed = 0;
+    for r in &ok {
+        let b = &exp.builds[r.build];
+        let pass = r.why.is_none();
+        failed += !pass as usize;
+        let q = |s: &str| format!("\"{}\"", s.replace('"', "\"\""));
+        csv += &format!(
+            "{},{},{},{},{},{},{},{},{},{},{},{}\n",
+            b.label(),
+            b.scheduler.as_deref().unwrap_or(""),
+            b.tick_hz.map_or(String::new(), |t| t.to_string()),
+            q(&b.cflags.join(" ")),
+            q(&exp.machines[r.machine].0),
+            r.seed,
+            r.exit.map_or(String::new(), |e| e.to_string()),
+            r.cycles,
+            r.sim_time_s,
+            r.energy_j.map_or(String::new(), |e| e.to_string()),
+            pass,
+            q(r.why.as_deref().unwrap_or(""))
+        );
+        table += &format!(
+            "{:<32} {:<16} seed {:<4} {:>12} cycles  {}\n",
+            b.label(),
+            exp.machines[r.machine].0,
+            r.seed,
+            r.cycles,
+            match &r.why {
+                None => "pass".to_string(),
+                Some(w) => format!("FAIL: {w}"),
+            }
+        );
+    }
+    let p = out.join("app.csv");
+    std::fs::write(&p, csv).map_err(|e| io_fail("the results", &p, e))?;
+    print!("{table}");
+    println!(
+        "{} of {} runs passed; rows in {}",
+        ok.len() - failed,
+        ok.len(),
+        p.display()
+    );
+    Ok(if failed == 0 { 0 } else { 1 })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn root() -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../..")
+    }
+
+    fn parse_text(text: &str) -> Result<AppExperiment, String> {
+        // One file per call: the tests run in parallel.
+        static N: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+        let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let d = std::env::temp_dir().join(format!("ubik-app-exp-{}-{n}", std::process::id()));
+        std::fs::create_dir_all(&d).unwrap();
+        let f = d.join("e.toml");
+        std::fs::write(&f, text).unwrap();
+        parse(&f, &root()).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn the_axes_multiply() {
+        let e = parse_text(
+            "kind = \"app\"\napp = \"apps/tutorial\"\nseeds = [1, 2]\n[sweep]\n\
+             scheduler = [\"prio\", \"rtm\"]\ntick_hz = [1000, 500]\ncflags = [[], [\"-DX=1\"]]\n\
+             [expect]\nconsole = [\"got 3\"]\n",
+        )
+        .unwrap();
+        assert_eq!(e.builds.len(), 8);
+        assert_eq!(e.builds[7].label(), "rtm-500hz-X_1");
+        assert_eq!(e.machines, [("default".to_string(), None)]);
+        assert_eq!((e.exit, e.console.len(), e.seeds.len()), (0, 1, 2));
+    }
+
+    #[test]
+    fn bad_values_are_named_where_they_are() {
+        for (text, want) in [
+            ("kind = \"app\"\n", "no `app`"),
+            ("kind = \"app\"\napp = \"apps\"\n", "has no system.toml"),
+            (
+                "kind = \"app\"\napp = \"apps/tutorial\"\n[sweep]\nscheduler = [\"fifo\"]\n",
+                ":4:14: scheduler \"fifo\" is not a scheduler",
+            ),
+            (
+                "kind = \"app\"\napp = \"apps/tutorial\"\n[sweep]\ncflags = [[\"-O3\"]]\n",
+                "\"-O3\" is not a define",
+            ),
+            (
+                "kind = \"app\"\napp = \"apps/tutorial\"\n[sweep]\nmachine = [\"none.toml\"]\n",
+                "cannot be read",
+            ),
+            (
+                "kind = \"app\"\napp = \"apps/tutorial\"\n[expect]\nexit = 64\n",
+                "exit = 64 is not a firmware's exit code",
+            ),
+            (
+                "kind = \"app\"\napp = \"apps/tutorial\"\nrun_ms = 0\n",
+                "run_ms = 0 is out of range",
+            ),
+            (
+                "kind = \"app\"\napp = \"apps/tutorial\"\nworkload = 1\n",
+                "unknown key `workload`",
+            ),
+        ] {
+            let e = parse_text(text).unwrap_err();
+            assert!(e.contains(want), "{text:?}: {e}");
+        }
+    }
+
+    #[test]
+    fn the_system_description_takes_the_builds_values() {
+        let b = Build {
+            scheduler: Some("bitmap".into()),
+            tick_hz: Some(250),
+            cflags: vec!["-DFAST=1".into()],
+        };
+        let s = system_toml(&root().join("apps/tutorial"), &b)
+            .map_err(|f| f.message)
+            .unwrap();
+        let t: toml::Table = s.parse().unwrap();
+        assert_eq!(t["kernel"]["scheduler"].as_str(), Some("bitmap"));
+        assert_eq!(t["kernel"]["tick_hz"].as_integer(), Some(250));
+        assert_eq!(t["build"]["cflags"][0].as_str(), Some("-DFAST=1"));
+        assert!(t.contains_key("task"), "the application's objects stay");
+    }
+}
