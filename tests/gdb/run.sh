@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The GDB server end to end (`ubik run --gdb`), driven by gdb-multiarch in batch mode on the
 # firmware of tests/gdb/app: a breakpoint in a task, the tasks listed as threads by name, a
-# variable, the backtrace of a blocked task, a step, a watched write (stopping before it, as
+# variable, the backtrace of a blocked task and of one preempted by an interrupt (through
+# the kernel tail's unwind information), a step, a watched write (stopping before it, as
 # GDB's RISC-V watchpoints do), reverse-stepi back over the write, reverse-continue to an
 # earlier breakpoint, the CSRs, monitor commands; then the run to its end must take exactly
 # the cycles of the same firmware run without a debugger. Also the bad-input cases of --gdb.
@@ -90,6 +91,8 @@ check "the idle task is a thread" 'idle, prio 255'
 check "a variable" '^\$1 = 0$'
 check "backtrace of the blocked task" 'in consume \(.*main\.c'
 check "the blocked task waits in the queue" 'uk_queue_recv'
+check "a preempted task's backtrace crosses the interrupt" '<signal handler called>'
+check "... into the task's own code" ' idle \(arg='
 check "step (next)" '^\$2 = 1$' "$(section STEP)"
 check "watched write stops before the store" 'Old value = 1' "$(section WATCH)"
 check "watched write shows the new value" 'New value = 2' "$(section WATCH)"

@@ -41,6 +41,9 @@
 #define UK_FEATURE_POWER 1 /* as kernel.h: a configuration that lists no services has them all */
 #endif
 
+/* Unwind information goes to .debug_frame (for debuggers), never into the image. */
+    .cfi_sections .debug_frame
+
 /* One section per entry point, as for the C functions, so the linker drops unused ones. */
     .section .text.uk_sched.uk__arch_switch, "ax"
 
@@ -326,16 +329,41 @@ bsp_vector_timer:
     .globl bsp_vector_software
     .type bsp_vector_software, @function
 bsp_vector_software:
+    /* Unwind information (.debug_frame only: no code, no allocated bytes) so that a
+     * debugger's backtrace of a task preempted by the tail goes on into the task's own
+     * frames: the interrupted pc is the saved mepc (DWARF register 4096 + 0x341), which
+     * serves as this frame's return address. */
+    .cfi_startproc
+    .cfi_signal_frame
+    .cfi_return_column 4929
     addi    sp, sp, -80
+    .cfi_def_cfa_offset 80
     sw      t0, 4(sp)
+    .cfi_offset t0, -76
     csrr    t0, mepc
     sw      t0, 64(sp)
+    .cfi_offset 4929, -16
     csrr    t0, mstatus
     sw      t0, 68(sp)
     li      t0, 8
     csrc    mie, t0                 /* the kernel lock */
     csrsi   mstatus, 8              /* interrupts on: LISRs and ticks preempt the tail */
     SAVE_CALLER_SAVED_BUT_T0
+    .cfi_offset ra, -80
+    .cfi_offset t1, -72
+    .cfi_offset t2, -68
+    .cfi_offset a0, -64
+    .cfi_offset a1, -60
+    .cfi_offset a2, -56
+    .cfi_offset a3, -52
+    .cfi_offset a4, -48
+    .cfi_offset a5, -44
+    .cfi_offset a6, -40
+    .cfi_offset a7, -36
+    .cfi_offset t3, -32
+    .cfi_offset t4, -28
+    .cfi_offset t5, -24
+    .cfi_offset t6, -20
     call    uk__tail
     RESTORE_CALLER_SAVED_BUT_T0
     csrci   mstatus, 8
@@ -348,4 +376,5 @@ bsp_vector_software:
     lw      t0, 4(sp)
     addi    sp, sp, 80
     mret
+    .cfi_endproc
     .size bsp_vector_software, . - bsp_vector_software

@@ -74,11 +74,11 @@ fn os_energy_mj(t: &Table, row: &[String]) -> Option<f64> {
     let mut sum = 0.0;
     let mut any = false;
     for (i, h) in t.header.iter().enumerate() {
-        if let Some(cat) = h.strip_suffix("_energy_j") {
-            if cat != "user" && cat != "idle" {
-                sum += row[i].parse::<f64>().ok()?;
-                any = true;
-            }
+        let cat = h.strip_suffix("_energy_j");
+        let os = Category::ALL.iter().any(|c| c.is_os() && Some(c.name()) == cat);
+        if os {
+            sum += row[i].parse::<f64>().ok()?;
+            any = true;
         }
     }
     any.then_some(sum * 1e3)
