@@ -4,8 +4,9 @@
 # variable, the backtrace of a blocked task and of one preempted by an interrupt (through
 # the kernel tail's unwind information), a step, a watched write (stopping before it, as
 # GDB's RISC-V watchpoints do), reverse-stepi back over the write, reverse-continue to an
-# earlier breakpoint, the CSRs, monitor commands; then the run to its end must take exactly
-# the cycles of the same firmware run without a debugger. Also the bad-input cases of --gdb.
+# earlier breakpoint, the CSRs, monitor commands, a reset; then the run to its end must take
+# exactly the cycles of the same firmware run without a debugger, and print its console
+# output once (what a replay prints again is muted). Also the bad-input cases of --gdb.
 # Usage: tests/gdb/run.sh   (part of make test; needs gdb-multiarch: scripts/setup.sh --test)
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -71,6 +72,9 @@ print \$priv
 monitor cycles
 monitor stats
 monitor nonsense
+echo RESET\n
+monitor reset
+monitor cycles
 delete
 continue
 GDB
@@ -104,6 +108,7 @@ check "the privilege register" '^\$[0-9]+ = 3$' "$(section REGISTERS)"
 check "monitor cycles" 'cycle [0-9]+ mcycle [0-9]+ instret [0-9]+ time'
 check "monitor stats" 'snapshots [0-9]+'
 check "an unknown monitor command is named" 'unknown monitor command "nonsense"'
+check "monitor reset goes back to cycle 4 (the first instruction)" '^cycle 4 mcycle 4 instret 0' "$(section RESET)"
 check "the run ends under the debugger" 'exited normally'
 [[ $rc == 0 ]] && pass "exit code 0" || fail "exit code $rc (expected 0)"
 if cmp -s "$work/plain.out" "$work/gdb.out"; then
