@@ -591,7 +591,9 @@ mod tests {
         std::fs::create_dir_all(&d).unwrap();
         let f = d.join("e.toml");
         std::fs::write(&f, text).unwrap();
-        parse(&f, &root()).map_err(|e| e.to_string())
+        let r = parse(&f, &root()).map_err(|e| e.to_string());
+        let _ = std::fs::remove_dir_all(&d);
+        r
     }
 
     #[test]
