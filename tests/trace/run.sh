@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # `ubik run --trace` from outside (tests/trace/app: two tasks taking turns every tick, a
 # button interrupt every 700 us): the trace streams, so a run 20 times longer takes no more
-# memory (peak RSS within 8 MiB of the short run's); interrupt slices are named by their
-# LISR ("irq line 3: on_button"); no task slice overlaps an interrupt slice (tasks are cut
-# by the interrupts they take, so their slices add up to their CPU time); the IO record's
-# events are instants. Usage: tests/trace/run.sh   (part of make test)
+# memory (peak RSS within 8 MiB of the short run's); interrupt slices are named from
+# system.toml and by their LISR ("irq line 3: button (on_button)"); no task slice overlaps
+# an interrupt slice (tasks are cut by the interrupts they take, so their slices add up to
+# their CPU time); the IO record's events are instants. Usage: tests/trace/run.sh   (part of make test)
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 work=$(mktemp -d)
@@ -39,8 +39,8 @@ if long_ > short + 8 * 1024:
 
 ev = json.load(open(f"{work}/short.json"))["traceEvents"]
 irq = [e for e in ev if e["ph"] == "X" and e.get("cat") == "interrupt"]
-if not any(e["name"] == "irq line 3: on_button" for e in irq):
-    fails.append("no interrupt slice named 'irq line 3: on_button': "
+if not any(e["name"] == "irq line 3: button (on_button)" for e in irq):
+    fails.append("no interrupt slice named 'irq line 3: button (on_button)': "
                  + str(sorted({e['name'] for e in irq})))
 tasks = sorted((e["ts"], e["ts"] + e["dur"], e["name"]) for e in ev
                if e["ph"] == "X" and e.get("cat") == "task")
@@ -67,6 +67,6 @@ for f in fails:
 if fails:
     sys.exit(1)
 print(f"PASS  trace: streamed (peak {short} KiB for 0.2 s, {long_} KiB for 4 s), "
-      f"{len(irq)} interrupt slices named by LISR, {len(tasks)} task slices cut by them, "
+      f"{len(irq)} interrupt slices named from system.toml and the LISR, {len(tasks)} task slices cut by them, "
       f"{len(instants)} IO instants")
 PY

@@ -75,7 +75,9 @@ fn os_energy_mj(t: &Table, row: &[String]) -> Option<f64> {
     let mut any = false;
     for (i, h) in t.header.iter().enumerate() {
         let cat = h.strip_suffix("_energy_j");
-        let os = Category::ALL.iter().any(|c| c.is_os() && Some(c.name()) == cat);
+        let os = Category::ALL
+            .iter()
+            .any(|c| c.is_os() && Some(c.name()) == cat);
         if os {
             sum += row[i].parse::<f64>().ok()?;
             any = true;

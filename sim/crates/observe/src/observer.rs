@@ -110,6 +110,8 @@ pub struct EnergyObserver<const TRACE: bool> {
     /// tracing: its stores name the lines' trap slices by their LISRs.
     lisr_table: u32,
     irq_names: [Option<u32>; 15],
+    /// The interrupts' names of `system.toml` (`uk__gen_irq_names`), by line.
+    irq_sys_names: [Option<String>; 15],
     pub timeline: Timeline,
 }
 
@@ -162,6 +164,7 @@ impl<const TRACE: bool> EnergyObserver<TRACE> {
             objects: HashMap::new(),
             lisr_table: u32::MAX,
             irq_names: [None; 15],
+            irq_sys_names: Default::default(),
             timeline,
         }
     }
@@ -188,6 +191,13 @@ impl<const TRACE: bool> EnergyObserver<TRACE> {
             if let Some(t) = image.symbols.iter().find(|s| s.name == "uk__lisr_table") {
                 o.lisr_table = t.addr;
             }
+            o.irq_sys_names = system_irq_names(image);
+            for line in 0..15 {
+                if let Some(n) = &o.irq_sys_names[line] {
+                    let name = format!("irq line {line}: {n}");
+                    o.irq_names[line] = Some(o.timeline.intern(&name));
+                }
+            }
         }
         o
     }
@@ -200,13 +210,18 @@ impl<const TRACE: bool> EnergyObserver<TRACE> {
             return;
         };
         let func = (self.slot(f) & FN_MASK) as usize;
-        self.irq_names[line] = match self.funcs.get(func) {
-            Some(func) if func.start == f => {
-                let name = format!("irq line {line}: {}", func.name);
-                Some(self.timeline.intern(&name))
-            }
-            _ => None,
+        let lisr = self
+            .funcs
+            .get(func)
+            .filter(|func| func.start == f)
+            .map(|f| &f.name);
+        let name = match (&self.irq_sys_names[line], lisr) {
+            (Some(n), Some(l)) => Some(format!("irq line {line}: {n} ({l})")),
+            (Some(n), None) => Some(format!("irq line {line}: {n}")),
+            (None, Some(l)) => Some(format!("irq line {line}: {l}")),
+            (None, None) => None,
         };
+        self.irq_names[line] = name.map(|n| self.timeline.intern(&n));
     }
 
     #[inline(always)]
@@ -653,6 +668,36 @@ impl<const TRACE: bool> Probe for EnergyObserver<TRACE> {
             self.sample(now, false);
         }
     }
+}
+
+/// The names `system.toml` gives the fast lines, from the generated `uk__gen_irq_names` (15
+/// string pointers in the image's initialised data), if the image has it.
+fn system_irq_names(image: &Image) -> [Option<String>; 15] {
+    let mut names: [Option<String>; 15] = Default::default();
+    let Some(sym) = image.symbols.iter().find(|s| s.name == "uk__gen_irq_names") else {
+        return names;
+    };
+    let byte = |a: u32| {
+        image.segments.iter().find_map(|s| {
+            let off = a.checked_sub(s.addr)? as usize;
+            s.data.get(off).copied()
+        })
+    };
+    let word = |a: u32| -> Option<u32> {
+        (0..4).try_fold(0u32, |w, i| Some(w | (byte(a + i)? as u32) << (8 * i)))
+    };
+    for (line, name) in names.iter_mut().enumerate() {
+        let Some(p) = word(sym.addr + 4 * line as u32).filter(|&p| p != 0) else {
+            continue;
+        };
+        let text: Vec<u8> = (0..64)
+            .map_while(|i| byte(p + i).filter(|&b| b != 0))
+            .collect();
+        if !text.is_empty() && text.iter().all(|b| (0x20..0x7f).contains(b)) {
+            *name = Some(String::from_utf8_lossy(&text).into_owned());
+        }
+    }
+    names
 }
 
 impl<const TRACE: bool> EnergyObserver<TRACE> {

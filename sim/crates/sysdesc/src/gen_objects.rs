@@ -674,6 +674,17 @@ pub(crate) fn source(d: &SystemDesc) -> String {
             .map(|x| format!("{}, {}, {}", x.line, x.lisr, name_line(&x.name, x.at.line)))
             .collect::<Vec<_>>(),
     );
+    if !o.interrupts.is_empty() {
+        // Not static: the testbed reads it from the ELF (`ubik build` keeps it linked).
+        s.push_str(
+            "\n/* The interrupts' names by fast line, for the testbed's trace (docs/observe.md). */\n\
+             extern const char *const uk__gen_irq_names[15];\nconst char *const uk__gen_irq_names[15] = {",
+        );
+        for x in &o.interrupts {
+            let _ = write!(s, " [{}] = {},", x.line, c_string(&x.name));
+        }
+        s.push_str(" };\n");
+    }
 
     // ---- Start-up.
     s.push_str("\n/* ---- Start-up: a failed call is reported, never ignored. */\n");

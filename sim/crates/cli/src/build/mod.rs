@@ -356,6 +356,8 @@ pub fn build(args: BuildArgs) -> Result<u8, Failure> {
     // references it, so section garbage collection would drop it. A root for the collector
     // (no error when a kernel does not define it).
     argv.push("-Wl,--undefined=uk_debug_info".into());
+    // The interrupts' names of the generated code, for the trace (likewise a root).
+    argv.push("-Wl,--undefined=uk__gen_irq_names".into());
     argv.push("-Wl,--no-warn-rwx-segments".into());
     let mut map = OsString::from("-Wl,-Map=");
     map.push(elf.with_extension("map"));
