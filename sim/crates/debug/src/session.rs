@@ -185,16 +185,22 @@ impl Session {
         let i = self.history.before(target + 1).unwrap_or_default();
         self.pos = self.history.restore(i, &mut self.m);
         let none = BTreeSet::new();
-        while self.pos < target {
-            let mut p = DebugProbe::new(self.pos, &none, &[]);
-            p.stops = false;
-            p.until = target;
-            match self.run(&mut p) {
-                Outcome::Paused => {}
+        let mut p = DebugProbe::new(self.pos, &none, &[]);
+        p.stops = false;
+        p.until = target;
+        self.replay(&mut p);
+    }
+
+    /// Runs `p` (its stops off) on to its `until`, as the run went: a trap loop or a limit
+    /// is passed through as the run passed it; a run that ended ends the replay.
+    fn replay(&mut self, p: &mut DebugProbe) {
+        while p.pos < p.until {
+            match self.m.run_with(self.max_cycles, &self.stop, p) {
                 Outcome::Halted(_) | Outcome::Interrupted | Outcome::ConsoleError(_) => break,
-                _ => {} // a trap loop or a limit is passed through as the run passed it
+                _ => {}
             }
         }
+        self.pos = p.pos;
     }
 
     /// Reverse execution: the latest position before this one that `search` matches, found
@@ -215,13 +221,7 @@ impl Session {
             p.until = end;
             p.search = Some(search);
             p.search_here(&self.m.hart);
-            while p.pos < end {
-                match self.m.run_with(self.max_cycles, &self.stop, &mut p) {
-                    Outcome::Paused => {}
-                    Outcome::Halted(_) | Outcome::Interrupted | Outcome::ConsoleError(_) => break,
-                    _ => {}
-                }
-            }
+            self.replay(&mut p);
             if let Some((at, hit)) = p.found {
                 self.go_to(at);
                 let t = self.live_tid();

@@ -69,6 +69,22 @@ pub trait Probe: Observer {
 
 impl Probe for NoObserver {}
 
+/// What the run loop keeps besides the core and the bus.
+#[derive(Clone)]
+struct LoopState {
+    /// The next event of every device (source = its index in the list) and of `LINES`.
+    queue: EventQueue,
+    /// For each mip bit, the cycle at which its line rose (None while low).
+    rose_at: [Option<u64>; 32],
+    /// Femtoseconds at each operating point, up to `opp_since`.
+    opp_fs: Vec<u128>,
+    opp_since: u64,
+    /// Bits of `rose_at` that are set.
+    rose_mask: u32,
+    /// The queue's entry for `LINES`: a line that rose becomes visible to the core.
+    lines_visible: Option<u64>,
+}
+
 /// A snapshot of a machine but its RAM ([`Machine::state`]).
 #[derive(Clone)]
 pub struct State {
@@ -80,12 +96,7 @@ pub struct State {
     halt: Option<u32>,
     sync: bool,
     touched: u32,
-    queue: EventQueue,
-    rose_at: [Option<u64>; 32],
-    opp_fs: Vec<u128>,
-    opp_since: u64,
-    rose_mask: u32,
-    lines_visible: Option<u64>,
+    loop_state: LoopState,
 }
 
 impl State {
@@ -130,17 +141,8 @@ pub struct Counts {
 pub struct Machine {
     pub hart: Hart,
     pub bus: SysBus,
-    /// The next event of every device (source = its index in the list) and of `LINES`.
-    queue: EventQueue,
-    /// For each mip bit, the cycle at which its line rose (None while low).
-    rose_at: [Option<u64>; 32],
-    /// Femtoseconds at each operating point, up to `opp_since`.
-    opp_fs: Vec<u128>,
-    opp_since: u64,
-    /// Bits of `rose_at` that are set.
-    rose_mask: u32,
-    /// The queue's entry for `LINES`: a line that rose becomes visible to the core.
-    lines_visible: Option<u64>,
+    /// The run loop's own state (a snapshot copies it whole).
+    loop_state: LoopState,
     /// Instruction trace: one line per retired instruction (slow: steps one at a time).
     pub itrace: Option<Box<dyn Write>>,
     /// Stop when simulated time reaches this many femtoseconds (`ubik run --max-time`): the
@@ -175,12 +177,14 @@ impl Machine {
         Machine {
             hart: Hart::new(RAM_BASE, cfg.ram_size, RAM_BASE),
             bus,
-            queue: EventQueue::new(),
-            rose_at: [None; 32],
-            opp_fs: vec![0; cfg.opps.len()],
-            opp_since: 0,
-            rose_mask: 0,
-            lines_visible: None,
+            loop_state: LoopState {
+                queue: EventQueue::new(),
+                rose_at: [None; 32],
+                opp_fs: vec![0; cfg.opps.len()],
+                opp_since: 0,
+                rose_mask: 0,
+                lines_visible: None,
+            },
             itrace: None,
             time_limit_fs: None,
         }
@@ -242,24 +246,24 @@ impl Machine {
             None
         };
         // Fast lines a latch raises: enabled, and not up already (a line up has its rise).
-        let rising = bus.dev.intc.enable & !(self.rose_mask >> 16);
+        let rising = bus.dev.intc.enable & !(self.loop_state.rose_mask >> 16);
         let mut act = Act::new(
             now,
             &bus.clock,
             record,
             rising,
-            &mut self.rose_at,
+            &mut self.loop_state.rose_at,
             &mut *bus.console,
             &mut bus.console_error,
         );
         let mut acted = 0u32;
-        while let Some(src) = self.queue.pop_due(now) {
+        while let Some(src) = self.loop_state.queue.pop_due(now) {
             match dev::ALL.get(src as usize) {
                 Some(&id) => {
                     bus.dev.advance(id, &mut act);
                     acted |= 1 << src;
                 }
-                None => self.lines_visible = None, // LINES: recomputed below
+                None => self.loop_state.lines_visible = None, // LINES: recomputed below
             }
         }
         // The fast lines latched by the devices' events.
@@ -268,20 +272,20 @@ impl Machine {
         // Lines: record rises, drop fallen ones, and show the core those seen by now.
         let levels = self.line_levels();
         let mut mip = 0;
-        let mut fallen = self.rose_mask & !levels;
+        let mut fallen = self.loop_state.rose_mask & !levels;
         while fallen != 0 {
-            self.rose_at[fallen.trailing_zeros() as usize] = None;
+            self.loop_state.rose_at[fallen.trailing_zeros() as usize] = None;
             fallen &= fallen - 1;
         }
-        self.rose_mask = levels;
+        self.loop_state.rose_mask = levels;
         let mut up = levels;
         let mut visible: Option<u64> = None;
         while up != 0 {
             let bit = up.trailing_zeros() as usize;
             up &= up - 1;
             let rose = match self.bus.dev.rose_at(bit as u32) {
-                Some(r) => *self.rose_at[bit].insert(r),
-                None => *self.rose_at[bit].get_or_insert(now),
+                Some(r) => *self.loop_state.rose_at[bit].insert(r),
+                None => *self.loop_state.rose_at[bit].get_or_insert(now),
             };
             if rose < now {
                 mip |= 1 << bit;
@@ -292,9 +296,9 @@ impl Machine {
             }
         }
         self.hart.mip = mip;
-        if visible != self.lines_visible {
-            self.lines_visible = visible;
-            self.queue.set(LINES, visible);
+        if visible != self.loop_state.lines_visible {
+            self.loop_state.lines_visible = visible;
+            self.loop_state.queue.set(LINES, visible);
         }
     }
 
@@ -304,13 +308,13 @@ impl Machine {
             let i = devices.trailing_zeros() as usize;
             devices &= devices - 1;
             let at = self.bus.dev.next_event(dev::ALL[i], &self.bus.clock);
-            self.queue.set(i as Source, at);
+            self.loop_state.queue.set(i as Source, at);
         }
     }
 
     /// The next cycle after `now` at which something happens, if anything ever will.
     fn next_event(&self, now: u64) -> Option<u64> {
-        self.queue.next().map(|c| c.max(now + 1))
+        self.loop_state.queue.next().map(|c| c.max(now + 1))
     }
 
     /// Could any interrupt ever wake the sleeping core (enabled in mie)?
@@ -320,17 +324,19 @@ impl Machine {
     fn can_ever_wake(&self) -> bool {
         let enabled = self.hart.csr.mie & (!MIP_FAST | self.bus.intc.enable << 16);
         dev::ALL.iter().any(|&id| {
-            self.queue.get(id.index() as Source).is_some() && self.bus.dev.wakes(id) & enabled != 0
+            self.loop_state.queue.get(id.index() as Source).is_some()
+                && self.bus.dev.wakes(id) & enabled != 0
         })
     }
 
     fn close_opp_segment(&mut self, at: u64) {
         let cur = self.bus.power.current;
-        let from = self.opp_since;
+        let from = self.loop_state.opp_since;
         if at > from {
-            self.opp_fs[cur] += self.bus.clock.time_fs(at) - self.bus.clock.time_fs(from);
+            self.loop_state.opp_fs[cur] +=
+                self.bus.clock.time_fs(at) - self.bus.clock.time_fs(from);
         }
-        self.opp_since = at;
+        self.loop_state.opp_since = at;
     }
 
     /// Run until the firmware halts, the core is stuck, `max_cycles` is reached, or `stop`
@@ -393,7 +399,7 @@ impl Machine {
                     // The clock runs again in the first cycle a wake-up line is high.
                     let rose = (0..32)
                         .filter(|b| up >> b & 1 != 0)
-                        .filter_map(|b| self.rose_at[b])
+                        .filter_map(|b| self.loop_state.rose_at[b])
                         .min()
                         .unwrap_or(now);
                     self.hart
@@ -477,12 +483,7 @@ impl Machine {
             halt: self.bus.halt,
             sync: self.bus.sync,
             touched: self.bus.touched,
-            queue: self.queue.clone(),
-            rose_at: self.rose_at,
-            opp_fs: self.opp_fs.clone(),
-            opp_since: self.opp_since,
-            rose_mask: self.rose_mask,
-            lines_visible: self.lines_visible,
+            loop_state: self.loop_state.clone(),
         }
     }
 
@@ -496,18 +497,13 @@ impl Machine {
         self.bus.halt = s.halt;
         self.bus.sync = s.sync;
         self.bus.touched = s.touched;
-        self.queue = s.queue.clone();
-        self.rose_at = s.rose_at;
-        self.opp_fs = s.opp_fs.clone();
-        self.opp_since = s.opp_since;
-        self.rose_mask = s.rose_mask;
-        self.lines_visible = s.lines_visible;
+        self.loop_state = s.loop_state.clone();
     }
 
     pub fn counts(&mut self) -> Counts {
         let end = self.now();
         self.close_opp_segment(end);
-        let fs = &self.opp_fs;
+        let fs = &self.loop_state.opp_fs;
         // A core asleep at the end: its mcycle register froze at the value it held in the
         // first gated cycle (`counter` gives the value after cycle `end`).
         let mcycle = if self.hart.sleeping {

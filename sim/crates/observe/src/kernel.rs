@@ -80,7 +80,8 @@ impl fmt::Display for DebugInfoError {
 
 impl std::error::Error for DebugInfoError {}
 
-fn image_bytes(image: &Image, addr: u32, n: usize) -> Option<Vec<u8>> {
+/// `n` bytes of the image's initialised data at `addr`, if one segment holds them all.
+pub fn image_bytes(image: &Image, addr: u32, n: usize) -> Option<Vec<u8>> {
     image.segments.iter().find_map(|s| {
         let off = addr.checked_sub(s.addr)? as usize;
         (off + n <= s.data.len()).then(|| s.data[off..off + n].to_vec())

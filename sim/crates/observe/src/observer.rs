@@ -677,19 +677,15 @@ fn system_irq_names(image: &Image) -> [Option<String>; 15] {
     let Some(sym) = image.symbols.iter().find(|s| s.name == "uk__gen_irq_names") else {
         return names;
     };
-    let byte = |a: u32| {
-        image.segments.iter().find_map(|s| {
-            let off = a.checked_sub(s.addr)? as usize;
-            s.data.get(off).copied()
-        })
+    let byte = |a: u32| kernel::image_bytes(image, a, 1).map(|b| b[0]);
+    let Some(table) = kernel::image_bytes(image, sym.addr, 4 * 15) else {
+        return names;
     };
-    let word = |a: u32| -> Option<u32> {
-        (0..4).try_fold(0u32, |w, i| Some(w | (byte(a + i)? as u32) << (8 * i)))
-    };
-    for (line, name) in names.iter_mut().enumerate() {
-        let Some(p) = word(sym.addr + 4 * line as u32).filter(|&p| p != 0) else {
+    for (name, ptr) in names.iter_mut().zip(table.chunks(4)) {
+        let p = u32::from_le_bytes([ptr[0], ptr[1], ptr[2], ptr[3]]);
+        if p == 0 {
             continue;
-        };
+        }
         let text: Vec<u8> = (0..64)
             .map_while(|i| byte(p + i).filter(|&b| b != 0))
             .collect();

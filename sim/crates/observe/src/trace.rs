@@ -260,23 +260,26 @@ impl Timeline {
             start,
             end: end.max(start),
         };
-        match self.stream.take() {
-            Some(mut st) => {
-                st.event(&self.slice_event(&s));
-                self.stream = Some(st);
-            }
-            None => self.slices.push(s),
+        if !self.streamed(|t| t.slice_event(&s)) {
+            self.slices.push(s);
         }
     }
 
     fn push_counter(&mut self, c: Counter) {
-        match self.stream.take() {
-            Some(mut st) => {
-                st.event(&self.counter_event(&c));
-                self.stream = Some(st);
-            }
-            None => self.counters.push(c),
+        if !self.streamed(|t| t.counter_event(&c)) {
+            self.counters.push(c);
         }
+    }
+
+    /// While streaming, writes the event `make` gives and says so; else false (the caller
+    /// keeps the event).
+    fn streamed(&mut self, make: impl FnOnce(&Self) -> Value) -> bool {
+        let Some(mut st) = self.stream.take() else {
+            return false;
+        };
+        st.event(&make(self));
+        self.stream = Some(st);
+        true
     }
 
     /// The running context's slice ends at `at` (a trap, or a switch).
@@ -378,12 +381,8 @@ impl Timeline {
 
     pub fn instant(&mut self, name: &str, at: u64, arg: u64) {
         let n = self.intern(name);
-        match self.stream.take() {
-            Some(mut st) => {
-                st.event(&self.instant_event(n, at, arg));
-                self.stream = Some(st);
-            }
-            None => self.instants.push((n, at, arg)),
+        if !self.streamed(|t| t.instant_event(n, at, arg)) {
+            self.instants.push((n, at, arg));
         }
     }
 

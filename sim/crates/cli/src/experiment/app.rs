@@ -19,7 +19,9 @@
 //! console = ["got 3 at tick 30"] # text each run's console output must contain
 //! ```
 
-use super::steps::{build_app, io_fail, prepare_app, stop_on_ctrl_c, Capture};
+use super::steps::{
+    build_app, io_fail, prepare_app, stop_on_ctrl_c, ubik_exe, worker_pool, Capture,
+};
 use crate::report::write_stats;
 use crate::run::{outcome_status, simulate, Observe, Simulation};
 use crate::{code, Failure};
@@ -125,11 +127,7 @@ fn parse(path: &Path, root: &Path) -> Result<AppExperiment, ConfigError> {
     let name = match &raw.name {
         Some(n) => {
             let s = n.get_ref();
-            if s.is_empty()
-                || !s
-                    .chars()
-                    .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
-            {
+            if !super::spec::is_dir_name(s) {
                 return Err(err(
                     &n.span(),
                     format!("name {s:?} is not usable as a directory name"),
@@ -416,12 +414,7 @@ pub fn run(
         return Ok(0);
     }
     std::fs::create_dir_all(&out).map_err(|e| io_fail("the output directory", &out, e))?;
-    let exe = std::env::current_exe().map_err(|e| {
-        Failure::new(
-            code::INTERNAL,
-            format!("cannot find the ubik executable: {e}"),
-        )
-    })?;
+    let exe = ubik_exe()?;
     eprintln!(
         "ubik experiment {}: {} builds, {runs_n} runs -> {}",
         exp.name,
@@ -443,15 +436,7 @@ pub fn run(
         }
     }
     let stop = stop_on_ctrl_c();
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(jobs)
-        .build()
-        .map_err(|e| {
-            Failure::new(
-                code::INTERNAL,
-                format!("cannot start the worker threads: {e}"),
-            )
-        })?;
+    let pool = worker_pool(jobs)?;
     let rows: Vec<Result<Row, Failure>> = pool.install(|| {
         plan.par_iter()
             .map(|&(bi, mi, seed)| {

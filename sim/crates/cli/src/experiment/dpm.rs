@@ -12,7 +12,9 @@
 
 use super::plot;
 use super::spec::{DpmVariant, Experiment, POLICIES};
-use super::steps::{build_app, io_fail, prepare_app, run_app, stop_on_ctrl_c, Ran, RunSpec};
+use super::steps::{
+    build_app, io_fail, prepare_app, run_app, stop_on_ctrl_c, worker_pool, Ran, RunSpec,
+};
 use crate::{code, Failure};
 use rayon::prelude::*;
 use serde_json::Value;
@@ -159,15 +161,7 @@ pub fn run(
     };
     let max_cycles = (exp.run_ms as u64 + 1000) * 1_000_000;
     let stop = stop_on_ctrl_c();
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(jobs)
-        .build()
-        .map_err(|e| {
-            Failure::new(
-                code::INTERNAL,
-                format!("cannot start the worker threads: {e}"),
-            )
-        })?;
+    let pool = worker_pool(jobs)?;
     let results: Vec<Result<Measured, Failure>> = pool.install(|| {
         runs.par_iter()
             .map(|&(i, seed)| {

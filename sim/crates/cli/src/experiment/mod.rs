@@ -37,7 +37,9 @@ use rayon::prelude::*;
 use spec::{Experiment, Variant};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
-use steps::{build_app, io_fail, prepare_app, run_app, stop_on_ctrl_c, RunSpec};
+use steps::{
+    build_app, io_fail, prepare_app, run_app, stop_on_ctrl_c, ubik_exe, worker_pool, RunSpec,
+};
 
 #[derive(Args)]
 pub struct ExperimentArgs {
@@ -173,15 +175,15 @@ pub fn experiment(args: ExperimentArgs) -> Result<u8, Failure> {
         ));
     }
     let root = find_root(&args.file)?;
+    let jobs = args
+        .jobs
+        .unwrap_or_else(|| {
+            std::thread::available_parallelism()
+                .map(|n| n.get())
+                .unwrap_or(1)
+        })
+        .max(1);
     if app::is_app_experiment(&args.file) {
-        let jobs = args
-            .jobs
-            .unwrap_or_else(|| {
-                std::thread::available_parallelism()
-                    .map(|n| n.get())
-                    .unwrap_or(1)
-            })
-            .max(1);
         return app::run(&args.file, &root, args.output.clone(), jobs, args.check);
     }
     let exp = Experiment::from_file(&args.file, &root)
@@ -207,20 +209,7 @@ pub fn experiment(args: ExperimentArgs) -> Result<u8, Failure> {
         return Ok(0);
     }
     std::fs::create_dir_all(&out).map_err(|e| io_fail("the output directory", &out, e))?;
-    let exe = std::env::current_exe().map_err(|e| {
-        Failure::new(
-            code::INTERNAL,
-            format!("cannot find the ubik executable: {e}"),
-        )
-    })?;
-    let jobs = args
-        .jobs
-        .unwrap_or_else(|| {
-            std::thread::available_parallelism()
-                .map(|n| n.get())
-                .unwrap_or(1)
-        })
-        .max(1);
+    let exe = ubik_exe()?;
     let quiet = !std::io::IsTerminal::is_terminal(&std::io::stderr());
     if exp.kind == "dpm" {
         return dpm::run(&exp, &root, &exe, &out, jobs, quiet);
@@ -277,15 +266,7 @@ pub fn experiment(args: ExperimentArgs) -> Result<u8, Failure> {
         .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
     );
     let stop = stop_on_ctrl_c();
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(jobs)
-        .build()
-        .map_err(|e| {
-            Failure::new(
-                code::INTERNAL,
-                format!("cannot start the worker threads: {e}"),
-            )
-        })?;
+    let pool = worker_pool(jobs)?;
     let results: Vec<Result<RunMetrics, Failure>> = pool.install(|| {
         runs.par_iter()
             .map(|r| {

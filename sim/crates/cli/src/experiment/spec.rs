@@ -30,6 +30,13 @@ use serde::Deserialize;
 use std::path::{Path, PathBuf};
 use toml::Spanned;
 
+/// Can `s` name an experiment's output directory (letters, digits, '-' and '_')?
+pub(super) fn is_dir_name(s: &str) -> bool {
+    !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+}
+
 pub const WORKLOADS: [&str; 7] = ["none", "ipc", "up", "down", "fir", "adpcm_enc", "adpcm_dec"];
 pub const DPM_WORKLOADS: [&str; 2] = ["audio", "game"];
 pub const POLICIES: [&str; 5] = ["default", "idle", "ls0", "ls1", "ls2"];
@@ -434,11 +441,7 @@ impl Experiment {
         let name = match &raw.name {
             Some(n) => {
                 let s = n.get_ref();
-                if s.is_empty()
-                    || !s
-                        .chars()
-                        .all(|ch| ch.is_ascii_alphanumeric() || ch == '-' || ch == '_')
-                {
+                if !is_dir_name(s) {
                     return Err(c.err(
                         &n.span(),
                         format!("name {s:?} is not usable as a directory name"),

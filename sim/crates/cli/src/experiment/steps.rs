@@ -187,6 +187,29 @@ impl Write for Capture {
     }
 }
 
+/// This executable: the experiment builds each variant with `ubik build` as its child.
+pub(super) fn ubik_exe() -> Result<PathBuf, Failure> {
+    std::env::current_exe().map_err(|e| {
+        Failure::new(
+            code::INTERNAL,
+            format!("cannot find the ubik executable: {e}"),
+        )
+    })
+}
+
+/// The worker threads the runs go on, `jobs` of them.
+pub(super) fn worker_pool(jobs: usize) -> Result<rayon::ThreadPool, Failure> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs)
+        .build()
+        .map_err(|e| {
+            Failure::new(
+                code::INTERNAL,
+                format!("cannot start the worker threads: {e}"),
+            )
+        })
+}
+
 /// A flag Ctrl-C raises: every run in progress stops at its next slice (exit 130; the
 /// builds, child processes, get the signal themselves).
 pub(super) fn stop_on_ctrl_c() -> Arc<AtomicBool> {

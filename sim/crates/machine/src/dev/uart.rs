@@ -89,16 +89,9 @@ pub struct RawRx {
     bytes: Option<Spanned<Vec<i64>>>,
 }
 
+/// `cx.int_range` with the expectation `KEY = an integer from LO to HI`.
 fn int_in(v: &Spanned<i64>, key: &str, lo: i64, hi: i64, cx: &Ctx) -> Result<i64, ConfigError> {
-    let n = *v.get_ref();
-    if !(lo..=hi).contains(&n) {
-        return Err(cx.err(
-            &v.span(),
-            format!("{key} = {n} is out of range"),
-            format!("{key} = an integer from {lo} to {hi}"),
-        ));
-    }
-    Ok(n)
+    cx.int_range(v, key, lo, hi, &format!("{key} = an integer from {lo} to {hi}"))
 }
 
 fn time_us(v: &Spanned<f64>, key: &str, cx: &Ctx) -> Result<f64, ConfigError> {
