@@ -14,9 +14,12 @@ if [[ ${1:-} == -v ]]; then verbose=1; shift; fi
 want=" $* "
 machine=$out/cycle-timebase.toml
 printf '[timer]\ntimebase = "cycle"\n' > "$machine"
+# programs whose 4th column is pmp16 run on a core with 16 PMP entries (measured on such an RTL)
+machine_pmp=$out/cycle-timebase-pmp16.toml
+printf '[core]\npmp_regions = 16\n[timer]\ntimebase = "cycle"\n' > "$machine_pmp"
 
 fail=0; npass=0; nfail=0
-while IFS=$'\t' read -r name src flags; do
+while IFS=$'\t' read -r name src flags core; do
     [[ -z $name || $name == \#* ]] && continue
     [[ $# -gt 0 && $want != *" $name "* ]] && continue
     exp=$(awk -F'\t' -v n="$name" '$1==n {print $2" "$3}' "$here/expected.tsv")
@@ -35,7 +38,8 @@ while IFS=$'\t' read -r name src flags; do
     fi
     rm -f "$out/$name.json"
     # exit status ignored: the RTL has none (e.g. wfi_forever ends in a machine fault on ubik)
-    "$root/ubik" run "$elf" --machine "$machine" --stats "$out/$name.json" --max-cycles 20000000 \
+    m=$machine; [[ ${core:-} == pmp16 ]] && m=$machine_pmp
+    "$root/ubik" run "$elf" --machine "$m" --stats "$out/$name.json" --max-cycles 20000000 \
         > "$out/$name.out" 2> "$out/$name.err"
     if [[ ! -s $out/$name.json ]]; then
         echo "FAIL $name: ubik wrote no stats (see $out/$name.err)"; fail=1; nfail=$((nfail+1)); continue

@@ -6,12 +6,14 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
 RTL_RUN=${RTL_RUN:-/work/rtl/run.sh}
+# programs marked pmp16 need an RTL built with PMPEnable=1 PMPNumRegions=16 PMPGranularity=0
+RTL_RUN_PMP=${RTL_RUN_PMP:-$RTL_RUN}
 work=${RTL_WORK:-/tmp/ubik-rtl-record}
 mkdir -p "$work" "$here/expected"
 want=" $* "
 tmp=$work/expected.tsv.new
 grep '^#' "$here/expected.tsv" > "$tmp" 2>/dev/null || printf '# program\tRTL Cycles\tRTL Instructions Retired\tconsole sha256 (text: expected/PROGRAM.out)\n' > "$tmp"
-while IFS=$'\t' read -r name src flags; do
+while IFS=$'\t' read -r name src flags core; do
     [[ -z $name || $name == \#* ]] && continue
     if [[ $# -gt 0 && $want != *" $name "* ]]; then
         awk -F'\t' -v n="$name" '$1==n' "$here/expected.tsv" >> "$tmp"; continue
@@ -24,7 +26,8 @@ while IFS=$'\t' read -r name src flags; do
         "$here/build1.sh" "$here/$src" "$elf" $flags
     fi
     maxcyc=2000000; [[ $name == wfi_forever ]] && maxcyc=20000
-    MAXCYC=$maxcyc RUNDIR=$work/run_$name "$RTL_RUN" "$elf" > "$work/$name.rtl.txt" 2>&1 || true
+    run=$RTL_RUN; [[ ${core:-} == pmp16 ]] && run=$RTL_RUN_PMP
+    MAXCYC=$maxcyc RUNDIR=$work/run_$name "$run" "$elf" > "$work/$name.rtl.txt" 2>&1 || true
     cyc=$(awk '/^Cycles:/ {print $2; exit}' "$work/run_$name/stdout.txt")
     ins=$(awk '/^Instructions Retired:/ {print $3; exit}' "$work/run_$name/stdout.txt")
     cp "$work/run_$name/ibex_simple_system.log" "$here/expected/$name.out"

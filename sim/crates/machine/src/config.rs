@@ -150,6 +150,8 @@ pub struct MachineConfig {
     pub settle_ns: u64,
     /// TOML `[energy]`.
     pub energy: EnergyConfig,
+    /// TOML `[core]`.
+    pub core: CoreConfig,
     /// TOML `[[stimulus]]`; at most one per line.
     pub stimuli: Vec<StimulusConfig>,
     /// TOML `[[input]]`; at most one per port.
@@ -199,8 +201,17 @@ impl Default for MachineConfig {
             inputs: Vec::new(),
             wait_states: WaitStates::default(),
             devices: DeviceConfigs::default(),
+            core: CoreConfig::default(),
         }
     }
+}
+
+/// How the core is built: `[core]`.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct CoreConfig {
+    /// PMP entries, 0..=16 (0: no PMP, as simple_system; its CSRs are then illegal).
+    /// TOML `pmp_regions`.
+    pub pmp_regions: usize,
 }
 
 impl MachineConfig {
@@ -484,7 +495,7 @@ pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
 
 /// Top-level keys before the devices' tables and after them.
 const KEYS_BEFORE_DEVICES: [&str; 4] = ["ram_size", "supply_v", "initial_opp", "settle_ns"];
-const KEYS_AFTER_DEVICES: [&str; 5] = ["wait_states", "energy", "opp", "stimulus", "input"];
+const KEYS_AFTER_DEVICES: [&str; 6] = ["wait_states", "energy", "core", "opp", "stimulus", "input"];
 
 /// Every top-level key, in the order messages list them.
 fn machine_keys() -> &'static [&'static str] {
@@ -531,6 +542,7 @@ struct RawMachine {
     devices: RawTables,
     wait_states: Option<RawWaitStates>,
     energy: Option<RawEnergy>,
+    core: Option<RawCore>,
     opp: Option<Spanned<Vec<Spanned<RawOpp>>>>,
     stimulus: Option<Spanned<Vec<Spanned<RawStimulus>>>>,
     input: Option<Spanned<Vec<Spanned<RawInput>>>>,
@@ -555,6 +567,7 @@ impl<'de> Deserialize<'de> for RawMachine {
                         "settle_ns" => raw.settle_ns = map.next_value()?,
                         "wait_states" => raw.wait_states = map.next_value()?,
                         "energy" => raw.energy = map.next_value()?,
+                        "core" => raw.core = map.next_value()?,
                         "opp" => raw.opp = map.next_value()?,
                         "stimulus" => raw.stimulus = map.next_value()?,
                         "input" => raw.input = map.next_value()?,
@@ -616,6 +629,12 @@ struct RawEnergy {
     sleep_fraction: Option<Spanned<f64>>,
     leak_w: Option<Spanned<f64>>,
     peripheral_w: Option<Spanned<f64>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawCore {
+    pmp_regions: Option<Spanned<i64>>,
 }
 
 #[derive(Deserialize)]
@@ -746,6 +765,15 @@ impl Ctx<'_> {
                 self.int_range(v, "settle_ns", 0, i64::MAX, "a time in ns >= 0")? as u64;
         }
         cfg.devices.apply(&raw.devices, self)?;
+        if let Some(v) = raw.core.as_ref().and_then(|c| c.pmp_regions.as_ref()) {
+            cfg.core.pmp_regions = self.int_range(
+                v,
+                "pmp_regions",
+                0,
+                rv32::pmp::MAX_REGIONS as i64,
+                "a number of PMP entries 0..16 (0: no PMP)",
+            )? as usize;
+        }
         if let Some(w) = &raw.wait_states {
             for id in dev::ALL {
                 if let Some(v) = &w.0[id.index()] {
@@ -1721,6 +1749,22 @@ mod tests {
     }
 
     #[test]
+    fn core_table_sets_pmp_entries() {
+        assert_eq!(
+            parse("[core]\npmp_regions = 16\n")
+                .unwrap()
+                .core
+                .pmp_regions,
+            16
+        );
+        assert_eq!(parse("").unwrap().core.pmp_regions, 0);
+        let e = err("[core]\npmp_regions = 17\n");
+        assert!(e.contains("m.toml:2") && e.contains("0..16"), "{e}");
+        let e = err("[core]\npmp = 4\n");
+        assert!(e.contains("m.toml:2") && e.contains("pmp_regions"), "{e}");
+    }
+
+    #[test]
     fn default_toml_round_trips() {
         let c = parse(MachineConfig::default_toml()).unwrap();
         assert_eq!(c, MachineConfig::default());
@@ -1749,6 +1793,7 @@ mod tests {
                 leak_w: 9.0,
                 peripheral_w: 9.0,
             },
+            core: CoreConfig { pmp_regions: 9 },
             stimuli: vec![],
             inputs: vec![],
             // 9 for every device of the list.
@@ -2013,7 +2058,7 @@ bits = 12
             err("ram_size = 4096\nram_sise = 1\n"),
             format!(
                 "m.toml:2:1: unknown key `ram_sise`; expected one of the keys `ram_size`, `supply_v`, `initial_opp`, \
-                 `settle_ns`, {tables}`wait_states`, `energy`, `opp`, `stimulus`, `input`"
+                 `settle_ns`, {tables}`wait_states`, `energy`, `core`, `opp`, `stimulus`, `input`"
             )
         );
         assert_eq!(

@@ -175,7 +175,11 @@ impl Machine {
             touched: ALL_DEVICES,
         };
         Machine {
-            hart: Hart::new(RAM_BASE, cfg.ram_size, RAM_BASE),
+            hart: {
+                let mut hart = Hart::new(RAM_BASE, cfg.ram_size, RAM_BASE);
+                hart.set_pmp_regions(cfg.core.pmp_regions);
+                hart
+            },
             bus,
             loop_state: LoopState {
                 queue: EventQueue::new(),

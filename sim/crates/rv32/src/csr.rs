@@ -1,7 +1,10 @@
 //! The control and status registers of Ibex in its simple_system configuration: exactly the
-//! set `rtl/ibex_cs_registers.sv` implements with PMP off, debug triggers off, 10 hardware
-//! performance counters (mhpmcounter3..12, 40 bits wide) and no CHERIoT. Any other address,
-//! a write to a read-only CSR, or an access above the current privilege is illegal.
+//! set `rtl/ibex_cs_registers.sv` implements with debug triggers off, 10 hardware
+//! performance counters (mhpmcounter3..12, 40 bits wide) and no CHERIoT; the PMP CSRs
+//! (`pmp`) exist only when the core is built with PMP entries. Any other address, a write to
+//! a read-only CSR, or an access above the current privilege is illegal.
+
+use crate::pmp::Pmp;
 
 pub const MSTATUS: u16 = 0x300;
 pub const MISA: u16 = 0x301;
@@ -92,6 +95,8 @@ pub struct Csrs {
     pub mcounteren: u32,
     /// cpuctrlsts bits 6 (sync_exc_seen) and 7 (double_fault_seen); the rest read 0 here.
     pub cpuctrlsts: u32,
+    /// pmpcfg0..3, pmpaddr0..15, mseccfg(h); no entries unless the machine asks for them.
+    pub pmp: Pmp,
     /// Visible counter value = raw - offset while counting; frozen while inhibited.
     offset: [u64; event::COUNT],
     frozen: [u64; event::COUNT],
@@ -121,6 +126,7 @@ impl Csrs {
             mcountinhibit: 0,
             mcounteren: 0,
             cpuctrlsts: 0,
+            pmp: Pmp::new(0),
             offset: [0; event::COUNT],
             frozen: [0; event::COUNT],
         }
@@ -199,6 +205,12 @@ impl Csrs {
             MIP => now.mip & IRQ_MASK,
             CPUCTRLSTS => self.cpuctrlsts,
             SECURESEED => 0,
+            a if Pmp::is_csr(a) => {
+                if self.pmp.regions() == 0 {
+                    return Err(IllegalCsr);
+                }
+                self.pmp.read(a)
+            }
             MCOUNTINHIBIT => self.mcountinhibit,
             0x323..=0x33f => {
                 // mhpmevent3..31: hardwired one-hot event selectors for the implemented counters
@@ -276,6 +288,7 @@ impl Csrs {
             }
             MCOUNTEREN => self.mcounteren = value & ((1u32 << (3 + HPM_COUNTERS)) - 1) & !2,
             MISA | MSTATUSH | MENVCFG | MENVCFGH | MIP | SECURESEED | 0x323..=0x33f => {}
+            a if Pmp::is_csr(a) && self.pmp.regions() > 0 => self.pmp.write(a, value),
             0xb00 | 0xb02..=0xb1f => {
                 let idx = (addr & 0x1f) as usize;
                 if Self::counter_exists(idx) {
@@ -302,5 +315,17 @@ impl Csrs {
 
     pub fn mie_enabled(&self) -> bool {
         self.mstatus & MSTATUS_MIE != 0
+    }
+
+    /// The privilege loads and stores are checked at: mstatus.MPP while MPRV is set.
+    #[inline(always)]
+    pub fn data_privilege(&self, p: Priv) -> Priv {
+        if self.mstatus & MSTATUS_MPRV == 0 {
+            p
+        } else if self.mstatus & MSTATUS_MPP == MSTATUS_MPP {
+            Priv::Machine
+        } else {
+            Priv::User
+        }
     }
 }

@@ -15,6 +15,7 @@ use crate::csr::{self, Now, Priv};
 use crate::hart::{cause, Hart, Hot};
 use crate::icache::Slot;
 use crate::inst::Op;
+use crate::pmp::Access;
 
 /// What an executed instruction did, as far as timing, the performance counters, the
 /// observer and the run loop need to know. Where control goes next is passed beside it.
@@ -43,10 +44,11 @@ pub(crate) enum Outcome {
     Mret,
     /// wfi: the core goes to sleep.
     Wfi,
-    /// A load that faulted with `tval`; `split`: it crossed a word boundary.
-    LoadFault { tval: u32, split: bool },
-    /// A store that faulted with `tval` (the mapped half of a split one was written).
-    StoreFault { tval: u32, split: bool },
+    /// A load that faulted with `tval`; `split`: it crossed a word boundary; `pmp`: the PMP
+    /// denied (part of) it, which the LSU learns a cycle later than a bus error.
+    LoadFault { tval: u32, split: bool, pmp: bool },
+    /// A store that faulted with `tval` (the mapped, allowed half of a split one was written).
+    StoreFault { tval: u32, split: bool, pmp: bool },
     /// The instruction raises exception `cause` (ecall, ebreak, an illegal instruction or
     /// CSR access); `retired`: Ibex counts it in minstret.
     Exception {
@@ -66,7 +68,7 @@ impl Hart {
     /// Execute `inst`, the instruction at `h.pc`, which starts in cycle `h.cycle`, then
     /// return `then(self, bus, outcome, next)`, `next` being where control goes on.
     #[inline(always)]
-    pub(crate) fn execute<B: Bus, R>(
+    pub(crate) fn execute<B: Bus, R, const PMP: bool>(
         &mut self,
         inst: Slot,
         h: Hot,
@@ -100,6 +102,24 @@ impl Hart {
         macro_rules! load {
             ($size:expr, |$v:ident| $ext:expr) => {{
                 let addr = rs1.wrapping_add(imm as u32);
+                if PMP {
+                    let p = self.csr.data_privilege(self.privilege);
+                    let (first, second) = self.csr.pmp.data(addr, $size, Access::Read, p);
+                    if !(first && second) {
+                        let tval = if first {
+                            Self::split_load_tval(bus, addr, $size)
+                        } else {
+                            addr
+                        };
+                        let split = is_split(addr, $size);
+                        let out = Outcome::LoadFault {
+                            tval,
+                            split,
+                            pmp: true,
+                        };
+                        return then(self, bus, out, fall);
+                    }
+                }
                 match bus.read(addr, $size, start) {
                     Ok(($v, wait)) => {
                         self.x[rd] = $ext;
@@ -117,7 +137,12 @@ impl Hart {
                         } else {
                             addr
                         };
-                        then(self, bus, Outcome::LoadFault { tval, split }, fall)
+                        let out = Outcome::LoadFault {
+                            tval,
+                            split,
+                            pmp: false,
+                        };
+                        then(self, bus, out, fall)
                     }
                 }
             }};
@@ -125,6 +150,21 @@ impl Hart {
         macro_rules! store {
             ($size:expr) => {{
                 let addr = rs1.wrapping_add(imm as u32);
+                if PMP {
+                    let p = self.csr.data_privilege(self.privilege);
+                    let allowed = self.csr.pmp.data(addr, $size, Access::Write, p);
+                    if !(allowed.0 && allowed.1) {
+                        let tval = Self::pmp_store(bus, addr, $size, rs2, start, allowed);
+                        self.icache.invalidate(addr, $size);
+                        let split = is_split(addr, $size);
+                        let out = Outcome::StoreFault {
+                            tval,
+                            split,
+                            pmp: true,
+                        };
+                        return then(self, bus, out, fall);
+                    }
+                }
                 match bus.write(addr, $size, rs2, start) {
                     Ok(wait) => {
                         self.icache.invalidate(addr, $size);
@@ -142,7 +182,12 @@ impl Hart {
                         } else {
                             addr
                         };
-                        then(self, bus, Outcome::StoreFault { tval, split }, fall)
+                        let out = Outcome::StoreFault {
+                            tval,
+                            split,
+                            pmp: false,
+                        };
+                        then(self, bus, out, fall)
                     }
                 }
             }};
@@ -383,6 +428,35 @@ impl Hart {
             let ok = bus.write(b, 1, value >> (8 * i), now).is_ok();
             if b < second && !ok {
                 first_ok = false;
+            }
+        }
+        if first_ok {
+            second
+        } else {
+            a
+        }
+    }
+
+    /// A store of `size` bytes at `a` that the PMP denied in part (`allowed`: its first and
+    /// second word): Ibex still issues the word the PMP allows. Returns mtval: `a` when the
+    /// first word failed (PMP or bus), else the second word's address.
+    #[cold]
+    fn pmp_store<B: Bus>(
+        bus: &mut B,
+        a: u32,
+        size: u32,
+        value: u32,
+        now: u64,
+        allowed: (bool, bool),
+    ) -> u32 {
+        let second = (a & !3).wrapping_add(4);
+        let mut first_ok = allowed.0;
+        for i in 0..size {
+            let b = a.wrapping_add(i);
+            let in_first = b >> 2 == a >> 2;
+            if if in_first { allowed.0 } else { allowed.1 } {
+                let ok = bus.write(b, 1, value >> (8 * i), now).is_ok();
+                first_ok &= ok || !in_first;
             }
         }
         if first_ok {

@@ -12,6 +12,7 @@ use crate::csr::{event, Csrs, Priv};
 use crate::execute::Outcome;
 use crate::icache::{DecodeCache, Slot};
 use crate::observer::{At, NoObserver, Observer};
+use crate::pmp::{Access, Pmp};
 use crate::timing::{self as t, Fetch};
 
 /// Exception causes (mcause values without the interrupt bit).
@@ -197,6 +198,12 @@ impl Hart {
         self.debug_read_csr(addr).is_some() && self.csr.write(addr, value, &raw, &raw).is_ok()
     }
 
+    /// Give the core `regions` PMP entries (0..=16; 0, the default, means no PMP: its CSRs
+    /// are illegal), all off, as at reset.
+    pub fn set_pmp_regions(&mut self, regions: usize) {
+        self.csr.pmp = Pmp::new(regions);
+    }
+
     /// Invalidate the whole decoded-instruction cache (after the machine loads new code).
     pub fn flush_icache(&mut self) {
         self.icache.flush();
@@ -239,6 +246,17 @@ impl Hart {
     /// multiply, divide; exception, interrupt, mret), and after an instruction flagged AFTER.
     /// With `NoObserver` none of them is compiled.
     pub fn run_obs<B: Bus, O: Observer>(&mut self, bus: &mut B, obs: &mut O) -> Exit {
+        // Without PMP entries (the default) the loop has no PMP check compiled in.
+        if self.csr.pmp.regions() == 0 {
+            self.run_loop::<B, O, false>(bus, obs)
+        } else {
+            self.run_loop::<B, O, true>(bus, obs)
+        }
+    }
+
+    /// `run_obs`, with (`PMP`) or without the PMP checks of every fetch, load and store.
+    #[inline(always)]
+    fn run_loop<B: Bus, O: Observer, const PMP: bool>(&mut self, bus: &mut B, obs: &mut O) -> Exit {
         if self.sleeping {
             return Exit::Wfi;
         }
@@ -254,7 +272,11 @@ impl Hart {
                 None => match self.icache.fill(bus, h.pc, obs) {
                     Ok(inst) => inst,
                     Err(addr) => {
-                        if self.trap(h, cause::INSN_ACCESS_FAULT, addr, t::TRAP_INSN, obs) {
+                        // A fetch the PMP blocks never reaches the bus.
+                        let pmp_denied =
+                            PMP && !self.csr.pmp.allows(h.pc, Access::Exec, self.privilege);
+                        let tval = if pmp_denied { h.pc } else { addr };
+                        if self.trap(h, cause::INSN_ACCESS_FAULT, tval, t::TRAP_INSN, obs) {
                             return self.trap_loop();
                         }
                         h = self.hot();
@@ -262,12 +284,22 @@ impl Hart {
                     }
                 },
             };
+            if PMP && !self.csr.pmp.exec_known(h.pc, inst.len(), self.privilege) {
+                let p = self.privilege;
+                if let Some(tval) = self.csr.pmp.check_fetch(h.pc, inst.len(), p) {
+                    if self.trap(h, cause::INSN_ACCESS_FAULT, tval, t::TRAP_INSN, obs) {
+                        return self.trap_loop();
+                    }
+                    h = self.hot();
+                    continue;
+                }
+            }
             // Observer hook: a function starts.
             if O::ACTIVE && inst.starts_function() {
                 obs.boundary(None, h.pc, self.at(h.cycle, h.instret));
             }
             let o = &mut *obs;
-            let flow = self.execute(
+            let flow = self.execute::<B, Flow, PMP>(
                 inst,
                 h,
                 bus,

@@ -14,6 +14,7 @@ pub mod hart;
 mod icache;
 pub mod inst;
 pub mod observer;
+pub mod pmp;
 pub mod timing;
 mod trap;
 

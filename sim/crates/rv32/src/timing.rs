@@ -35,6 +35,8 @@ pub const CSR_WRITE_FLUSH: u32 = 3;
 pub const FENCE_I: u32 = 2;
 /// mret including the refetch at `mepc`.
 pub const MRET: u32 = 3;
+/// Extra cycles of a load or store the PMP denies, over one the bus rejects (an LSU wait).
+pub const PMP_FAULT_WAIT: u32 = 1;
 /// The instruction that traps (ecall, ebreak, an illegal or faulting instruction).
 pub const TRAP_INSN: u32 = 1;
 /// Dead cycles between an exception and the vector instruction entering decode.
@@ -202,13 +204,13 @@ impl Hart {
             },
             Outcome::Wfi => WFI_TO_SLEEP,
             // A faulting access still counts, a split one with both waits.
-            Outcome::LoadFault { split, .. } => {
+            Outcome::LoadFault { split, pmp, .. } => {
                 ev[event::LOADS] += 1;
-                fault(ev, split)
+                fault(ev, split, pmp)
             }
-            Outcome::StoreFault { split, .. } => {
+            Outcome::StoreFault { split, pmp, .. } => {
                 ev[event::STORES] += 1;
-                fault(ev, split)
+                fault(ev, split, pmp)
             }
             Outcome::Exception { .. } => TRAP_INSN,
         }
@@ -229,15 +231,12 @@ fn mem(ev: &mut [u64; event::COUNT], addr: u32, size: u32, wait: u32) -> u32 {
     cost
 }
 
-/// A load or store that faulted (`split`: after two accesses).
+/// A load or store that faulted (`split`: after two accesses; `pmp`: the PMP denied a word,
+/// which blocks its request: the LSU waits a cycle for the error, RTL-measured).
 #[inline(always)]
-fn fault(ev: &mut [u64; event::COUNT], split: bool) -> u32 {
-    ev[event::LSU_WAIT] += split as u64;
-    if split {
-        MEM_SPLIT
-    } else {
-        MEM
-    }
+fn fault(ev: &mut [u64; event::COUNT], split: bool, pmp: bool) -> u32 {
+    ev[event::LSU_WAIT] += split as u64 + pmp as u64 * PMP_FAULT_WAIT as u64;
+    pmp as u32 * PMP_FAULT_WAIT + if split { MEM_SPLIT } else { MEM }
 }
 
 /// Extra cycle when a redirect lands on a 32-bit instruction at an address = 2 mod 4.
