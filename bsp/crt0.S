@@ -23,6 +23,9 @@
  */
 
 #include "bsp/mmio.h"
+#ifdef BSP_GUEST
+#include "hv/abi.h"
+#endif
 
 /* ---- Vector table ----------------------------------------------------------- */
 
@@ -68,6 +71,9 @@ _reset:
     addi    t0, t0, 4
     bltu    t0, t1, 1b
 2:
+#ifdef BSP_GUEST
+    call    bsp_guest_init                  /* a hypervisor guest: its virtual CPU */
+#endif
     li      a0, 0                           /* argc */
     li      a1, 0                           /* argv */
     call    main
@@ -75,6 +81,10 @@ _reset:
     /* Halt with main's return value: CTRL = (code << 1) | 1. */
     .globl __bsp_halt
 __bsp_halt:
+#ifdef BSP_GUEST
+    li      t0, HV_EXIT                     /* a guest stops its partition */
+    ecall
+#endif
     slli    a0, a0, 1
     ori     a0, a0, SIMCTRL_CTRL_HALT
     li      t0, SIMCTRL_CTRL

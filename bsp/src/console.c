@@ -1,9 +1,16 @@
 /* Console output through SIMCTRL.CHAR_OUT, and a small freestanding printf. */
 #include "bsp/bsp.h"
+#ifdef BSP_GUEST
+#include "hv/abi.h"
+#endif
 
 void bsp_putc(char c)
 {
+#ifdef BSP_GUEST
+    hv_call(HV_PUTC, (uint8_t)c, 0, 0, 0); /* the console is the hypervisor's */
+#else
     MMIO32(SIMCTRL_CHAR_OUT) = (uint8_t)c;
+#endif
 }
 
 void bsp_puts(const char *s)

@@ -1,6 +1,6 @@
 /* Ubik architecture interface: everything the kernel (kernel/src, kernel/sched) asks of the
  * processor and of the interrupt and power controllers. A port lives in kernel/arch/<port>/
- * (rv32/ is the one there is) and provides:
+ * (rv32/ on the machine; rv32-guest/, a guest of the hypervisor hv/) and provides:
  *
  * Inline, in <port>/arch_impl.h (and arch_irq_impl.h, the part public headers see:
  * arch_irq.h), because they sit on the kernel's fast paths:
@@ -25,6 +25,12 @@
  *   unsigned uk__arch_opp_count(void)            the operating points (0: no power control)
  *   void uk__arch_opp_select(unsigned opp)       request operating point opp
  *   unsigned uk__arch_opp_selected(void)         the point last requested
+ *   void uk__arch_compare_set(uint64_t at)       the timer's compare (the timer interrupt
+ *                                                may be unmasked)
+ *   void uk__arch_compare_move(uint64_t at)      the same, the timer interrupt masked
+ *   void uk__arch_timer_unmask(void)             unmask the timer interrupt
+ *   void uk__arch_irq_stack_set(uint32_t *top)   the stack LISRs enter on
+ *   void uk__arch_tail_clear(void)               the tail no longer pending
  *
  * Out of line, in the port's .c and .S files: the declarations below, and the trap entry,
  * which runs line i's LISR (uk__lisr_table[i]) on the interrupt stack and uk__tail for the
@@ -40,6 +46,8 @@
 
 #if defined(UK_ARCH_HOST)
 /* Host unit tests (tests/host/host_shim.h) define what they use themselves. */
+#elif defined(UK_ARCH_RV32_GUEST)
+#include "rv32-guest/arch_impl.h" /* a guest of the hypervisor (hv/) */
 #elif defined(__riscv) && __riscv_xlen == 32
 #include "rv32/arch_impl.h"
 #endif

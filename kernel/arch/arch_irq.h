@@ -15,6 +15,8 @@
 
 #if defined(UK_ARCH_HOST)
 /* Host unit tests (tests/host/host_shim.h) define the operations themselves. */
+#elif defined(UK_ARCH_RV32_GUEST)
+#include "rv32-guest/arch_irq_impl.h"
 #elif defined(__riscv) && __riscv_xlen == 32
 #include "rv32/arch_irq_impl.h"
 #else

@@ -120,17 +120,29 @@ static inline void bsp_timer_irq_disable(void) { csr_clear(mie, MIE_MTIE); }
 
 /* ---- Performance counters ------------------------------------------------------------ */
 
+/* A hypervisor guest (BSP_GUEST) runs in U-mode: it reads the user-level copies (cycle,
+ * instret), which the hypervisor lets it read, and cannot change the counters. */
+#ifdef BSP_GUEST
+#define BSP_CYCLE cycle
+#define BSP_CYCLEH cycleh
+#define BSP_INSTRET instret
+static inline void bsp_counters_enable(void) {}
+#else
+#define BSP_CYCLE mcycle
+#define BSP_CYCLEH mcycleh
+#define BSP_INSTRET minstret
 /* Lets mcycle and minstret count (clears mcountinhibit, CSR 0x320). */
 static inline void bsp_counters_enable(void) { csr_write(0x320, 0); }
-static inline uint32_t bsp_cycles(void) { return csr_read(mcycle); }
-static inline uint32_t bsp_instret(void) { return csr_read(minstret); }
+#endif
+static inline uint32_t bsp_cycles(void) { return csr_read(BSP_CYCLE); }
+static inline uint32_t bsp_instret(void) { return csr_read(BSP_INSTRET); }
 static inline uint64_t bsp_cycles64(void)
 {
     uint32_t hi, lo;
     do {
-        hi = csr_read(mcycleh);
-        lo = csr_read(mcycle);
-    } while (hi != csr_read(mcycleh));
+        hi = csr_read(BSP_CYCLEH);
+        lo = csr_read(BSP_CYCLE);
+    } while (hi != csr_read(BSP_CYCLEH));
     return ((uint64_t)hi << 32) | lo;
 }
 

@@ -1,4 +1,6 @@
-/* Ubik on RV32: new task stacks and the tick timer (TIMER of the reference MCU). */
+/* Ubik on RV32: new task stacks and the tick timer (TIMER of the reference MCU). Shared by
+ * the guest variant (rv32-guest/): what touches the core's or the timer's privileged state
+ * is in arch_impl.h. */
 #include "kernel.h"
 #include "bsp/mmio.h"
 #include "tcb_offsets.h"
@@ -35,11 +37,9 @@ UK_OTHER_FN(uk__arch_task_init) void uk__arch_task_init(uk_task_t *t)
     t->sp = uk__arch_context_init(t->stack_base, t->stack_bytes, (void (*)(void *))uk__task_run, t);
 }
 
-/* mscratch holds the interrupt stack's top while no LISR runs: the fast-line entry swaps it
- * with sp in one instruction (switch.S). */
 UK_OTHER_FN(uk__arch_irq_stack_init) void uk__arch_irq_stack_init(uint32_t *top)
 {
-    __asm__ volatile(UK_ASM_ZICSR("csrw mscratch, %0") : : "r"(top));
+    uk__arch_irq_stack_set(top);
 }
 
 /* The tick: tick_hz per second of mtime, whose rate the machine gives in TIMER.MTIME_HZ.
@@ -95,21 +95,6 @@ static UK_TIME_FN(advance) void advance(void)
     step();
 }
 
-/* The compare register at next_tick (the low half first; the interrupt is masked or
- * interrupts are disabled meanwhile, so the half-written value is never acted on). */
-static inline __attribute__((always_inline)) void compare_at_next_tick(void)
-{
-    MMIO32(TIMER_MTIMECMP) = (uint32_t)next_tick;
-    if ((uint32_t)(next_tick >> 32) != MMIO32(TIMER_MTIMECMPH))
-        MMIO32(TIMER_MTIMECMPH) = (uint32_t)(next_tick >> 32);
-}
-
-static UK_TIME_FN(set_compare) void set_compare(uint64_t at)
-{
-    MMIO32(TIMER_MTIMECMPH) = 0xFFFFFFFFu; /* no spurious match while the halves change */
-    MMIO32(TIMER_MTIMECMP) = (uint32_t)at;
-    MMIO32(TIMER_MTIMECMPH) = (uint32_t)(at >> 32);
-}
 
 UK_TIME_FN(uk__arch_timer_start) void uk__arch_timer_start(uint32_t hz)
 {
@@ -122,8 +107,8 @@ UK_TIME_FN(uk__arch_timer_start) void uk__arch_timer_start(uint32_t hz)
     } while (hi != MMIO32(TIMER_MTIMEH));
     next_tick = (uint64_t)hi << 32 | lo;
     advance();
-    set_compare(next_tick);
-    __asm__ volatile(UK_ASM_ZICSR("csrs mie, %0") : : "r"(1u << 7));
+    uk__arch_compare_set(next_tick);
+    uk__arch_timer_unmask();
 }
 
 /* Next tick, one period after the last one (not after now): ticks do not drift. The timer
@@ -133,11 +118,11 @@ UK_TIME_FN(uk__arch_timer_start) void uk__arch_timer_start(uint32_t hz)
 UK_TIME_FN(uk__arch_timer_ack) void uk__arch_timer_ack(void)
 {
     advance();
-    compare_at_next_tick();
-    __asm__ volatile(UK_ASM_ZICSR("csrs mie, %0") : : "r"(1u << 7));
+    uk__arch_compare_move(next_tick);
+    uk__arch_timer_unmask();
 }
 
 UK_SCHED_FN(uk__arch_tail_ack) void uk__arch_tail_ack(void)
 {
-    MMIO32(INTC_MSIP) = 0;
+    uk__arch_tail_clear();
 }

@@ -86,4 +86,37 @@ static inline __attribute__((always_inline)) unsigned uk__arch_opp_selected(void
     return MMIO32(POWER_OPP_SELECT);
 }
 
+static inline __attribute__((always_inline)) void uk__arch_compare_set(uint64_t at)
+{
+    MMIO32(TIMER_MTIMECMPH) = 0xFFFFFFFFu; /* no spurious match while the halves change */
+    MMIO32(TIMER_MTIMECMP) = (uint32_t)at;
+    MMIO32(TIMER_MTIMECMPH) = (uint32_t)(at >> 32);
+}
+
+/* The low half first; the interrupt is masked meanwhile, so the half-written value is never
+ * acted on, and the high half only when it changes. */
+static inline __attribute__((always_inline)) void uk__arch_compare_move(uint64_t at)
+{
+    MMIO32(TIMER_MTIMECMP) = (uint32_t)at;
+    if ((uint32_t)(at >> 32) != MMIO32(TIMER_MTIMECMPH))
+        MMIO32(TIMER_MTIMECMPH) = (uint32_t)(at >> 32);
+}
+
+static inline __attribute__((always_inline)) void uk__arch_timer_unmask(void)
+{
+    __asm__ volatile(UK_ASM_ZICSR("csrs mie, %0") : : "r"(1u << 7));
+}
+
+/* mscratch holds the interrupt stack's top while no LISR runs: the fast-line entry swaps it
+ * with sp in one instruction (switch.S). */
+static inline __attribute__((always_inline)) void uk__arch_irq_stack_set(uint32_t *top)
+{
+    __asm__ volatile(UK_ASM_ZICSR("csrw mscratch, %0") : : "r"(top));
+}
+
+static inline __attribute__((always_inline)) void uk__arch_tail_clear(void)
+{
+    MMIO32(INTC_MSIP) = 0;
+}
+
 #endif

@@ -44,138 +44,22 @@
 /* Unwind information goes to .debug_frame (for debuggers), never into the image. */
     .cfi_sections .debug_frame
 
-/* One section per entry point, as for the C functions, so the linker drops unused ones. */
-    .section .text.uk_sched.uk__arch_switch, "ax"
-
-/* void uk__arch_switch(void **from, void **to): lock held, interrupts enabled (or, for the
- * first switch of uk_start, disabled). */
-    .globl uk__arch_switch
-    .type uk__arch_switch, @function
-uk__arch_switch:
-    addi    sp, sp, -64
-    la      t0, uk__resume_full
-    sw      t0, 0(sp)
-    sw      ra, 4(sp)
-    sw      s0, 8(sp)
-    sw      s1, 12(sp)
-    sw      s2, 16(sp)
-    sw      s3, 20(sp)
-    sw      s4, 24(sp)
-    sw      s5, 28(sp)
-    sw      s6, 32(sp)
-    sw      s7, 36(sp)
-    sw      s8, 40(sp)
-    sw      s9, 44(sp)
-    sw      s10, 48(sp)
-    sw      s11, 52(sp)
-    sw      sp, 0(a0)
-    lw      sp, 0(a1)
-    lw      t0, 0(sp)
-    jr      t0
-    .size uk__arch_switch, . - uk__arch_switch
-
-    .globl uk__resume_full
-    .type uk__resume_full, @function
-uk__resume_full:
-    lw      ra, 4(sp)
-    lw      s0, 8(sp)
-    lw      s1, 12(sp)
-    lw      s2, 16(sp)
-    lw      s3, 20(sp)
-    lw      s4, 24(sp)
-    lw      s5, 28(sp)
-    lw      s6, 32(sp)
-    lw      s7, 36(sp)
-    lw      s8, 40(sp)
-    lw      s9, 44(sp)
-    lw      s10, 48(sp)
-    lw      s11, 52(sp)
-    addi    sp, sp, 64
-    ret
-    .size uk__resume_full, . - uk__resume_full
-
-    .section .text.uk_sched.uk__yield_fast, "ax"
-/* int uk__yield_fast(void): the voluntary yield, in assembly from end to end but for the
- * policy's uk__sched_yield (a leaf). Called only from the inline uk_task_yield, which declares
- * every register but sp, gp and tp clobbered: nothing needs saving but ra, and s0 is free to
- * hold the current task across the policy's call. Returns 0, or UK_EPERM from an interrupt
- * handler, with interrupts disabled, or before uk_start.
- * A task runs with the lock free, so the lock key is always "free" here and in
- * uk__resume_min. No HISR is ever ready then (each activation reschedules before the lock is
- * released), so a yield is always between tasks. */
-    .globl uk__yield_fast
-    .type uk__yield_fast, @function
-uk__yield_fast:
-#ifdef UK_CONFIG_CHECKS_FULL
-    tail    uk__yield               /* the C path, whose exit checks the invariants */
-#endif
-#ifdef UK_FEATURE_POWER
-    lbu     t0, uk__power_on
-    bnez    t0, uk__yield_power     /* a power policy: the C path selects the point */
-#endif
+/* What the shared part (context.inc) needs of the machine: mstatus.MIE, mie.MSIE. */
+.macro IRQS_OFF_GOTO label
     csrr    t0, mstatus
     andi    t0, t0, 8
-    beqz    t0, 3f                  /* interrupts disabled: a LISR, or they were turned off */
-    lw      t0, uk__current_hisr
-    bnez    t0, 3f
-    lw      s0, uk__current
-    beqz    s0, 3f                  /* not started */
+    beqz    t0, \label
+.endm
+.macro KERNEL_LOCK
     li      t0, 8
-    csrc    mie, t0                 /* the kernel lock */
-    addi    sp, sp, -16
-    sw      ra, 4(sp)
-    mv      a0, s0
-    call    uk__sched_yield         /* a0 = the task to run */
-    beq     a0, s0, uk__resume_min
-#ifdef UK_FEATURE_STACK_CHECK
-    lw      t0, UK_TCB_STACK_BASE(s0)
-    lw      t1, 0(t0)
-    li      t2, UK_ASM_STACK_CANARY
-    bne     t1, t2, 4f
-    bleu    sp, t0, 4f
-#endif
-    sw      a0, uk__current, t0
-    la      t0, uk__resume_min
-    sw      t0, 0(sp)
-    sw      sp, UK_TCB_SP(s0)
-    lw      sp, UK_TCB_SP(a0)
-    lw      t0, 0(sp)
-    jr      t0
-3:  li      a0, -4                  /* UK_EPERM */
-    ret
-#ifdef UK_FEATURE_STACK_CHECK
-4:  la      a0, uk__yield_overflow
-    lw      a1, 4(s0)               /* the task's name */
-    call    uk__fatal
-#endif
-#ifdef UK_FEATURE_POWER
-uk__yield_power:
-    tail    uk__yield
-#endif
-    .size uk__yield_fast, . - uk__yield_fast
-
-    .type uk__resume_min, @function
-uk__resume_min:
-    lw      ra, 4(sp)
-    addi    sp, sp, 16
+    csrc    mie, t0
+.endm
+.macro KERNEL_UNLOCK
     li      t0, 8
-    csrs    mie, t0                 /* the lock released: a tail raised meanwhile runs now */
-    li      a0, 0
-    ret
-    .size uk__resume_min, . - uk__resume_min
+    csrs    mie, t0
+.endm
 
-    .section .rodata.uk__yield_overflow, "a"
-uk__yield_overflow:
-    .string "stack overflow in task"
-    .section .text.uk_sched.uk__arch_context_start, "ax"
-
-/* A new context's first switch returns here with its function in s0 and argument in s1. */
-    .globl uk__arch_context_start
-    .type uk__arch_context_start, @function
-uk__arch_context_start:
-    mv      a0, s1
-    jr      s0
-    .size uk__arch_context_start, . - uk__arch_context_start
+#include "context.inc"
 
 /* ---- Interrupt entries (the vector table's timer, software and fast-line slots) -------- */
     .section .text.uk_other.bsp_vector_fast_irq, "ax"

@@ -39,6 +39,7 @@
 pub mod budget;
 pub mod gen;
 mod gen_objects;
+pub mod hvdesc;
 mod lines;
 pub mod names;
 pub mod objects;

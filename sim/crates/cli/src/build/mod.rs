@@ -15,6 +15,7 @@
 
 pub mod compile;
 pub mod flags;
+pub mod hv;
 pub mod root;
 
 use crate::{code, Failure};
@@ -155,13 +156,12 @@ pub fn build(args: BuildArgs) -> Result<u8, Failure> {
         .appdir
         .canonicalize()
         .unwrap_or_else(|_| absolute(&args.appdir));
+    // A directory with a hypervisor description builds the hypervisor and its guests.
+    if args.appdir.join(hv::DESCRIPTION).is_file() {
+        return hv::build(&args, &appdir);
+    }
     let desc = SystemDesc::from_file(&args.appdir.join("system.toml"))
         .map_err(|e| Failure::new(e.exit_code() as u8, e.to_string()))?;
-
-    // ---- Where things come from and go.
-    let root = root::find_root(&appdir)?;
-    // The repository's flags (bsp/flags.mk, shared with bsp.mk), not a copy in ubik.
-    let flags = flags::Flags::read(&root)?;
     let elf = absolute(
         &args
             .output
@@ -179,6 +179,56 @@ pub fn build(args: BuildArgs) -> Result<u8, Failure> {
         }
         (None, None) => appdir.join("build"),
     };
+    let jobs = jobs(&args);
+    build_app(
+        &appdir,
+        &appdir_shown,
+        &desc,
+        &elf,
+        &build_dir,
+        jobs,
+        args.verbose,
+        None,
+    )?;
+    Ok(0)
+}
+
+/// Compile jobs at a time: `-j`, else the number of cores.
+fn jobs(args: &BuildArgs) -> usize {
+    args.jobs.unwrap_or_else(|| {
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+    })
+}
+
+/// Where a hypervisor guest lives: its part of RAM (it is linked there).
+pub struct GuestPlace {
+    pub ram_base: u32,
+    pub ram_size: u32,
+}
+
+/// Builds one application (`desc`, from `appdir`) into `elf`, with its generated files and
+/// objects in `build_dir`: for the machine, or (`guest`) for a partition of the hypervisor,
+/// with the kernel's guest port (kernel/arch/rv32-guest) and the BSP's guest variant.
+#[allow(clippy::too_many_arguments)]
+pub fn build_app(
+    appdir: &Path,
+    appdir_shown: &str,
+    desc: &SystemDesc,
+    elf: &Path,
+    build_dir: &Path,
+    jobs: usize,
+    verbose: bool,
+    guest: Option<&GuestPlace>,
+) -> Result<(), Failure> {
+    let appdir = appdir.to_path_buf();
+    let elf = elf.to_path_buf();
+    let build_dir = build_dir.to_path_buf();
+    // ---- Where things come from and go.
+    let root = root::find_root(&appdir)?;
+    // The repository's flags (bsp/flags.mk, shared with bsp.mk), not a copy in ubik.
+    let flags = flags::Flags::read(&root)?;
     let obj_dir = build_dir.join("obj");
 
     // ---- The application's sources.
@@ -214,7 +264,7 @@ pub fn build(args: BuildArgs) -> Result<u8, Failure> {
     // ---- Generated C.
     std::fs::create_dir_all(&obj_dir)
         .map_err(|e| io_failure("the build directory", &obj_dir, &e))?;
-    gen::generate(&desc, &build_dir)
+    gen::generate(desc, &build_dir)
         .map_err(|e| io_failure("generated files into", &build_dir, &e))?;
 
     // ---- Kernel and BSP sources.
@@ -239,22 +289,32 @@ pub fn build(args: BuildArgs) -> Result<u8, Failure> {
     let cc = cross_compiler()?;
 
     // ---- Flags.
-    let includes: Vec<OsString> = [
+    let mut include_dirs = vec![
         kernel.join("include"),
         kernel.join("src"),
         nos.clone(),
         bsp.join("include"),
         build_dir.clone(),
         appdir.clone(),
-    ]
-    .iter()
-    .map(|d| {
-        let mut s = OsString::from("-I");
-        s.push(d);
-        s
-    })
-    .collect();
-    let user: Vec<OsString> = desc.build.cflags.iter().map(OsString::from).collect();
+    ];
+    if guest.is_some() {
+        include_dirs.push(root.join("hv").join("include"));
+    }
+    let includes: Vec<OsString> = include_dirs
+        .iter()
+        .map(|d| {
+            let mut s = OsString::from("-I");
+            s.push(d);
+            s
+        })
+        .collect();
+    let mut user: Vec<OsString> = Vec::new();
+    if guest.is_some() {
+        // The kernel's guest port and the BSP's guest variant (after the configuration).
+        user.push("-DUK_ARCH_RV32_GUEST".into());
+        user.push("-DBSP_GUEST".into());
+    }
+    user.extend(desc.build.cflags.iter().map(OsString::from));
     // Kernel, generated and application sources see the configuration macros without
     // including anything (as Zephyr's autoconf.h): `#ifdef UK_CONFIG_SCHED_RR` just works. The
     // BSP does not depend on the configuration, so a system.toml change leaves it compiled.
@@ -283,13 +343,27 @@ pub fn build(args: BuildArgs) -> Result<u8, Failure> {
         sysdesc::Os::Ubik => {
             let mut kernel_srcs = list(&kernel.join("src"), &[".c"]);
             kernel_srcs.push(sched_src);
-            kernel_srcs.extend(list(&kernel.join("arch").join("rv32"), &[".S", ".c"]));
+            let arch = kernel.join("arch");
+            if guest.is_some() {
+                // The machine port's C (its privileged parts are inline, in the guest's
+                // arch_impl.h) and the guest's own entries.
+                kernel_srcs.extend(list(&arch.join("rv32"), &[".c"]));
+                kernel_srcs.extend(list(&arch.join("rv32-guest"), &[".S", ".c"]));
+            } else {
+                kernel_srcs.extend(list(&arch.join("rv32"), &[".S", ".c"]));
+            }
             for s in kernel_srcs {
                 let rel = s.strip_prefix(&kernel).unwrap_or(&s).to_path_buf();
                 add(s, "kernel", &rel, &[]);
             }
         }
         // NOS, the baseline executive, in place of the kernel.
+        sysdesc::Os::Nos if guest.is_some() => {
+            return Err(Failure::new(
+                code::DATA,
+                format!("{appdir_shown}/system.toml: os = \"nos\" cannot be a hypervisor guest; expected a Ubik application (os = \"ubik\")"),
+            ));
+        }
         sysdesc::Os::Nos => {
             for s in list(&nos, &[".c"]) {
                 let rel = s.strip_prefix(&root).unwrap_or(&s).to_path_buf();
@@ -320,12 +394,7 @@ pub fn build(args: BuildArgs) -> Result<u8, Failure> {
     }
 
     // ---- Compile.
-    let jobs = args.jobs.unwrap_or_else(|| {
-        std::thread::available_parallelism()
-            .map(|n| n.get())
-            .unwrap_or(1)
-    });
-    let report = compile_all(&units, jobs, args.verbose, &appdir);
+    let report = compile_all(&units, jobs, verbose, &appdir);
     if let Some(e) = report.spawn_error {
         return Err(Failure::new(
             code::UNAVAILABLE,
@@ -359,6 +428,10 @@ pub fn build(args: BuildArgs) -> Result<u8, Failure> {
     // The interrupts' names of the generated code, for the trace (likewise a root).
     argv.push("-Wl,--undefined=uk__gen_irq_names".into());
     argv.push("-Wl,--no-warn-rwx-segments".into());
+    if let Some(g) = guest {
+        argv.push(format!("-Wl,--defsym=__ram_origin=0x{:08x}", g.ram_base).into());
+        argv.push(format!("-Wl,--defsym=__ram_length=0x{:08x}", g.ram_size).into());
+    }
     let mut map = OsString::from("-Wl,-Map=");
     map.push(elf.with_extension("map"));
     argv.push(map);
@@ -375,10 +448,10 @@ pub fn build(args: BuildArgs) -> Result<u8, Failure> {
         &cmd_file,
         &inputs,
         report.compiled > 0,
-        args.verbose,
+        verbose,
         &appdir,
     ) {
-        LinkOutcome::UpToDate | LinkOutcome::Linked => Ok(0),
+        LinkOutcome::UpToDate | LinkOutcome::Linked => Ok(()),
         LinkOutcome::Failed(n) => Err(Failure::bare(
             code::DATA,
             format!(

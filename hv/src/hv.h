@@ -1,0 +1,71 @@
+/* The Ubik hypervisor's internals: the static configuration (generated from hypervisor.toml
+ * by `ubik build`, in hv_config.c) and the state of each partition. docs/hypervisor.md. */
+#ifndef HV_H
+#define HV_H
+
+#include "hv/abi.h"
+#include <stdbool.h>
+#include <stdint.h>
+
+#define HV_MAX_PARTITIONS 4
+#define HV_MAX_DEVICES 4
+
+enum hv_policy {
+    HV_POLICY_FAIR, /* fixed slices in turn; a descheduled partition's interrupts wait */
+    HV_POLICY_RT,   /* the real-time partition first; the others get its idle time */
+};
+
+struct hv_partition_config {
+    const char *name;
+    uint32_t ram_base, ram_size; /* a power of two, aligned to itself (one NAPOT entry) */
+    uint32_t entry;              /* where the guest starts */
+    uint32_t devices[HV_MAX_DEVICES]; /* 4 KiB device windows it may read and write */
+    uint32_t n_devices;
+    uint32_t lines;    /* the fast lines it owns (bit i: line i) */
+    bool realtime;     /* the rt policy's partition (at most one) */
+};
+
+struct hv_config {
+    enum hv_policy policy;
+    uint32_t slice_us;          /* a partition's turn (fair; the others' turns under rt) */
+    uint32_t period_us;         /* rt: the window the minimum share is counted over */
+    uint32_t min_share_permille; /* rt: the CPU every other partition gets at least, per period */
+    int run_until;              /* the partition whose exit ends the run; -1: when all stopped */
+    uint32_t n;                 /* partitions */
+    const struct hv_partition_config *partitions;
+};
+
+extern const struct hv_config hv_config;
+
+enum hv_state {
+    PART_RUNNABLE,
+    PART_IDLE,  /* waits (HV_IDLE) for a virtual interrupt */
+    PART_STOPPED, /* exited, or stopped by a fault */
+};
+
+/* A partition at run time. The saved registers come first: the trap entry (entry.S) stores
+ * x1..x31 at 4 * i and the pc in the slot of x0. */
+struct hv_part {
+    uint32_t x[32];
+    struct hv_vcpu *vcpu; /* inside the partition's RAM (checked), or NULL before HV_VCPU */
+    uint32_t vtvec;
+    uint64_t vtimecmp;    /* the virtual compare (UINT64_MAX: none) */
+    uint32_t vpending;    /* latched lines and the timer's level, hv's view */
+    enum hv_state state;
+    int exit_code;
+    uint32_t fault_cause, fault_pc, fault_tval; /* when a fault stopped it */
+    uint64_t cpu;         /* mtime counts it has run */
+    uint64_t period_cpu;  /* counts run in the current rt period */
+    uint32_t pmpaddr[8], pmpcfg[2]; /* its PMP entries 0..7 */
+    uint32_t id;
+    const struct hv_partition_config *cfg;
+};
+
+_Static_assert(__builtin_offsetof(struct hv_part, x) == 0, "entry.S: context at 0");
+
+/* entry.S */
+void hv_enter(struct hv_part *p) __attribute__((noreturn));
+/* hv.c: a trap from the partition whose context is p; returns the context to resume. */
+struct hv_part *hv_trap(struct hv_part *p);
+
+#endif

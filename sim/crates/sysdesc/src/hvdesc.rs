@@ -1,0 +1,460 @@
+//! The hypervisor's description, `hypervisor.toml` (docs/hypervisor.md): the partitions, each
+//! a guest application with its memory, devices and interrupt lines, and the scheduling
+//! policy. `ubik build DIR` builds DIR/hypervisor.toml into one image: the hypervisor (hv/)
+//! and every guest, each linked into its own part of RAM.
+//!
+//! ```toml
+//! [hypervisor]
+//! policy = "rt"          # "fair" (fixed slices in turn) | "rt" (the realtime partition first)
+//! slice_us = 10000       # a turn: fair, and the other partitions' turns under rt
+//! period_us = 10000      # rt: the window min_share is counted over
+//! min_share = 0.1        # rt: the CPU the other partitions get at least (0 .. 0.9)
+//! run_until = "rt"       # the partition whose exit ends the run (default: when all stopped)
+//! ram_kib = 64           # the hypervisor's own RAM, at the start of RAM
+//!
+//! [partition.rt]         # in order: the first gets the RAM after the hypervisor's
+//! app = "rt"             # the guest: an application directory (system.toml), from this file
+//! ram_kib = 256          # a power of two >= 4 (one PMP entry)
+//! devices = ["io"]       # device windows it may use: "io", "uart", "rtm"
+//! lines = [3]            # the fast lines it owns (0..14; no two partitions share one)
+//! realtime = true        # the rt policy's partition (at most one)
+//! ```
+//! Errors are one line `FILE:LINE:COLUMN: what is wrong; expected what` (exit 65).
+
+use std::ops::Range;
+use std::path::Path;
+
+pub use machine::config::ConfigError;
+use machine::config::{invalid_at, read_text_file, toml_error};
+use serde::Deserialize;
+use toml::Spanned;
+
+use crate::objects::{Decls, Kind};
+
+/// Where RAM starts on the reference machine (the hypervisor's vectors and reset code).
+pub const RAM_BASE: u32 = 0x0010_0000;
+/// Most partitions (hv/src/hv.h HV_MAX_PARTITIONS).
+pub const MAX_PARTITIONS: usize = 4;
+/// Most device windows per partition (hv/src/hv.h HV_MAX_DEVICES; PMP entries 1..4).
+pub const MAX_DEVICES: usize = 4;
+/// The device windows a partition may be given: name and base (4 KiB each).
+pub const DEVICES: [(&str, u32); 3] = [
+    ("io", 0x0004_0000),
+    ("rtm", 0x0007_0000),
+    ("uart", 0x0008_0000),
+];
+/// Fast interrupt lines.
+pub const FAST_LINES: i64 = 15;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HvPolicy {
+    Fair,
+    Rt,
+}
+
+impl HvPolicy {
+    pub fn name(self) -> &'static str {
+        match self {
+            HvPolicy::Fair => "fair",
+            HvPolicy::Rt => "rt",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Partition {
+    pub name: String,
+    /// The guest application directory, as written (relative to the description's directory).
+    pub app: String,
+    pub ram_base: u32,
+    pub ram_size: u32,
+    /// Device windows (bases), in the order written.
+    pub devices: Vec<u32>,
+    pub lines: u32,
+    pub realtime: bool,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct HypervisorDesc {
+    pub policy: HvPolicy,
+    pub slice_us: u32,
+    pub period_us: u32,
+    /// Per mille.
+    pub min_share_permille: u32,
+    /// Index into `partitions`; None: the run ends when every partition has stopped.
+    pub run_until: Option<usize>,
+    /// The hypervisor's own RAM (from [`RAM_BASE`]).
+    pub ram_size: u32,
+    pub partitions: Vec<Partition>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawHv {
+    hypervisor: Option<RawSettings>,
+    partition: Option<Decls<RawPartition>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawSettings {
+    policy: Option<Spanned<String>>,
+    slice_us: Option<Spanned<i64>>,
+    period_us: Option<Spanned<i64>>,
+    min_share: Option<Spanned<f64>>,
+    run_until: Option<Spanned<String>>,
+    ram_kib: Option<Spanned<i64>>,
+}
+
+#[derive(Deserialize)]
+#[serde(
+    deny_unknown_fields,
+    expecting = "a partition table: app, ram_kib, devices, lines, realtime"
+)]
+pub(crate) struct RawPartition {
+    app: Option<Spanned<String>>,
+    ram_kib: Option<Spanned<i64>>,
+    devices: Option<Spanned<Vec<Spanned<String>>>>,
+    lines: Option<Spanned<Vec<Spanned<i64>>>>,
+    realtime: Option<Spanned<bool>>,
+}
+
+impl Kind for RawPartition {
+    const KIND: &'static str = "partition";
+}
+
+struct Ctx<'a> {
+    name: &'a str,
+    text: &'a str,
+}
+
+type R<T> = Result<T, ConfigError>;
+
+impl Ctx<'_> {
+    fn err(
+        &self,
+        span: &Range<usize>,
+        what: impl Into<String>,
+        expected: impl Into<String>,
+    ) -> ConfigError {
+        invalid_at(self.name, self.text, span, what, expected)
+    }
+
+    fn int(&self, v: &Spanned<i64>, key: &str, lo: i64, hi: i64, expected: &str) -> R<i64> {
+        let n = *v.get_ref();
+        if (lo..=hi).contains(&n) {
+            Ok(n)
+        } else {
+            Err(self.err(&v.span(), format!("{key} = {n} is out of range"), expected))
+        }
+    }
+
+    /// A RAM size in KiB: a power of two from 4 KiB (one NAPOT PMP entry covers it).
+    fn kib(&self, v: &Spanned<i64>) -> R<u32> {
+        let n = *v.get_ref();
+        if !(4..=(1 << 21)).contains(&n) || n & (n - 1) != 0 {
+            return Err(self.err(
+                &v.span(),
+                format!("ram_kib = {n} is not a power of two from 4"),
+                "a power of two >= 4 (KiB): one PMP entry covers it",
+            ));
+        }
+        Ok((n as u32) << 10)
+    }
+
+    fn resolve(&self, raw: RawHv) -> R<HypervisorDesc> {
+        let mut d = HypervisorDesc {
+            policy: HvPolicy::Fair,
+            slice_us: 10_000,
+            period_us: 10_000,
+            min_share_permille: 100,
+            run_until: None,
+            ram_size: 64 << 10,
+            partitions: Vec::new(),
+        };
+        let mut run_until = None;
+        if let Some(s) = raw.hypervisor {
+            if let Some(p) = &s.policy {
+                d.policy = match p.get_ref().as_str() {
+                    "fair" => HvPolicy::Fair,
+                    "rt" => HvPolicy::Rt,
+                    other => {
+                        return Err(self.err(
+                            &p.span(),
+                            format!("unknown policy \"{other}\""),
+                            "\"fair\" or \"rt\"",
+                        ))
+                    }
+                };
+            }
+            let us = "a time in us, 1..=1000000000";
+            if let Some(v) = &s.slice_us {
+                d.slice_us = self.int(v, "slice_us", 1, 1_000_000_000, us)? as u32;
+            }
+            if let Some(v) = &s.period_us {
+                d.period_us = self.int(v, "period_us", 1, 1_000_000_000, us)? as u32;
+            }
+            if let Some(v) = &s.min_share {
+                let f = *v.get_ref();
+                if !(0.0..=0.9).contains(&f) {
+                    return Err(self.err(
+                        &v.span(),
+                        format!("min_share = {f} is out of range"),
+                        "a fraction of the CPU from 0 to 0.9",
+                    ));
+                }
+                d.min_share_permille = (f * 1000.0).round() as u32;
+            }
+            if let Some(v) = &s.ram_kib {
+                d.ram_size = self.kib(v)?;
+            }
+            run_until = s.run_until;
+        }
+        let decls = raw.partition.map(|p| p.0).unwrap_or_default();
+        if decls.is_empty() {
+            return Err(self.err(
+                &(0..0),
+                "no partition",
+                "at least one [partition.NAME] table with app = \"DIR\"",
+            ));
+        }
+        if decls.len() > MAX_PARTITIONS {
+            return Err(self.err(
+                &decls[MAX_PARTITIONS].0.span(),
+                format!("{} partitions", decls.len()),
+                format!("at most {MAX_PARTITIONS}"),
+            ));
+        }
+        let ram_end = 1u64 << 32; // the machine file says how much RAM there is
+        let mut next = RAM_BASE as u64 + d.ram_size as u64;
+        let mut owned: u32 = 0;
+        for (name, table) in decls {
+            let t = table.get_ref();
+            if !crate::names::is_identifier(name.get_ref()) {
+                return Err(self.err(
+                    &name.span(),
+                    format!("partition name \"{}\" is not an identifier", name.get_ref()),
+                    "letters, digits and _, not starting with a digit",
+                ));
+            }
+            let app = t.app.as_ref().ok_or_else(|| {
+                self.err(
+                    &table.span(),
+                    format!("partition {} has no app", name.get_ref()),
+                    "app = \"DIR\": the guest's application directory",
+                )
+            })?;
+            let ram_size = match &t.ram_kib {
+                Some(v) => self.kib(v)?,
+                None => 256 << 10,
+            };
+            // Aligned to its size: one NAPOT entry.
+            let base = next.div_ceil(ram_size as u64) * ram_size as u64;
+            if base + ram_size as u64 > ram_end {
+                return Err(self.err(
+                    &table.span(),
+                    "the partitions do not fit in RAM",
+                    "smaller ram_kib",
+                ));
+            }
+            next = base + ram_size as u64;
+            let mut devices = Vec::new();
+            if let Some(list) = &t.devices {
+                for dev in list.get_ref() {
+                    let Some(&(_, b)) = DEVICES.iter().find(|(n, _)| n == dev.get_ref()) else {
+                        let names: Vec<String> =
+                            DEVICES.iter().map(|(n, _)| format!("\"{n}\"")).collect();
+                        return Err(self.err(
+                            &dev.span(),
+                            format!("unknown device \"{}\"", dev.get_ref()),
+                            format!("one of {}", names.join(", ")),
+                        ));
+                    };
+                    if devices.contains(&b) {
+                        return Err(self.err(
+                            &dev.span(),
+                            format!("device \"{}\" listed twice", dev.get_ref()),
+                            "each device once",
+                        ));
+                    }
+                    devices.push(b);
+                }
+                if devices.len() > MAX_DEVICES {
+                    return Err(self.err(
+                        &list.span(),
+                        format!("{} devices", devices.len()),
+                        format!("at most {MAX_DEVICES}"),
+                    ));
+                }
+            }
+            let mut lines = 0u32;
+            if let Some(list) = &t.lines {
+                for l in list.get_ref() {
+                    let n = self.int(l, "line", 0, FAST_LINES - 1, "a fast line 0..14")? as u32;
+                    if owned >> n & 1 != 0 {
+                        return Err(self.err(
+                            &l.span(),
+                            format!("line {n} is already another partition's (or listed twice)"),
+                            "each line owned by one partition",
+                        ));
+                    }
+                    owned |= 1 << n;
+                    lines |= 1 << n;
+                }
+            }
+            let realtime = t.realtime.as_ref().is_some_and(|r| *r.get_ref());
+            if realtime && d.partitions.iter().any(|p: &Partition| p.realtime) {
+                let r = t.realtime.as_ref().expect("realtime set");
+                return Err(self.err(
+                    &r.span(),
+                    "a second realtime partition",
+                    "at most one partition with realtime = true",
+                ));
+            }
+            d.partitions.push(Partition {
+                name: name.get_ref().clone(),
+                app: app.get_ref().clone(),
+                ram_base: base as u32,
+                ram_size,
+                devices,
+                lines,
+                realtime,
+            });
+        }
+        if let Some(r) = run_until {
+            match d.partitions.iter().position(|p| &p.name == r.get_ref()) {
+                Some(i) => d.run_until = Some(i),
+                None => {
+                    return Err(self.err(
+                        &r.span(),
+                        format!("run_until names no partition: \"{}\"", r.get_ref()),
+                        "the name of a [partition.NAME]",
+                    ))
+                }
+            }
+        }
+        if d.policy == HvPolicy::Rt && !d.partitions.iter().any(|p| p.realtime) {
+            return Err(self.err(
+                &(0..0),
+                "policy \"rt\" without a realtime partition",
+                "realtime = true on one partition",
+            ));
+        }
+        Ok(d)
+    }
+}
+
+impl HypervisorDesc {
+    pub fn from_file(path: &Path) -> Result<HypervisorDesc, ConfigError> {
+        let text = read_text_file(path, "the hypervisor description")?;
+        Self::from_str(&text, &path.display().to_string())
+    }
+
+    #[allow(clippy::should_implement_trait)]
+    pub fn from_str(text: &str, name_for_errors: &str) -> Result<HypervisorDesc, ConfigError> {
+        let raw: RawHv = toml::from_str(text).map_err(|e| toml_error(name_for_errors, text, &e))?;
+        Ctx {
+            name: name_for_errors,
+            text,
+        }
+        .resolve(raw)
+    }
+
+    /// The generated C of the partition table (hv/src/hv.h's hv_config); `entries[i]` is
+    /// partition i's entry point.
+    pub fn config_c(&self, entries: &[u32]) -> String {
+        let mut s = String::from(
+            "/* Generated by ubik build from hypervisor.toml: do not edit. */\n#include \"hv.h\"\n\n",
+        );
+        s.push_str("static const struct hv_partition_config partitions[] = {\n");
+        for (p, e) in self.partitions.iter().zip(entries) {
+            let devs: Vec<String> = p.devices.iter().map(|d| format!("0x{d:08X}u")).collect();
+            s.push_str(&format!(
+                "    {{.name = \"{}\", .ram_base = 0x{:08X}u, .ram_size = 0x{:08X}u, .entry = 0x{:08X}u,\n     .devices = {{{}}}, .n_devices = {}, .lines = 0x{:04X}u, .realtime = {}}},\n",
+                p.name,
+                p.ram_base,
+                p.ram_size,
+                e,
+                devs.join(", "),
+                p.devices.len(),
+                p.lines,
+                p.realtime
+            ));
+        }
+        s.push_str("};\n\n");
+        s.push_str(&format!(
+            "const struct hv_config hv_config = {{\n    .policy = {},\n    .slice_us = {},\n    .period_us = {},\n    .min_share_permille = {},\n    .run_until = {},\n    .n = {},\n    .partitions = partitions,\n}};\n",
+            match self.policy {
+                HvPolicy::Fair => "HV_POLICY_FAIR",
+                HvPolicy::Rt => "HV_POLICY_RT",
+            },
+            self.slice_us,
+            self.period_us,
+            self.min_share_permille,
+            self.run_until.map(|i| i as i64).unwrap_or(-1),
+            self.partitions.len()
+        ));
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn err(text: &str) -> String {
+        HypervisorDesc::from_str(text, "h.toml")
+            .unwrap_err()
+            .to_string()
+    }
+
+    const TWO: &str = "[hypervisor]\npolicy = \"rt\"\nrun_until = \"rt\"\n\n[partition.rt]\napp = \"a\"\nlines = [3]\nrealtime = true\ndevices = [\"io\"]\n\n[partition.gp]\napp = \"b\"\nram_kib = 128\nlines = [4, 5]\n";
+
+    #[test]
+    fn partitions_are_placed_aligned_after_the_hypervisor() {
+        let d = HypervisorDesc::from_str(TWO, "h.toml").unwrap();
+        assert_eq!(d.policy, HvPolicy::Rt);
+        assert_eq!(d.run_until, Some(0));
+        let p = &d.partitions;
+        assert_eq!((p[0].ram_base, p[0].ram_size), (0x140000, 0x40000));
+        assert_eq!((p[1].ram_base, p[1].ram_size), (0x180000, 0x20000));
+        assert_eq!((p[0].lines, p[1].lines), (1 << 3, 3 << 4));
+        assert_eq!(p[0].devices, vec![0x40000]);
+        let c = d.config_c(&[0x140080, 0x180080]);
+        assert!(
+            c.contains(".policy = HV_POLICY_RT") && c.contains(".run_until = 0"),
+            "{c}"
+        );
+    }
+
+    #[test]
+    fn errors_say_where_and_what() {
+        assert!(err("[partition.a]\napp = \"x\"\nram_kib = 100\n")
+            .starts_with("h.toml:3:11: ram_kib = 100"));
+        assert!(err(
+            "[partition.a]\napp = \"x\"\nlines = [3]\n[partition.b]\napp = \"y\"\nlines = [3]\n"
+        )
+        .contains("h.toml:6:10: line 3 is already"));
+        assert!(err("[partition.a]\napp = \"x\"\ndevices = [\"gpu\"]\n")
+            .contains("unknown device \"gpu\""));
+        assert!(
+            err("[hypervisor]\npolicy = \"edf\"\n[partition.a]\napp = \"x\"\n")
+                .contains("h.toml:2:10: unknown policy")
+        );
+        assert!(
+            err("[hypervisor]\nrun_until = \"z\"\n[partition.a]\napp = \"x\"\n")
+                .contains("run_until names no partition")
+        );
+        assert!(
+            err("[hypervisor]\npolicy = \"rt\"\n[partition.a]\napp = \"x\"\n")
+                .contains("without a realtime partition")
+        );
+        assert!(err("[partition.a]\nram_kib = 8\n").contains("has no app"));
+        assert!(err("[hypervisor]\n").contains("no partition"));
+        let e = err("[partition.a]\napp = \"x\"\nbogus = 1\n");
+        assert!(
+            e.starts_with("h.toml:3:1: unknown") && e.contains("bogus"),
+            "{e}"
+        );
+    }
+}
