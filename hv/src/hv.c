@@ -21,13 +21,12 @@
 static struct hv_part parts[HV_MAX_PARTITIONS];
 static struct hv_part *cur;       /* the partition running (or last run) */
 static uint64_t run_start;        /* when cur last started running */
-static uint64_t slice_end;        /* when cur's turn ends (NEVER: no end) */
+static uint64_t slice_end;        /* rt: when a non-real-time partition's turn ends */
 static uint64_t slice_counts, period_counts, min_counts;
 static uint64_t period_start;
 static uint32_t mtime_hz;
 static uint32_t all_lines;        /* every owned line */
 static struct hv_part *rt_part;   /* the rt policy's partition, or NULL */
-static uint32_t next_rr;          /* round robin: the partition after the last turn */
 static uint32_t switches;         /* partition switches, for the report */
 
 /* ---- Output (the hypervisor's own console lines) --------------------------------------- */
@@ -91,8 +90,9 @@ static void set_compare(uint64_t at)
 
 static uint32_t napot(uint32_t base, uint32_t size) { return (base >> 2) | ((size >> 3) - 1); }
 
-/* Entries 0..7: its RAM (read, write, execute), its devices (read, write), the timer's window
- * (read: mtime and its rate; the compare is the hypervisor's). */
+/* Entries 0..7: its RAM (read, write, execute), its devices (read, write), the timer's and
+ * the power controller's windows (read: mtime, its rate, the clock; the compare and the
+ * operating point are the hypervisor's). */
 static void pmp_prepare(struct hv_part *p)
 {
     const struct hv_partition_config *c = p->cfg;
@@ -100,30 +100,39 @@ static void pmp_prepare(struct hv_part *p)
     unsigned e = 0;
     p->pmpaddr[e] = napot(c->ram_base, c->ram_size);
     cfg[e++] = PMP_NAPOT | PMP_R | PMP_W | PMP_X;
-    for (uint32_t i = 0; i < c->n_devices && e < 7; i++) {
+    for (uint32_t i = 0; i < c->n_devices && e < 6; i++) {
         p->pmpaddr[e] = napot(c->devices[i], 4096);
         cfg[e++] = PMP_NAPOT | PMP_R | PMP_W;
     }
     p->pmpaddr[e] = napot(TIMER_BASE, 4096);
     cfg[e++] = PMP_NAPOT | PMP_R;
+    p->pmpaddr[e] = napot(POWER_BASE, 4096);
+    cfg[e++] = PMP_NAPOT | PMP_R;
     p->pmpcfg[0] = cfg[0] | cfg[1] << 8 | cfg[2] << 16 | cfg[3] << 24;
     p->pmpcfg[1] = cfg[4] | cfg[5] << 8 | cfg[6] << 16 | cfg[7] << 24;
 }
 
-static void pmp_load(const struct hv_part *p)
+static void pmp_load_bank(const struct hv_part *p, uint32_t bank)
 {
-    csr_write(pmpcfg0, 0); /* off while the addresses change */
-    csr_write(pmpcfg1, 0);
-    csr_write(pmpaddr0, p->pmpaddr[0]);
-    csr_write(pmpaddr1, p->pmpaddr[1]);
-    csr_write(pmpaddr2, p->pmpaddr[2]);
-    csr_write(pmpaddr3, p->pmpaddr[3]);
-    csr_write(pmpaddr4, p->pmpaddr[4]);
-    csr_write(pmpaddr5, p->pmpaddr[5]);
-    csr_write(pmpaddr6, p->pmpaddr[6]);
-    csr_write(pmpaddr7, p->pmpaddr[7]);
-    csr_write(pmpcfg0, p->pmpcfg[0]);
-    csr_write(pmpcfg1, p->pmpcfg[1]);
+    if (bank == 0) {
+        csr_write(pmpaddr0, p->pmpaddr[0]);
+        csr_write(pmpaddr1, p->pmpaddr[1]);
+        csr_write(pmpaddr2, p->pmpaddr[2]);
+        csr_write(pmpaddr3, p->pmpaddr[3]);
+        csr_write(pmpaddr4, p->pmpaddr[4]);
+        csr_write(pmpaddr5, p->pmpaddr[5]);
+        csr_write(pmpaddr6, p->pmpaddr[6]);
+        csr_write(pmpaddr7, p->pmpaddr[7]);
+    } else {
+        csr_write(pmpaddr8, p->pmpaddr[0]);
+        csr_write(pmpaddr9, p->pmpaddr[1]);
+        csr_write(pmpaddr10, p->pmpaddr[2]);
+        csr_write(pmpaddr11, p->pmpaddr[3]);
+        csr_write(pmpaddr12, p->pmpaddr[4]);
+        csr_write(pmpaddr13, p->pmpaddr[5]);
+        csr_write(pmpaddr14, p->pmpaddr[6]);
+        csr_write(pmpaddr15, p->pmpaddr[7]);
+    }
 }
 
 /* ---- Virtual interrupts ---------------------------------------------------------------------- */
@@ -163,10 +172,12 @@ static bool runnable(const struct hv_part *p)
 static void deliver(struct hv_part *p)
 {
     struct hv_vcpu *v = p->vcpu;
-    if (!v || !(v->ie & HV_IE))
+    if (!v)
         return;
+    /* The page's pending word first: with interrupts off, the guest learns from it that it
+     * must ask (HV_SYNC) when it turns them on. */
     uint32_t d = pending_of(p) & v->enable;
-    if (!d)
+    if (!d || !(v->ie & HV_IE))
         return;
     uint32_t cause;
     if (d >> 16)
@@ -246,15 +257,24 @@ static void report_and_halt(int code)
     }
 }
 
+/* A partition's status for the run's: its exit status, 3 when a fault stopped it. */
+static int status_of(const struct hv_part *p) { return p->fault_cause ? 3 : p->exit_code; }
+
+/* p stopped. The run ends when the partition it waits for stops (with its status), or, if it
+ * waits for none, when all have stopped (with the first nonzero status, else 0). */
 static void stopped(struct hv_part *p)
 {
     p->state = PART_STOPPED;
     if ((int)p->id == hv_config.run_until)
-        report_and_halt(p->fault_cause ? 3 : p->exit_code);
-    for (uint32_t i = 0; i < hv_config.n; i++)
+        report_and_halt(status_of(p));
+    int code = 0;
+    for (uint32_t i = 0; i < hv_config.n; i++) {
         if (parts[i].state != PART_STOPPED)
             return;
-    report_and_halt(0);
+        if (!code)
+            code = status_of(&parts[i]);
+    }
+    report_and_halt(code);
 }
 
 static const char *fault_name(uint32_t cause)
@@ -357,22 +377,52 @@ static void charge(uint64_t t)
     run_start = t;
 }
 
-/* The next partition in turn that can run, starting after the last turn; NULL if none. */
-static struct hv_part *next_in_turn(bool skip_rt)
+static uint64_t min64(uint64_t a, uint64_t b) { return a < b ? a : b; }
+
+/* A partition's virtual compare if it lies ahead (one already passed is a pending level). */
+static uint64_t vtimer_ahead(const struct hv_part *p, uint64_t t)
 {
-    for (uint32_t k = 0; k < hv_config.n; k++) {
-        struct hv_part *p = &parts[(next_rr + k) % hv_config.n];
-        if (skip_rt && p == rt_part)
-            continue;
-        if (runnable(p)) {
-            next_rr = (p->id + 1) % hv_config.n;
-            return p;
-        }
-    }
-    return NULL;
+    return p->state != PART_STOPPED && p->vtimecmp > t ? p->vtimecmp : NEVER;
 }
 
-/* Can a partition other than the rt one run? */
+/* What resume decides: who runs (NULL: nobody can), which lines may interrupt meanwhile, and
+ * when the hypervisor must look again at the latest. */
+struct plan {
+    struct hv_part *run;
+    uint32_t lines;
+    uint64_t deadline;
+};
+
+/* -- fair: fixed turns of slice_us in partition order (stopped partitions skipped). Only the
+ * owner of the turn runs; if it has nothing to do the core idles; the others' interrupts and
+ * timers wait for their turns. */
+static uint32_t turn;
+static uint64_t turn_end;
+
+static void fair_plan(uint64_t t, struct plan *pl)
+{
+    if (t >= turn_end || parts[turn].state == PART_STOPPED) {
+        uint32_t k = turn;
+        do
+            k = (k + 1) % hv_config.n;
+        while (parts[k].state == PART_STOPPED && k != turn);
+        turn = k;
+        /* the next turn follows the last one's end (fixed turns), unless a turn was missed */
+        turn_end = t >= turn_end && t - turn_end < slice_counts ? turn_end + slice_counts
+                                                                : t + slice_counts;
+    }
+    struct hv_part *o = &parts[turn];
+    pl->run = runnable(o) ? o : NULL;
+    pl->lines = o->lines;
+    pl->deadline = min64(turn_end, vtimer_ahead(o, t));
+}
+
+/* -- rt: the real-time partition runs whenever it can; its lines and timer preempt the
+ * others at once. The others share its idle time in turns of slice_us, and get at least
+ * min_share of every period_us: when that share is owed and can no longer wait, they run and
+ * the real-time partition's interrupts wait. */
+static uint32_t next_rr; /* the next non-real-time partition in turn */
+
 static bool others_runnable(void)
 {
     for (uint32_t i = 0; i < hv_config.n; i++)
@@ -381,138 +431,139 @@ static bool others_runnable(void)
     return false;
 }
 
-/* Under rt: must the others run now to get their minimum share of this period? */
-static bool others_owed(uint64_t t)
+/* The others' time in this period. */
+static uint64_t others_cpu(void)
 {
-    if (!min_counts)
-        return false;
-    uint64_t others = 0;
+    uint64_t c = 0;
     for (uint32_t i = 0; i < hv_config.n; i++)
         if (&parts[i] != rt_part)
-            others += parts[i].period_cpu;
-    if (others >= min_counts)
-        return false;
-    uint64_t left = period_start + period_counts > t ? period_start + period_counts - t : 0;
-    return min_counts - others >= left;
+            c += parts[i].period_cpu;
+    return c;
 }
 
-/* The partition to run at time t, by the policy. */
-static struct hv_part *pick(uint64_t t)
+static void rt_plan(uint64_t t, struct plan *pl)
 {
-    if (hv_config.policy == HV_POLICY_RT && rt_part) {
-        if (t >= period_start + period_counts) {
-            period_start = t - (t - period_start) % period_counts;
-            for (uint32_t i = 0; i < hv_config.n; i++)
-                parts[i].period_cpu = 0;
-        }
-        if (runnable(rt_part) && !(others_owed(t) && others_runnable()))
-            return rt_part;
-        if (cur && cur != rt_part && runnable(cur) && t < slice_end)
-            return cur;
-        return next_in_turn(true);
+    if (t >= period_start + period_counts) {
+        period_start = t;
+        for (uint32_t i = 0; i < hv_config.n; i++)
+            parts[i].period_cpu = 0;
     }
-    if (cur && runnable(cur) && t < slice_end)
-        return cur;
-    return next_in_turn(false);
-}
-
-/* Which physical lines may interrupt while n runs: its own; under rt, while another runs,
- * the rt partition's too (they preempt it), unless the others are owed their share. */
-static void route(const struct hv_part *n, uint64_t t)
-{
-    uint32_t lines = n->cfg->lines;
-    if (hv_config.policy == HV_POLICY_RT && rt_part && n != rt_part && !others_owed(t))
-        lines |= rt_part->cfg->lines;
-    MMIO32(INTC_ENABLE) = lines;
+    uint64_t end = period_start + period_counts;
+    uint64_t got = others_cpu();
+    uint64_t owed = got < min_counts ? min_counts - got : 0;
+    bool must_pay = owed && owed >= end - t && others_runnable();
+    if (runnable(rt_part) && !must_pay) {
+        pl->run = rt_part;
+        pl->lines = rt_part->lines;
+        /* look again when the others' share can wait no longer */
+        uint64_t pay_at = owed && end - t > owed ? end - owed : NEVER;
+        pl->deadline = min64(vtimer_ahead(rt_part, t), pay_at);
+        return;
+    }
+    struct hv_part *n = NULL;
+    if (cur && cur != rt_part && runnable(cur) && t < slice_end) {
+        n = cur;
+    } else {
+        for (uint32_t k = 0; k < hv_config.n && !n; k++) {
+            struct hv_part *p = &parts[(next_rr + k) % hv_config.n];
+            if (p != rt_part && runnable(p)) {
+                n = p;
+                next_rr = (p->id + 1) % hv_config.n;
+                slice_end = t + slice_counts;
+            }
+        }
+    }
+    if (!n) { /* nobody can run: any line or timer may change that */
+        pl->run = NULL;
+        pl->lines = all_lines;
+        pl->deadline = NEVER;
+        for (uint32_t i = 0; i < hv_config.n; i++)
+            pl->deadline = min64(pl->deadline, vtimer_ahead(&parts[i], t));
+        return;
+    }
+    pl->run = n;
+    pl->lines = n->lines | (must_pay ? 0 : rt_part->lines);
+    pl->deadline = min64(slice_end, vtimer_ahead(n, t));
+    if (must_pay)
+        pl->deadline = min64(pl->deadline, t + owed); /* paid: the real-time partition again */
+    else
+        pl->deadline = min64(pl->deadline, vtimer_ahead(rt_part, t));
 }
 
 static uint64_t armed = NEVER;
 
-/* The physical compare at the earliest of `deadline` and the future virtual compares of the
- * partitions that matter now (a compare already passed is a pending level, not an event). */
-static void arm(uint64_t deadline, uint64_t t, const struct hv_part *a, const struct hv_part *b)
+/* The physical compare: the next moment the hypervisor must look. */
+static void arm(uint64_t deadline)
 {
-    if (a && a->vtimecmp > t && a->vtimecmp < deadline)
-        deadline = a->vtimecmp;
-    if (b && b->vtimecmp > t && b->vtimecmp < deadline)
-        deadline = b->vtimecmp;
     if (deadline != armed) {
         armed = deadline;
         set_compare(deadline);
     }
 }
 
-/* When the others' minimum share must start being paid, if the rt partition keeps running. */
-static uint64_t force_at(void)
+static uint32_t routed = ~0u;
+
+static void route(uint32_t lines)
 {
-    if (!min_counts)
-        return NEVER;
-    uint64_t others = 0;
-    bool any = false;
-    for (uint32_t i = 0; i < hv_config.n; i++) {
-        if (&parts[i] == rt_part || parts[i].state == PART_STOPPED)
-            continue;
-        others += parts[i].period_cpu;
-        any = true;
+    if (lines != routed) {
+        routed = lines;
+        MMIO32(INTC_ENABLE) = lines;
     }
-    uint64_t end = period_start + period_counts;
-    if (!any)
-        return NEVER;
-    if (others >= min_counts)
-        return end; /* paid: the next period starts the count again */
-    return end - (min_counts - others);
 }
 
-/* Nothing can run: wait for an interrupt with every line routed and the earliest virtual
- * compare armed. The hypervisor runs with MIE clear, so wfi returns without a trap. */
-static void idle_wait(uint64_t t)
+/* PMP: partition i's entries are bank i % 2 (entries 0-7 or 8-15); a switch between two
+ * partitions whose entries are both loaded only changes the configuration words. */
+static const struct hv_part *bank_holds[2];
+
+static void pmp_switch(const struct hv_part *n)
 {
-    uint64_t d = NEVER;
-    for (uint32_t i = 0; i < hv_config.n; i++)
-        if (parts[i].state != PART_STOPPED && parts[i].vtimecmp > t && parts[i].vtimecmp < d)
-            d = parts[i].vtimecmp;
-    MMIO32(INTC_ENABLE) = all_lines;
-    arm(d, t, NULL, NULL);
-    __asm__ volatile("wfi");
+    uint32_t bank = n->id & 1;
+    if (bank_holds[bank] != n) {
+        pmp_load_bank(n, bank);
+        bank_holds[bank] = n;
+    }
+    if (bank == 0) {
+        csr_write(pmpcfg2, 0);
+        csr_write(pmpcfg3, 0);
+        csr_write(pmpcfg0, n->pmpcfg[0]);
+        csr_write(pmpcfg1, n->pmpcfg[1]);
+    } else {
+        csr_write(pmpcfg0, 0);
+        csr_write(pmpcfg1, 0);
+        csr_write(pmpcfg2, n->pmpcfg[0]);
+        csr_write(pmpcfg3, n->pmpcfg[1]);
+    }
 }
 
-static void switch_to(struct hv_part *n, uint64_t t)
-{
-    cur = n;
-    run_start = t;
-    slice_end = (hv_config.policy == HV_POLICY_RT && n == rt_part) ? NEVER : t + slice_counts;
-    pmp_load(n);
-    switches++;
-}
-
-/* Pick, deliver, route, arm: the partition to return to. */
+/* The partition to return to: the policy's plan carried out (nothing runnable: the core
+ * waits, the hypervisor's MIE clear, so wfi returns without a trap). */
 static struct hv_part *resume(uint64_t t)
 {
     for (;;) {
         timer_levels(t);
         collect_lines();
-        struct hv_part *n = pick(t);
+        struct plan pl;
+        if (hv_config.policy == HV_POLICY_RT && rt_part)
+            rt_plan(t, &pl);
+        else
+            fair_plan(t, &pl);
+        route(pl.lines);
+        arm(pl.deadline);
+        struct hv_part *n = pl.run;
         if (n) {
-            if (n != cur)
-                switch_to(n, t);
+            if (n != cur) {
+                charge(t);
+                cur = n;
+                pmp_switch(n);
+                switches++;
+            }
             n->state = PART_RUNNABLE;
             deliver(n);
-            route(n, t);
-            uint64_t d = slice_end;
-            if (hv_config.policy == HV_POLICY_RT && rt_part) {
-                uint64_t f = n == rt_part ? force_at() : NEVER;
-                uint64_t pe = period_start + period_counts;
-                d = d < f ? d : f;
-                d = d < pe ? d : pe;
-                arm(d, t, n, n == rt_part ? NULL : rt_part);
-            } else {
-                arm(d, t, n, NULL);
-            }
             return n;
         }
         charge(t);
         cur = NULL;
-        idle_wait(t);
+        __asm__ volatile("wfi");
         t = now();
         run_start = t;
     }
@@ -550,6 +601,7 @@ int main(void)
     for (uint32_t i = 0; i < hv_config.n; i++) {
         struct hv_part *p = &parts[i];
         p->cfg = &hv_config.partitions[i];
+        p->lines = p->cfg->lines;
         p->id = i;
         p->vtimecmp = NEVER;
         p->state = PART_RUNNABLE;
@@ -565,5 +617,7 @@ int main(void)
     uint64_t t = now();
     period_start = t;
     run_start = t;
+    turn = hv_config.n - 1; /* the first turn is partition 0's */
+    turn_end = t;
     hv_enter(resume(t));
 }

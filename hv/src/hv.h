@@ -4,12 +4,15 @@
 #define HV_H
 
 #include "hv/abi.h"
+#ifndef __ASSEMBLER__
 #include <stdbool.h>
 #include <stdint.h>
 
+#endif
 #define HV_MAX_PARTITIONS 4
 #define HV_MAX_DEVICES 4
 
+#ifndef __ASSEMBLER__
 enum hv_policy {
     HV_POLICY_FAIR, /* fixed slices in turn; a descheduled partition's interrupts wait */
     HV_POLICY_RT,   /* the real-time partition first; the others get its idle time */
@@ -42,15 +45,24 @@ enum hv_state {
     PART_IDLE,  /* waits (HV_IDLE) for a virtual interrupt */
     PART_STOPPED, /* exited, or stopped by a fault */
 };
+#endif
 
+/* Offsets of the fields the trap entry's fast paths use (entry.S). */
+#define HV_PART_VCPU 128
+#define HV_PART_VTVEC 132
+#define HV_PART_VPENDING 136
+#define HV_PART_LINES 140
+
+#ifndef __ASSEMBLER__
 /* A partition at run time. The saved registers come first: the trap entry (entry.S) stores
  * x1..x31 at 4 * i and the pc in the slot of x0. */
 struct hv_part {
     uint32_t x[32];
     struct hv_vcpu *vcpu; /* inside the partition's RAM (checked), or NULL before HV_VCPU */
     uint32_t vtvec;
-    uint64_t vtimecmp;    /* the virtual compare (UINT64_MAX: none) */
     uint32_t vpending;    /* latched lines and the timer's level, hv's view */
+    uint32_t lines;       /* the lines it owns (cfg->lines, where the entry finds it) */
+    uint64_t vtimecmp;    /* the virtual compare (UINT64_MAX: none) */
     enum hv_state state;
     int exit_code;
     uint32_t fault_cause, fault_pc, fault_tval; /* when a fault stopped it */
@@ -62,10 +74,15 @@ struct hv_part {
 };
 
 _Static_assert(__builtin_offsetof(struct hv_part, x) == 0, "entry.S: context at 0");
+_Static_assert(__builtin_offsetof(struct hv_part, vcpu) == HV_PART_VCPU, "entry.S");
+_Static_assert(__builtin_offsetof(struct hv_part, vtvec) == HV_PART_VTVEC, "entry.S");
+_Static_assert(__builtin_offsetof(struct hv_part, vpending) == HV_PART_VPENDING, "entry.S");
+_Static_assert(__builtin_offsetof(struct hv_part, lines) == HV_PART_LINES, "entry.S");
 
 /* entry.S */
 void hv_enter(struct hv_part *p) __attribute__((noreturn));
 /* hv.c: a trap from the partition whose context is p; returns the context to resume. */
 struct hv_part *hv_trap(struct hv_part *p);
+#endif
 
 #endif

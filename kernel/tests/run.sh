@@ -11,13 +11,17 @@
 # "full"`, shown as [SCHED+checks]), which asserts the kernel's invariants at every kernel
 # exit: the same result is expected. A test that corrupts the kernel on purpose says
 # `checks: only` in its expect file (it runs on the debug kernel alone).
-# Usage: kernel/tests/run.sh [-v] [NAME...]
+# --guest runs every test as the one partition of the hypervisor (hv/, docs/hypervisor.md):
+# built with the kernel's guest port, behind PMP, with every fast line and the io, rtm and
+# uart windows; a test that cannot run as a guest says `guest: no REASON` in its expect file.
+# Usage: kernel/tests/run.sh [-v] [--guest] [NAME...]
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 ubik="$root/sim/target/release/ubik"
 work="$root/build/kernel-tests"
-verbose=0
+verbose=0 guest=0
 [[ ${1:-} == -v ]] && { verbose=1; shift; }
+[[ ${1:-} == --guest ]] && { guest=1; shift; }
 names=("$@")
 if [[ ${#names[@]} -eq 0 ]]; then
     for d in "$root"/kernel/tests/*/; do [[ -f $d/system.toml ]] && names+=("$(basename "$d")"); done
@@ -31,6 +35,9 @@ for name in "${names[@]}"; do
     if [[ ! -f $src/schedulers && -f $src/schedulers.disabled ]]; then
         echo "SKIP  $name (schedulers.disabled)"; continue
     fi
+    if [[ $guest -eq 1 ]] && grep -q '^guest: no' "$src/expect" 2>/dev/null; then
+        echo "SKIP  $name (guest: $(sed -n 's/^guest: no *//p' "$src/expect"))"; continue
+    fi
     scheds=$(cat "$src/schedulers" 2>/dev/null || sed -n 's/^scheduler *= *"\(.*\)"/\1/p' "$src/system.toml")
     # `all`: the list lives only in sysdesc (Scheduler::ALL); ask ubik rather than copy it.
     [[ $scheds == all ]] && scheds=$("$ubik" gen --list-schedulers)
@@ -42,6 +49,7 @@ for name in "${names[@]}"; do
     for v in "${variants[@]}"; do
         s=${v%+checks}
         app="$work/$name-${v/+/-}"
+        [[ $guest -eq 1 ]] && app="$work/guest/$name-${v/+/-}"
         mkdir -p "$app"
         cp "$src"/*.c "$app/"
         # The test's own system.toml with the scheduler replaced and check.h's path absolute;
@@ -62,7 +70,17 @@ for name in "${names[@]}"; do
         rm -f "$app/system.toml.new"
         machine=()
         [[ -f $src/machine.toml ]] && machine=(--machine "$src/machine.toml")
-        if ! out=$(UBIK_ROOT="$root" "$ubik" build "$app" 2>&1); then
+        target=$app elf=$app/build/app.elf
+        if [[ $guest -eq 1 ]]; then
+            # The test as the hypervisor's only partition, on a core with PMP.
+            target=$app.hv elf=$app.hv/build/hv.elf
+            mkdir -p "$target"
+            printf '[hypervisor]\nrun_until = "test"\n\n[partition.test]\napp = "../%s"\nram_kib = 512\ndevices = ["io", "rtm", "uart"]\nlines = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14]\n' \
+                "$(basename "$app")" > "$target/hypervisor.toml"
+            { [[ -f $src/machine.toml ]] && cat "$src/machine.toml"; printf '\n[core]\npmp_regions = 16\n'; } > "$target/machine.toml"
+            machine=(--machine "$target/machine.toml")
+        fi
+        if ! out=$(UBIK_ROOT="$root" "$ubik" build "$target" 2>&1); then
             echo "FAIL  $name [$v]: build failed"; echo "$out" | tail -20 | sed 's/^/      /'
             fail=$((fail + 1)); continue
         fi
@@ -75,7 +93,7 @@ for name in "${names[@]}"; do
                 esac
             done < "$src/expect"
         fi
-        out=$(timeout 120 "$ubik" run "$app/build/app.elf" "${machine[@]}" --max-cycles 2000000000 2>"$errf")
+        out=$(timeout 120 "$ubik" run "$elf" "${machine[@]}" --max-cycles 2000000000 2>"$errf")
         rc=$?
         why=""
         [[ $rc -ne $want_exit ]] && why="exit $rc (expected $want_exit)"
@@ -91,5 +109,6 @@ for name in "${names[@]}"; do
         fi
     done
 done
-echo "kernel tests: $pass passed, $fail failed"
+as=""; [[ $guest -eq 1 ]] && as=" (as guests)"
+echo "kernel tests$as: $pass passed, $fail failed"
 [[ $fail -eq 0 ]]

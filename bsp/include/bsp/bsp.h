@@ -64,6 +64,31 @@ void bsp_unhandled_trap(uint32_t mcause, uintptr_t mepc, uint32_t mtval) __attri
 
 /* ---- Interrupts -------------------------------------------------------------------- */
 
+#ifdef BSP_GUEST
+/* A hypervisor guest (hv/, docs/hypervisor.md): the same operations on its virtual CPU page
+ * and by hypercall. The hypervisor acknowledges a line as it delivers it. */
+#include "hv/abi.h"
+extern struct hv_vcpu hv_vcpu;
+static inline void bsp_guest_sync_(void)
+{
+    if ((hv_vcpu.ie & HV_IE) && ((hv_vcpu.pending | (hv_vcpu.msip ? HV_IRQ_SOFT : 0)) & hv_vcpu.enable))
+        hv_call(HV_SYNC, 0, 0, 0, 0);
+}
+static inline void bsp_irq_enable(void) { hv_vcpu.ie = HV_IE; bsp_guest_sync_(); }
+static inline void bsp_irq_disable(void) { hv_vcpu.ie = 0; }
+static inline uint32_t bsp_irq_save(void) { uint32_t k = hv_vcpu.ie; hv_vcpu.ie = 0; return k & HV_IE; }
+static inline void bsp_irq_restore(uint32_t key) { if (key) bsp_irq_enable(); }
+static inline void bsp_wfi(void) { hv_call(HV_IDLE, 0, 0, 0, 0); }
+
+static inline void bsp_soft_irq_enable(void) { hv_vcpu.enable |= HV_IRQ_SOFT; bsp_guest_sync_(); }
+static inline void bsp_soft_irq_raise(void) { hv_vcpu.msip = 1; bsp_guest_sync_(); }
+static inline void bsp_soft_irq_clear(void) { hv_vcpu.msip = 0; }
+
+static inline void bsp_fast_irq_enable(unsigned line) { hv_vcpu.enable |= HV_IRQ_LINE(line); bsp_guest_sync_(); }
+static inline void bsp_fast_irq_disable(unsigned line) { hv_vcpu.enable &= ~HV_IRQ_LINE(line); }
+static inline void bsp_fast_irq_ack(unsigned line) { (void)line; }
+static inline void bsp_fast_irq_raise(unsigned line) { hv_call(HV_RAISE, (long)line, 0, 0, 0); }
+#else
 static inline void bsp_irq_enable(void) { csr_set(mstatus, MSTATUS_MIE); }
 static inline void bsp_irq_disable(void) { csr_clear(mstatus, MSTATUS_MIE); }
 /* Disables interrupts, returns the previous state for bsp_irq_restore. */
@@ -89,6 +114,7 @@ static inline void bsp_fast_irq_disable(unsigned line)
 static inline void bsp_fast_irq_ack(unsigned line) { MMIO32(INTC_ACK) = 1u << line; }
 /* Latch fast line `line` from software, as a source would (it reaches the core if enabled). */
 static inline void bsp_fast_irq_raise(unsigned line) { MMIO32(INTC_SET) = 1u << line; }
+#endif
 
 /* ---- Machine timer ----------------------------------------------------------------- */
 
@@ -108,6 +134,14 @@ static inline uint64_t bsp_timer_now(void)
 }
 
 /* Sets mtimecmp without a spurious match between the two halves; clears a pending timer interrupt. */
+#ifdef BSP_GUEST
+static inline void bsp_timer_set_compare(uint64_t when)
+{
+    hv_call(HV_TIMER, (long)(uint32_t)when, (long)(uint32_t)(when >> 32), 0, 0);
+}
+static inline void bsp_timer_irq_enable(void) { hv_vcpu.enable |= HV_IRQ_TIMER; bsp_guest_sync_(); }
+static inline void bsp_timer_irq_disable(void) { hv_vcpu.enable &= ~HV_IRQ_TIMER; }
+#else
 static inline void bsp_timer_set_compare(uint64_t when)
 {
     MMIO32(TIMER_MTIMECMP) = 0xFFFFFFFFu;
@@ -117,6 +151,7 @@ static inline void bsp_timer_set_compare(uint64_t when)
 
 static inline void bsp_timer_irq_enable(void) { csr_set(mie, MIE_MTIE); }
 static inline void bsp_timer_irq_disable(void) { csr_clear(mie, MIE_MTIE); }
+#endif
 
 /* ---- Performance counters ------------------------------------------------------------ */
 
