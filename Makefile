@@ -5,7 +5,8 @@
 #                   + simulator unit tests + every firmware test on the testbed
 #                   + the RTL differential timing suite (tests/rtl/check.sh)
 #                   + the RTM's Verilog against the testbed's model (hw/rtm/check.sh)
-#                   + host unit tests of kernel logic + on-target kernel tests
+#                   + host unit tests of kernel logic + on-target kernel tests, natively
+#                   and as hypervisor guests + the hypervisor's isolation and fuzz tests
 #                   + the SimBed workloads checked against a host model (tests/simbed)
 #                   + an experiment and its report end to end (tests/experiment)
 #                   + Thread-Metric's scenarios checked under each scheduler
@@ -14,7 +15,8 @@
 #                   (scripts/observe_bench.sh): out/bench/observe.json; Thread-Metric
 #                   (bench/threadmetric/run.sh): out/bench/threadmetric.json; Rhealstone
 #                   by GPIO edges (bench/rhealstone/run.sh): out/bench/rhealstone.json;
-#                   MiBench-like OS overhead (bench/overhead/run.sh): out/bench/overhead.json
+#                   MiBench-like OS overhead (bench/overhead/run.sh): out/bench/overhead.json;
+#                   the hypervisor experiment (bench/hypervisor/run.sh): out/bench/hypervisor.json
 #   make results    rerun the experiments docs/results.md shows and regenerate its tables
 #                   (scripts/results-tables.sh; about 10 minutes on 2 cores)
 #   make firmware   build every firmware under tests/firmware into build/firmware/
@@ -76,12 +78,15 @@ test: sim firmware
 	hw/rtm/check.sh
 	tests/host/run.sh
 	$(STRICT_C) kernel/tests/run.sh
+	$(STRICT_C) kernel/tests/run.sh --guest
+	$(STRICT_C) tests/hv/run.sh
 	$(STRICT_C) tests/simbed/run.sh
 	$(STRICT_C) tests/experiment/run.sh
 	$(PYTHON) bench/tests/test_parsers.py
 	$(STRICT_C) bench/threadmetric/run.sh --check
 	$(STRICT_C) bench/rhealstone/run.sh --check
 	$(STRICT_C) bench/overhead/run.sh --check
+	$(STRICT_C) bench/hypervisor/run.sh --check
 
 bench: sim $(FW_BUILD)/compute.elf $(FW_BUILD)/idle.elf
 	@scripts/setup.sh --rtl
@@ -96,6 +101,7 @@ bench: sim $(FW_BUILD)/compute.elf $(FW_BUILD)/idle.elf
 	bench/threadmetric/run.sh -o $(OUT)/bench/threadmetric.json
 	bench/rhealstone/run.sh -o $(OUT)/bench/rhealstone.json
 	bench/overhead/run.sh -o $(OUT)/bench/overhead.json
+	bench/hypervisor/run.sh -o $(OUT)/bench/hypervisor.json
 
 clean:
 	rm -rf $(BUILD) $(OUT)

@@ -199,14 +199,21 @@ static void deliver(struct hv_part *p)
     p->state = PART_RUNNABLE;
 }
 
-/* The timer's level for every partition, at time t. */
+/* The earliest virtual compare still ahead: until then no timer level can rise. */
+static uint64_t vtimer_min;
+
+/* The timer's level for every partition, at time t (after a compare changed). */
 static void timer_levels(uint64_t t)
 {
+    vtimer_min = NEVER;
     for (uint32_t i = 0; i < hv_config.n; i++) {
-        if (parts[i].vtimecmp <= t)
+        if (parts[i].vtimecmp <= t) {
             parts[i].vpending |= HV_IRQ_TIMER;
-        else
+        } else {
             parts[i].vpending &= ~HV_IRQ_TIMER;
+            if (parts[i].vtimecmp < vtimer_min)
+                vtimer_min = parts[i].vtimecmp;
+        }
     }
 }
 
@@ -225,10 +232,12 @@ static void collect_lines(void)
 
 /* ---- The run's end ---------------------------------------------------------------------------- */
 
+static void charge(uint64_t t);
 static void report_and_halt(int code) __attribute__((noreturn));
 static void report_and_halt(int code)
 {
     uint64_t t = now();
+    charge(t);
     puts_("hv: report policy=");
     puts_(hv_config.policy == HV_POLICY_RT ? "rt" : "fair");
     puts_(" time_us=");
@@ -319,6 +328,12 @@ static long hypercall(struct hv_part *p)
     uint32_t a0 = p->x[10], a1 = p->x[11];
     struct hv_vcpu *v = p->vcpu;
     switch (p->x[5]) {
+    case HV_VRET_TIMER:
+        if (!v)
+            return HV_EPERM;
+        p->vtimecmp = (uint64_t)v->timecmp[1] << 32 | v->timecmp[0];
+        timer_levels(now());
+        __attribute__((fallthrough));
     case HV_VRET:
         if (!v)
             return HV_EPERM;
@@ -367,7 +382,7 @@ static long hypercall(struct hv_part *p)
 
 /* ---- Scheduling -------------------------------------------------------------------------------- */
 
-/* Charge cur for the time since it started running. */
+/* Charge cur for the time since it started running (at switches, period ends and the end). */
 static void charge(uint64_t t)
 {
     if (cur && t > run_start) {
@@ -390,8 +405,11 @@ static uint64_t vtimer_ahead(const struct hv_part *p, uint64_t t)
 struct plan {
     struct hv_part *run;
     uint32_t lines;
-    uint64_t deadline;
+    uint64_t deadline; /* besides the running partition's own virtual compare */
 };
+
+/* The last plan's deadline (besides the running partition's compare), for go_on. */
+static uint64_t plan_deadline;
 
 /* -- fair: fixed turns of slice_us in partition order (stopped partitions skipped). Only the
  * owner of the turn runs; if it has nothing to do the core idles; the others' interrupts and
@@ -414,7 +432,7 @@ static void fair_plan(uint64_t t, struct plan *pl)
     struct hv_part *o = &parts[turn];
     pl->run = runnable(o) ? o : NULL;
     pl->lines = o->lines;
-    pl->deadline = min64(turn_end, vtimer_ahead(o, t));
+    pl->deadline = pl->run ? turn_end : min64(turn_end, vtimer_ahead(o, t));
 }
 
 /* -- rt: the real-time partition runs whenever it can; its lines and timer preempt the
@@ -431,10 +449,10 @@ static bool others_runnable(void)
     return false;
 }
 
-/* The others' time in this period. */
-static uint64_t others_cpu(void)
+/* The others' time in this period, up to t. */
+static uint64_t others_cpu(uint64_t t)
 {
-    uint64_t c = 0;
+    uint64_t c = cur && cur != rt_part ? t - run_start : 0;
     for (uint32_t i = 0; i < hv_config.n; i++)
         if (&parts[i] != rt_part)
             c += parts[i].period_cpu;
@@ -444,12 +462,13 @@ static uint64_t others_cpu(void)
 static void rt_plan(uint64_t t, struct plan *pl)
 {
     if (t >= period_start + period_counts) {
+        charge(t);
         period_start = t;
         for (uint32_t i = 0; i < hv_config.n; i++)
             parts[i].period_cpu = 0;
     }
     uint64_t end = period_start + period_counts;
-    uint64_t got = others_cpu();
+    uint64_t got = others_cpu(t);
     uint64_t owed = got < min_counts ? min_counts - got : 0;
     bool must_pay = owed && owed >= end - t && others_runnable();
     if (runnable(rt_part) && !must_pay) {
@@ -457,7 +476,7 @@ static void rt_plan(uint64_t t, struct plan *pl)
         pl->lines = rt_part->lines;
         /* look again when the others' share can wait no longer */
         uint64_t pay_at = owed && end - t > owed ? end - owed : NEVER;
-        pl->deadline = min64(vtimer_ahead(rt_part, t), pay_at);
+        pl->deadline = pay_at;
         return;
     }
     struct hv_part *n = NULL;
@@ -483,7 +502,7 @@ static void rt_plan(uint64_t t, struct plan *pl)
     }
     pl->run = n;
     pl->lines = n->lines | (must_pay ? 0 : rt_part->lines);
-    pl->deadline = min64(slice_end, vtimer_ahead(n, t));
+    pl->deadline = slice_end;
     if (must_pay)
         pl->deadline = min64(pl->deadline, t + owed); /* paid: the real-time partition again */
     else
@@ -540,7 +559,8 @@ static void pmp_switch(const struct hv_part *n)
 static struct hv_part *resume(uint64_t t)
 {
     for (;;) {
-        timer_levels(t);
+        if (t >= vtimer_min)
+            timer_levels(t);
         collect_lines();
         struct plan pl;
         if (hv_config.policy == HV_POLICY_RT && rt_part)
@@ -548,8 +568,9 @@ static struct hv_part *resume(uint64_t t)
         else
             fair_plan(t, &pl);
         route(pl.lines);
-        arm(pl.deadline);
         struct hv_part *n = pl.run;
+        plan_deadline = pl.deadline;
+        arm(n ? min64(pl.deadline, vtimer_ahead(n, t)) : pl.deadline);
         if (n) {
             if (n != cur) {
                 charge(t);
@@ -569,22 +590,103 @@ static struct hv_part *resume(uint64_t t)
     }
 }
 
+/* After a hypercall: the partition that made it goes on when nothing the plan depends on
+ * changed - it still can run, no virtual compare came due, its turn goes on, under rt it is
+ * the real-time partition and its period goes on (a line for another partition would have
+ * trapped as an interrupt, which takes the whole way). Only its own compare may have moved:
+ * the physical one follows. Else the whole way: resume. */
+static struct hv_part *go_on(struct hv_part *p, uint64_t t)
+{
+    if (p != cur || p->state != PART_RUNNABLE || t >= vtimer_min)
+        return resume(t);
+    if (hv_config.policy == HV_POLICY_RT && rt_part) {
+        if (p != rt_part || t >= period_start + period_counts)
+            return resume(t);
+    } else if (t >= turn_end) {
+        return resume(t);
+    }
+    if (t >= plan_deadline)
+        return resume(t);
+    deliver(p);
+    arm(min64(plan_deadline, vtimer_ahead(p, t)));
+    return p;
+}
+
+/* rt: a physical line of the real-time partition while another runs (it traps only while
+ * the others are not being paid their share): the shortest way in - the others' time
+ * charged, the real-time partition's PMP and lines, the line delivered. Else NULL. */
+static struct hv_part *rt_preempt(uint32_t cause, uint64_t t)
+{
+    struct hv_part *r = rt_part;
+    struct hv_vcpu *v = r->vcpu;
+    uint32_t bit = 1u << cause;
+    if (!cur || cur == r || cause < 16 || !(r->lines << 16 & bit) || !v || !(v->ie & HV_IE) ||
+        !(v->enable & bit) || r->vpending || v->msip || t >= vtimer_min ||
+        t >= period_start + period_counts)
+        return NULL;
+    MMIO32(INTC_ACK) = bit >> 16;
+    charge(t);
+    cur = r;
+    pmp_switch(r);
+    switches++;
+    route(r->lines);
+    r->state = PART_RUNNABLE;
+    v->epc = r->x[0];
+    v->cause = MCAUSE_IRQ | cause;
+    v->pie = v->ie;
+    v->ie = 0;
+    v->t0 = r->x[5];
+    v->t1 = r->x[6];
+    v->pending = 0;
+    r->x[0] = r->vtvec + 4 * cause;
+    uint64_t got = others_cpu(t), end = period_start + period_counts;
+    uint64_t owed = got < min_counts ? min_counts - got : 0;
+    plan_deadline = owed && end - t > owed ? end - owed : NEVER;
+    arm(min64(plan_deadline, vtimer_ahead(r, t)));
+    return r;
+}
+
+/* An interrupt while p runs: its own virtual compare came due, nothing else changed (the
+ * hypervisor's own deadline is later, no line is involved): the level raised and delivered
+ * without a new plan. Else NULL. */
+static struct hv_part *own_timer(struct hv_part *p, uint32_t cause, uint64_t t)
+{
+    if (cause != CAUSE_TIMER || p != cur || t >= plan_deadline || p->vtimecmp > t)
+        return NULL;
+    for (uint32_t i = 0; i < hv_config.n; i++)
+        if (&parts[i] != p && parts[i].vtimecmp <= t)
+            return NULL;
+    timer_levels(t);
+    deliver(p);
+    arm(min64(plan_deadline, vtimer_ahead(p, t)));
+    return p;
+}
+
 struct hv_part *hv_trap(struct hv_part *p)
 {
     uint32_t mcause = csr_read(mcause);
     uint64_t t = now();
-    charge(t);
     if (!(mcause & MCAUSE_IRQ)) {
         if (mcause == CAUSE_ECALL_U) {
             p->x[0] += 4;
             long r = hypercall(p);
             if (p->state != PART_STOPPED)
                 p->x[10] = (uint32_t)r;
+            return go_on(p, t);
         } else {
             fault(p, mcause, csr_read(mtval));
         }
     }
-    /* An interrupt: the timer and the lines are collected by resume. */
+    /* An interrupt: the shortcuts, or the timer and the lines collected by resume. */
+    if (mcause & MCAUSE_IRQ) {
+        struct hv_part *n = NULL;
+        if (hv_config.policy == HV_POLICY_RT && rt_part)
+            n = rt_preempt(mcause & 31, t);
+        if (!n)
+            n = own_timer(p, mcause & 31, t);
+        if (n)
+            return n;
+    }
     return resume(t);
 }
 

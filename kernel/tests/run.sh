@@ -13,7 +13,7 @@
 # `checks: only` in its expect file (it runs on the debug kernel alone).
 # --guest runs every test as the one partition of the hypervisor (hv/, docs/hypervisor.md):
 # built with the kernel's guest port, behind PMP, with every fast line and the io, rtm and
-# uart windows; a test that cannot run as a guest says `guest: no REASON` in its expect file.
+# uart windows; a test that cannot run as a guest says `guest: no, REASON` in its expect file.
 # Usage: kernel/tests/run.sh [-v] [--guest] [NAME...]
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -36,7 +36,7 @@ for name in "${names[@]}"; do
         echo "SKIP  $name (schedulers.disabled)"; continue
     fi
     if [[ $guest -eq 1 ]] && grep -q '^guest: no' "$src/expect" 2>/dev/null; then
-        echo "SKIP  $name (guest: $(sed -n 's/^guest: no *//p' "$src/expect"))"; continue
+        echo "SKIP  $name as a guest: $(sed -n 's/^guest: no, *//p' "$src/expect")"; continue
     fi
     scheds=$(cat "$src/schedulers" 2>/dev/null || sed -n 's/^scheduler *= *"\(.*\)"/\1/p' "$src/system.toml")
     # `all`: the list lives only in sysdesc (Scheduler::ALL); ask ubik rather than copy it.

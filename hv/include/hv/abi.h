@@ -39,7 +39,8 @@
 #define HV_VCPU_T1 32
 #define HV_VCPU_SCRATCH 36
 #define HV_VCPU_PROGRESS 40
-#define HV_VCPU_BYTES 48
+#define HV_VCPU_TIMECMP 44
+#define HV_VCPU_BYTES 64
 
 /* ie's value when interrupts are enabled (mstatus.MIE's bit, so keys read the same). */
 #define HV_IE HV_U(8)
@@ -57,7 +58,8 @@
 #define HV_PUTC 5      /* a0: a byte for the console */
 #define HV_EXIT 6      /* a0: exit status; the partition stops */
 #define HV_VCPU 7      /* a0: the vcpu page, a1: the vector table; returns the partition id */
-#define HV_CALLS 8
+#define HV_VRET_TIMER 8 /* HV_TIMER with the page's timecmp, then HV_VRET: a tick's return */
+#define HV_CALLS 9
 
 /* Results (a0): 0 or a value, else one of these. */
 #define HV_EINVAL (-22) /* an argument out of range, or memory outside the partition */
@@ -78,7 +80,8 @@ struct hv_vcpu {
     volatile uint32_t t0, t1;   /* at a virtual trap: the guest's t0 and t1 (hv) */
     volatile uint32_t scratch;  /* the guest's own (as mscratch) */
     volatile uint32_t progress; /* work done, the guest's count: the hv reports it */
-    uint32_t reserved;
+    volatile uint32_t timecmp[2]; /* HV_VRET_TIMER's compare, low and high words (guest) */
+    uint32_t reserved[3];
 };
 
 _Static_assert(sizeof(struct hv_vcpu) == HV_VCPU_BYTES, "HV_VCPU_BYTES");

@@ -11,8 +11,8 @@
  *   interrupts (a nested trap overwrites them), and write them back with interrupts disabled.
  * - Interrupts are enabled by a store to ie, then what became deliverable meanwhile is
  *   delivered by HV_SYNC - only if something is pending and enabled (a load and a branch).
- * - The timer interrupt has no short path here: it masks itself and raises the tail, which
- *   counts the tick and moves the compare (HV_TIMER) as on the machine.
+ * - The timer interrupt counts most ticks itself and returns with the next compare in one
+ *   hypercall (HV_VRET_TIMER); any other tick is the tail's, as on the machine.
  * Frames: as on the machine (tail 80 bytes: ra 0, t0-t2 4..12, a0-a7 16..44, t3-t6 48..60,
  * epc 64, pie 68; a LISR's 64 bytes on the interrupt stack, the interrupted sp at 60). */
 #include "bsp/mmio.h"
@@ -112,13 +112,63 @@ bsp_vector_fast_irq:
     .size bsp_vector_fast_irq, . - bsp_vector_fast_irq
 
     .section .text.uk_time.bsp_vector_timer, "ax"
-/* The timer (delivered whenever interrupts are on, as on the machine): masked until the tail
- * has moved the compare, the tick noted, the tail raised; the tail runs as soon as the lock
- * is free - at once, when the timer interrupted a task. */
+/* The timer (delivered whenever interrupts are on, as on the machine). Most ticks only
+ * count, as on the machine (../rv32/switch.S): when no kernel section was interrupted, no
+ * delayed task expires, no software timer exists, the policy keeps no time slices, the
+ * period has no fraction and the rate has not changed, the tick is counted here, the next
+ * compare put on the page and HV_VRET_TIMER sets it and returns, all with interrupts off:
+ * one pass through the hypervisor. Any other tick masks the timer until the tail has moved
+ * the compare, notes the tick and raises the tail, which runs as soon as the lock is free. */
     .globl bsp_vector_timer
     .type bsp_vector_timer, @function
 bsp_vector_timer:
+#if defined(UK_POLICY_TIME_SLICES) && !UK_POLICY_TIME_SLICES && !defined(UK_CONFIG_CHECKS_FULL) && !UK_POLICY_RTM
     la      t0, hv_vcpu
+    lw      t1, HV_VCPU_ENABLE(t0)
+    andi    t1, t1, HV_IRQ_SOFT
+    beqz    t1, 8f                  /* a kernel section was interrupted: the tail's tick */
+    lw      t1, uk__timer_tick_hook
+    bnez    t1, 8f                  /* software timers */
+    lw      t1, uk__tick_rem
+    bnez    t1, 8f                  /* a fractional period */
+    addi    sp, sp, -16
+    sw      t2, 0(sp)
+    sw      t3, 4(sp)
+    lui     t1, %hi(TIMER_MTIME_HZ)
+    lw      t1, %lo(TIMER_MTIME_HZ)(t1)
+    lw      t2, uk__timer_hz
+    bne     t1, t2, 7f              /* the rate changed */
+    la      t1, uk__delta_list
+    lw      t2, 0(t1)               /* the head's delay_node */
+    beq     t2, t1, 1f              /* nothing delayed */
+    lw      t3, UK_DELAY_NODE_TO_DELTA(t2)
+    li      t1, 2
+    bltu    t3, t1, 7f              /* the head expires now */
+    addi    t3, t3, -1
+    sw      t3, UK_DELAY_NODE_TO_DELTA(t2)
+1:  lw      t1, uk__ticks
+    addi    t1, t1, 1
+    sw      t1, uk__ticks, t2
+    lw      t1, uk__next_tick       /* the next tick: one period on, 64 bits */
+    lw      t2, uk__tick_period
+    add     t2, t1, t2
+    sltu    t1, t2, t1              /* the carry */
+    sw      t2, uk__next_tick, t3
+    sw      t2, HV_VCPU_TIMECMP(t0)
+    lw      t2, uk__next_tick + 4
+    add     t2, t2, t1
+    sw      t2, uk__next_tick + 4, t3
+    sw      t2, HV_VCPU_TIMECMP + 4(t0)
+    lw      t2, 0(sp)
+    lw      t3, 4(sp)
+    addi    sp, sp, 16
+    li      t0, HV_VRET_TIMER
+    ecall
+7:  lw      t2, 0(sp)
+    lw      t3, 4(sp)
+    addi    sp, sp, 16
+#endif
+8:  la      t0, hv_vcpu
     lw      t1, HV_VCPU_ENABLE(t0)
     andi    t1, t1, ~HV_IRQ_TIMER
     sw      t1, HV_VCPU_ENABLE(t0)
