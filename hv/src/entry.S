@@ -36,20 +36,39 @@ hv_trap_entry:
 
 /* ---- Fast paths: the running partition goes on, nothing else is due --------------------- */
 
-/* HV_VRET (t1 = the page): pc and ie from the page; if that enables something pending, the
- * C path delivers it. */
+/* HV_VRET (t1 = the page): pc and ie from the page; if that enables the software interrupt
+ * alone, it is delivered here; anything else pending goes the C path. */
 .Lvret:
     lw      t0, HV_VCPU_PIE(t1)
     andi    t0, t0, HV_IE
-    beqz    t0, 1f
+    beqz    t0, 1f                  /* interrupts stay off: nothing to deliver */
     lw      t2, HV_PART_VPENDING(t6)
     lw      t3, HV_VCPU_MSIP(t1)
     snez    t3, t3
     slli    t3, t3, 3               /* HV_IRQ_SOFT */
-    or      t2, t2, t3
+    or      t2, t2, t3              /* pending */
     lw      t3, HV_VCPU_ENABLE(t1)
+    andi    t3, t3, ~HV_IRQ_SOFT
+    lw      t0, HV_VCPU_SOFT_ENABLE(t1)
+    or      t3, t3, t0              /* enabled */
     and     t2, t2, t3
-    bnez    t2, .Lslow
+    li      t0, HV_IE
+    beqz    t2, 1f
+    li      t3, HV_IRQ_SOFT
+    bne     t2, t3, .Lslow
+    /* Only its software interrupt (a tail a handler raised): the return becomes that trap at
+     * once - the page keeps the pc, t0 and t1 the return would have restored. */
+    li      t3, 0x80000003
+    sw      t3, HV_VCPU_CAUSE(t1)
+    sw      t0, HV_VCPU_PIE(t1)
+    sw      zero, HV_VCPU_IE(t1)
+    lw      t3, HV_PART_VTVEC(t6)
+    addi    t3, t3, 12
+    csrw    mepc, t3
+    lw      t2, 28(t6)
+    lw      t3, 112(t6)
+    csrrw   t6, mscratch, t6
+    mret
 1:  sw      t0, HV_VCPU_IE(t1)
     lw      t0, HV_VCPU_EPC(t1)
     csrw    mepc, t0

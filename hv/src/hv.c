@@ -156,10 +156,17 @@ static uint32_t pending_of(const struct hv_part *p)
     return v;
 }
 
+/* The sources p has enabled: lines and timer in `enable`, the software interrupt in
+ * `soft_enable`. */
+static uint32_t enabled_of(const struct hv_vcpu *v)
+{
+    return (v->enable & ~HV_IRQ_SOFT) | (v->soft_enable & HV_IRQ_SOFT);
+}
+
 /* Pending and enabled (what wakes an idle partition, interrupts on or not). */
 static uint32_t wakers(const struct hv_part *p)
 {
-    return p->vcpu ? pending_of(p) & p->vcpu->enable : 0;
+    return p->vcpu ? pending_of(p) & enabled_of(p->vcpu) : 0;
 }
 
 static bool runnable(const struct hv_part *p)
@@ -176,7 +183,7 @@ static void deliver(struct hv_part *p)
         return;
     /* The page's pending word first: with interrupts off, the guest learns from it that it
      * must ask (HV_SYNC) when it turns them on. */
-    uint32_t d = pending_of(p) & v->enable;
+    uint32_t d = pending_of(p) & enabled_of(v);
     if (!d || !(v->ie & HV_IE))
         return;
     uint32_t cause;
@@ -597,8 +604,10 @@ static struct hv_part *resume(uint64_t t)
  * the physical one follows. Else the whole way: resume. */
 static struct hv_part *go_on(struct hv_part *p, uint64_t t)
 {
-    if (p != cur || p->state != PART_RUNNABLE || t >= vtimer_min)
+    if (p != cur || p->state != PART_RUNNABLE)
         return resume(t);
+    if (rt_part && p != rt_part && hv_config.policy == HV_POLICY_RT && rt_part->vtimecmp <= t)
+        return resume(t); /* the real-time partition's tick: it preempts */
     if (hv_config.policy == HV_POLICY_RT && rt_part) {
         if (p != rt_part || t >= period_start + period_counts)
             return resume(t);
@@ -607,6 +616,10 @@ static struct hv_part *go_on(struct hv_part *p, uint64_t t)
     }
     if (t >= plan_deadline)
         return resume(t);
+    /* Only this partition's own compare matters while it goes on: the others' wait for the
+     * next plan (fair: their turns; rt: they never preempt the real-time partition). */
+    if (p->vtimecmp <= t)
+        p->vpending |= HV_IRQ_TIMER;
     deliver(p);
     arm(min64(plan_deadline, vtimer_ahead(p, t)));
     return p;
@@ -646,17 +659,17 @@ static struct hv_part *rt_preempt(uint32_t cause, uint64_t t)
     return r;
 }
 
-/* An interrupt while p runs: its own virtual compare came due, nothing else changed (the
- * hypervisor's own deadline is later, no line is involved): the level raised and delivered
+/* An interrupt while p runs: its own virtual compare came due and nothing that could take the
+ * core from it (the hypervisor's own deadline is later, no line is involved, under rt the
+ * real-time partition's compare is ahead or it is p): the level raised and delivered
  * without a new plan. Else NULL. */
 static struct hv_part *own_timer(struct hv_part *p, uint32_t cause, uint64_t t)
 {
     if (cause != CAUSE_TIMER || p != cur || t >= plan_deadline || p->vtimecmp > t)
         return NULL;
-    for (uint32_t i = 0; i < hv_config.n; i++)
-        if (&parts[i] != p && parts[i].vtimecmp <= t)
-            return NULL;
-    timer_levels(t);
+    if (rt_part && p != rt_part && hv_config.policy == HV_POLICY_RT && rt_part->vtimecmp <= t)
+        return NULL; /* the real-time partition's tick too: it preempts */
+    p->vpending |= HV_IRQ_TIMER;
     deliver(p);
     arm(min64(plan_deadline, vtimer_ahead(p, t)));
     return p;

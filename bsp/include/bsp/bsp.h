@@ -71,7 +71,8 @@ void bsp_unhandled_trap(uint32_t mcause, uintptr_t mepc, uint32_t mtval) __attri
 extern struct hv_vcpu hv_vcpu;
 static inline void bsp_guest_sync_(void)
 {
-    if ((hv_vcpu.ie & HV_IE) && ((hv_vcpu.pending | (hv_vcpu.msip ? HV_IRQ_SOFT : 0)) & hv_vcpu.enable))
+    if ((hv_vcpu.ie & HV_IE) &&
+        ((hv_vcpu.pending | (hv_vcpu.msip ? HV_IRQ_SOFT : 0)) & (hv_vcpu.enable | hv_vcpu.soft_enable)))
         hv_call(HV_SYNC, 0, 0, 0, 0);
 }
 static inline void bsp_irq_enable(void) { hv_vcpu.ie = HV_IE; bsp_guest_sync_(); }
@@ -80,7 +81,7 @@ static inline uint32_t bsp_irq_save(void) { uint32_t k = hv_vcpu.ie; hv_vcpu.ie 
 static inline void bsp_irq_restore(uint32_t key) { if (key) bsp_irq_enable(); }
 static inline void bsp_wfi(void) { hv_call(HV_IDLE, 0, 0, 0, 0); }
 
-static inline void bsp_soft_irq_enable(void) { hv_vcpu.enable |= HV_IRQ_SOFT; bsp_guest_sync_(); }
+static inline void bsp_soft_irq_enable(void) { hv_vcpu.soft_enable = HV_IRQ_SOFT; bsp_guest_sync_(); }
 static inline void bsp_soft_irq_raise(void) { hv_vcpu.msip = 1; bsp_guest_sync_(); }
 static inline void bsp_soft_irq_clear(void) { hv_vcpu.msip = 0; }
 

@@ -6,7 +6,8 @@
  * them it does instead
  *   - on its virtual CPU page (struct hv_vcpu, in the guest's own memory, registered with
  *     HV_VCPU): the cheap, frequent operations - interrupts on/off (ie), masking sources
- *     (enable), raising its own software interrupt (msip) - are plain loads and stores;
+ *     (enable; soft_enable for the software interrupt), raising its own software interrupt
+ *     (msip) - are plain loads and stores;
  *   - by hypercall (ecall, number in t0, arguments in a0..a3, result in a0): what needs the
  *     hypervisor - returning from a virtual trap, delivering what became deliverable,
  *     waiting for an interrupt, the timer, raising a line, the console, exit.
@@ -14,8 +15,8 @@
  * Virtual interrupts use the machine's numbering: bit/cause 3 the software interrupt (the
  * guest's own: msip), 7 the timer (its own compare, HV_TIMER), 16 + i fast line i (the lines
  * its partition owns). The hypervisor delivers the deliverable one of highest priority (fast
- * lines lowest first, then software, then timer, as Ibex) when ie is set and the source's
- * enable bit is: it saves the guest's pc, ie, t0 and t1 on the page, clears ie and continues
+ * lines lowest first, then software, then timer, as Ibex) when ie is set and the source is
+ * enabled: it saves the guest's pc, ie, t0 and t1 on the page, clears ie and continues
  * at vtvec + 4 * cause (a vectored table, as mtvec's). HV_VRET undoes that.
  */
 #ifndef HV_ABI_H
@@ -40,6 +41,7 @@
 #define HV_VCPU_SCRATCH 36
 #define HV_VCPU_PROGRESS 40
 #define HV_VCPU_TIMECMP 44
+#define HV_VCPU_SOFT_ENABLE 52
 #define HV_VCPU_BYTES 64
 
 /* ie's value when interrupts are enabled (mstatus.MIE's bit, so keys read the same). */
@@ -81,7 +83,12 @@ struct hv_vcpu {
     volatile uint32_t scratch;  /* the guest's own (as mscratch) */
     volatile uint32_t progress; /* work done, the guest's count: the hv reports it */
     volatile uint32_t timecmp[2]; /* HV_VRET_TIMER's compare, low and high words (guest) */
-    uint32_t reserved[3];
+    /* HV_IRQ_SOFT or 0: the software interrupt's enable (guest). A word of its own, not a bit
+     * of `enable`: a kernel takes and releases its lock with it from task code, with
+     * interrupts on, by one store - a read-modify-write of `enable` there could undo a
+     * handler's change to another bit (the timer masking itself). */
+    volatile uint32_t soft_enable;
+    uint32_t reserved[2];
 };
 
 _Static_assert(sizeof(struct hv_vcpu) == HV_VCPU_BYTES, "HV_VCPU_BYTES");

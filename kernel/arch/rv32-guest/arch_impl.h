@@ -1,6 +1,6 @@
 /* Ubik as a guest of the hypervisor (hv/, docs/hypervisor.md): the kernel's inline
  * architecture operations (kernel/arch/arch.h) on the virtual CPU page. The kernel lock is the
- * software interrupt's enable bit (HV_IRQ_SOFT, as mie.MSIE on the machine), interrupts are
+ * software interrupt's enable (soft_enable, as mie.MSIE on the machine), interrupts are
  * `ie`, fast line i is enable bit 16 + i (the hypervisor routes the lines the partition owns),
  * the tail is raised by `msip`; the timer's compare and waiting for an interrupt are
  * hypercalls. A guest has no power control. */
@@ -21,8 +21,8 @@ static inline __attribute__((always_inline)) bool uk__arch_irqs_off(void)
 
 static inline __attribute__((always_inline)) unsigned uk__arch_lock(void)
 {
-    unsigned e = hv_vcpu.enable;
-    hv_vcpu.enable = e & ~HV_IRQ_SOFT;
+    unsigned e = hv_vcpu.soft_enable;
+    hv_vcpu.soft_enable = 0;
     __asm__ volatile("" ::: "memory");
     return e & HV_IRQ_SOFT;
 }
@@ -31,7 +31,7 @@ static inline __attribute__((always_inline)) void uk__arch_unlock(unsigned key)
 {
     __asm__ volatile("" ::: "memory");
     if (key) {
-        hv_vcpu.enable |= HV_IRQ_SOFT;
+        hv_vcpu.soft_enable = HV_IRQ_SOFT;
         if (hv_vcpu.msip && (hv_vcpu.ie & HV_IE))
             hv_call(HV_SYNC, 0, 0, 0, 0);
     }
@@ -39,14 +39,14 @@ static inline __attribute__((always_inline)) void uk__arch_unlock(unsigned key)
 
 static inline __attribute__((always_inline)) bool uk__arch_lock_held(void)
 {
-    return !(hv_vcpu.enable & HV_IRQ_SOFT);
+    return !(hv_vcpu.soft_enable & HV_IRQ_SOFT);
 }
 
 static inline __attribute__((always_inline)) void uk__arch_tail_raise(void)
 {
     hv_vcpu.msip = 1;
     __asm__ volatile("" ::: "memory");
-    if ((hv_vcpu.enable & HV_IRQ_SOFT) && (hv_vcpu.ie & HV_IE))
+    if ((hv_vcpu.soft_enable & HV_IRQ_SOFT) && (hv_vcpu.ie & HV_IE))
         hv_call(HV_SYNC, 0, 0, 0, 0);
 }
 

@@ -17,7 +17,7 @@ extern struct hv_vcpu hv_vcpu;
 static inline __attribute__((always_inline)) void uk__guest_sync(void)
 {
     uint32_t p = hv_vcpu.pending | (hv_vcpu.msip ? HV_IRQ_SOFT : 0);
-    if (p & hv_vcpu.enable)
+    if (p & (hv_vcpu.enable | hv_vcpu.soft_enable))
         hv_call(HV_SYNC, 0, 0, 0, 0);
 }
 

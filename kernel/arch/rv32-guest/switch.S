@@ -32,22 +32,19 @@
 
 #define FRAME_BYTES_GUEST 64
 
-/* What the shared part (../rv32/context.inc) needs: the page's ie and enable. */
+/* What the shared part (../rv32/context.inc) needs: the page's ie and soft_enable (the lock,
+ * a word of its own: one store, never a read-modify-write a handler could interleave). */
 .macro IRQS_OFF_GOTO label
     lw      t0, hv_vcpu + HV_VCPU_IE
     beqz    t0, \label
 .endm
 .macro KERNEL_LOCK
-    la      t0, hv_vcpu
-    lw      t1, HV_VCPU_ENABLE(t0)
-    andi    t1, t1, ~HV_IRQ_SOFT
-    sw      t1, HV_VCPU_ENABLE(t0)
+    sw      zero, hv_vcpu + HV_VCPU_SOFT_ENABLE, t0
 .endm
 .macro KERNEL_UNLOCK
     la      t0, hv_vcpu
-    lw      t1, HV_VCPU_ENABLE(t0)
-    ori     t1, t1, HV_IRQ_SOFT
-    sw      t1, HV_VCPU_ENABLE(t0)
+    li      t1, HV_IRQ_SOFT
+    sw      t1, HV_VCPU_SOFT_ENABLE(t0)
     lw      t1, HV_VCPU_MSIP(t0)    /* a tail raised meanwhile: deliver it now */
     beqz    t1, 1f
     li      t0, HV_SYNC
@@ -124,8 +121,7 @@ bsp_vector_fast_irq:
 bsp_vector_timer:
 #if defined(UK_POLICY_TIME_SLICES) && !UK_POLICY_TIME_SLICES && !defined(UK_CONFIG_CHECKS_FULL) && !UK_POLICY_RTM
     la      t0, hv_vcpu
-    lw      t1, HV_VCPU_ENABLE(t0)
-    andi    t1, t1, HV_IRQ_SOFT
+    lw      t1, HV_VCPU_SOFT_ENABLE(t0)
     beqz    t1, 8f                  /* a kernel section was interrupted: the tail's tick */
     lw      t1, uk__timer_tick_hook
     bnez    t1, 8f                  /* software timers */
@@ -196,9 +192,7 @@ bsp_vector_software:
     sw      t1, 4(sp)
     lw      t1, HV_VCPU_T1(t0)
     sw      t1, 8(sp)
-    lw      t1, HV_VCPU_ENABLE(t0)
-    andi    t1, t1, ~HV_IRQ_SOFT
-    sw      t1, HV_VCPU_ENABLE(t0)  /* the kernel lock */
+    sw      zero, HV_VCPU_SOFT_ENABLE(t0) /* the kernel lock */
     li      t1, HV_IE
     sw      t1, HV_VCPU_IE(t0)      /* interrupts on: LISRs and ticks preempt the tail */
     sw      ra, 0(sp)
@@ -246,9 +240,8 @@ bsp_vector_software:
     sw      t1, HV_VCPU_T0(t0)
     lw      t1, 8(sp)
     sw      t1, HV_VCPU_T1(t0)
-    lw      t1, HV_VCPU_ENABLE(t0)
-    ori     t1, t1, HV_IRQ_SOFT
-    sw      t1, HV_VCPU_ENABLE(t0)  /* the lock released: a tail raised meanwhile runs next */
+    li      t1, HV_IRQ_SOFT
+    sw      t1, HV_VCPU_SOFT_ENABLE(t0) /* the lock released: a tail raised meanwhile runs next */
     addi    sp, sp, 80
     li      t0, HV_VRET
     ecall

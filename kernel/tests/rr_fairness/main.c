@@ -26,6 +26,15 @@ static uint32_t gap; /* cycles: a longer pause between two loop turns means othe
 /* The cycle counter (bsp_cycles: mcycle, or its user copy for a hypervisor guest). */
 static inline uint32_t mcycle(void) { return bsp_cycles(); }
 
+/* As a hypervisor guest (kernel/tests/run.sh --guest) the cycle counter also counts the
+ * hypervisor's own work at every tick, which the debug kernel's ticks (each through the tail,
+ * two to four passes through the hypervisor) make a few per cent of a tick: 4 % more slack. */
+#ifdef BSP_GUEST
+#define GUEST_SLACK(c) ((c) / 100 * 4)
+#else
+#define GUEST_SLACK(c) 0u
+#endif
+
 static void worker(void *arg)
 {
     int i = (int)(uintptr_t)arg;
@@ -96,14 +105,14 @@ static void run_phase(const char *name, const uk_tick_t slice[NW])
                    (unsigned)want_cycles, (int)(cycles[i] - want_cycles), (unsigned)runs[i],
                    (unsigned)count[i]);
         CHECK(absdiff(ticks[i], want_ticks) <= slice[i]);
-        CHECK(absdiff(cycles[i], want_cycles) <= slice[i] * cpt);
+        CHECK(absdiff(cycles[i], want_cycles) <= slice[i] * cpt + GUEST_SLACK(want_cycles));
         CHECK(count[i] > 0);
         /* Every turn but the first and the last is a full slice. */
         CHECK(absdiff(runs[i], ticks[i] / slice[i]) <= 2);
     }
     /* The workers had the processor for the whole window, less the kernel's switches and
-     * the controller: at least 99 %. */
-    CHECK(tot_cycles > elapsed_cycles / 100 * 99);
+     * the controller: at least 99 % (a guest: 95 %, below). */
+    CHECK(tot_cycles > elapsed_cycles / 100 * 99 - GUEST_SLACK(elapsed_cycles));
     CHECK(absdiff(tot_ticks, elapsed) <= NW);
     for (int i = 0; i < NW; i++)
         CHECK_EQ(uk_task_delete(&w[i]), UK_OK);

@@ -13,15 +13,17 @@ use common::{repo_root, require_tools, GCC};
 #[test]
 fn ram_is_the_linker_script_s() {
     let ld = std::fs::read_to_string(repo_root().join("bsp/link.ld")).unwrap();
+    // The region's length is `__ram_length`, whose default (without --defsym: a whole-machine
+    // image) is the last term of its definition.
     let region = ld
         .lines()
-        .find(|l| l.trim_start().starts_with("RAM (rwx)"))
-        .expect("the RAM region of bsp/link.ld");
+        .find(|l| l.trim_start().starts_with("__ram_length ="))
+        .expect("the RAM length of bsp/link.ld");
     let length = region
-        .split("LENGTH =")
-        .nth(1)
-        .map(str::trim)
-        .expect("LENGTH");
+        .rsplit(':')
+        .next()
+        .map(|t| t.trim().trim_end_matches(';').trim())
+        .expect("the default length");
     let bytes = match length.strip_suffix('M') {
         Some(m) => m.parse::<u64>().unwrap() << 20,
         None => match length.strip_suffix('K') {
