@@ -433,8 +433,8 @@ static void fair_plan(uint64_t t, struct plan *pl)
         while (parts[k].state == PART_STOPPED && k != turn);
         turn = k;
         /* the next turn follows the last one's end (fixed turns), unless a turn was missed */
-        turn_end = t >= turn_end && t - turn_end < slice_counts ? turn_end + slice_counts
-                                                                : t + slice_counts;
+        uint64_t len = parts[turn].slice;
+        turn_end = t >= turn_end && t - turn_end < len ? turn_end + len : t + len;
     }
     struct hv_part *o = &parts[turn];
     pl->run = runnable(o) ? o : NULL;
@@ -495,7 +495,7 @@ static void rt_plan(uint64_t t, struct plan *pl)
             if (p != rt_part && runnable(p)) {
                 n = p;
                 next_rr = (p->id + 1) % hv_config.n;
-                slice_end = t + slice_counts;
+                slice_end = t + p->slice;
             }
         }
     }
@@ -717,6 +717,9 @@ int main(void)
         struct hv_part *p = &parts[i];
         p->cfg = &hv_config.partitions[i];
         p->lines = p->cfg->lines;
+        p->slice = p->cfg->slice_us ? us_to_counts(p->cfg->slice_us) : slice_counts;
+        if (!p->slice)
+            p->slice = 1;
         p->id = i;
         p->vtimecmp = NEVER;
         p->state = PART_RUNNABLE;

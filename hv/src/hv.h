@@ -26,6 +26,7 @@ struct hv_partition_config {
     uint32_t n_devices;
     uint32_t lines;    /* the fast lines it owns (bit i: line i) */
     bool realtime;     /* the rt policy's partition (at most one) */
+    uint32_t slice_us; /* its turn; 0: the hypervisor's slice_us */
 };
 
 struct hv_config {
@@ -70,6 +71,7 @@ struct hv_part {
     uint64_t period_cpu;  /* counts run in the current rt period */
     uint32_t pmpaddr[8], pmpcfg[2]; /* its PMP entries 0..7 */
     uint32_t id;
+    uint64_t slice;       /* its turn, in mtime counts */
     const struct hv_partition_config *cfg;
 };
 

@@ -18,6 +18,7 @@
 //! devices = ["io"]       # device windows it may use: "io", "uart", "rtm"
 //! lines = [3]            # the fast lines it owns (0..14; no two partitions share one)
 //! realtime = true        # the rt policy's partition (at most one)
+//! slice_us = 5000        # its own turn (default: [hypervisor] slice_us)
 //! ```
 //! Errors are one line `FILE:LINE:COLUMN: what is wrong; expected what` (exit 65).
 
@@ -72,6 +73,8 @@ pub struct Partition {
     pub devices: Vec<u32>,
     pub lines: u32,
     pub realtime: bool,
+    /// Its turn (fair) or its turn among the others (rt), us; None: `[hypervisor] slice_us`.
+    pub slice_us: Option<u32>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -109,7 +112,7 @@ struct RawSettings {
 #[derive(Deserialize)]
 #[serde(
     deny_unknown_fields,
-    expecting = "a partition table: app, ram_kib, devices, lines, realtime"
+    expecting = "a partition table: app, ram_kib, devices, lines, realtime, slice_us"
 )]
 pub(crate) struct RawPartition {
     app: Option<Spanned<String>>,
@@ -117,6 +120,7 @@ pub(crate) struct RawPartition {
     devices: Option<Spanned<Vec<Spanned<String>>>>,
     lines: Option<Spanned<Vec<Spanned<i64>>>>,
     realtime: Option<Spanned<bool>>,
+    slice_us: Option<Spanned<i64>>,
 }
 
 impl Kind for RawPartition {
@@ -311,6 +315,16 @@ impl Ctx<'_> {
                     "at most one partition with realtime = true",
                 ));
             }
+            let slice_us = match &t.slice_us {
+                Some(v) => Some(self.int(
+                    v,
+                    "slice_us",
+                    1,
+                    1_000_000_000,
+                    "a time in us, 1..=1000000000",
+                )? as u32),
+                None => None,
+            };
             d.partitions.push(Partition {
                 name: name.get_ref().clone(),
                 app: app.get_ref().clone(),
@@ -319,6 +333,7 @@ impl Ctx<'_> {
                 devices,
                 lines,
                 realtime,
+                slice_us,
             });
         }
         if let Some(r) = run_until {
@@ -370,7 +385,7 @@ impl HypervisorDesc {
         for (p, e) in self.partitions.iter().zip(entries) {
             let devs: Vec<String> = p.devices.iter().map(|d| format!("0x{d:08X}u")).collect();
             s.push_str(&format!(
-                "    {{.name = \"{}\", .ram_base = 0x{:08X}u, .ram_size = 0x{:08X}u, .entry = 0x{:08X}u,\n     .devices = {{{}}}, .n_devices = {}, .lines = 0x{:04X}u, .realtime = {}}},\n",
+                "    {{.name = \"{}\", .ram_base = 0x{:08X}u, .ram_size = 0x{:08X}u, .entry = 0x{:08X}u,\n     .devices = {{{}}}, .n_devices = {}, .lines = 0x{:04X}u, .realtime = {}, .slice_us = {}}},\n",
                 p.name,
                 p.ram_base,
                 p.ram_size,
@@ -378,7 +393,8 @@ impl HypervisorDesc {
                 devs.join(", "),
                 p.devices.len(),
                 p.lines,
-                p.realtime
+                p.realtime,
+                p.slice_us.unwrap_or(0)
             ));
         }
         s.push_str("};\n\n");
@@ -408,7 +424,7 @@ mod tests {
             .to_string()
     }
 
-    const TWO: &str = "[hypervisor]\npolicy = \"rt\"\nrun_until = \"rt\"\n\n[partition.rt]\napp = \"a\"\nlines = [3]\nrealtime = true\ndevices = [\"io\"]\n\n[partition.gp]\napp = \"b\"\nram_kib = 128\nlines = [4, 5]\n";
+    const TWO: &str = "[hypervisor]\npolicy = \"rt\"\nrun_until = \"rt\"\n\n[partition.rt]\napp = \"a\"\nlines = [3]\nrealtime = true\ndevices = [\"io\"]\n\n[partition.gp]\napp = \"b\"\nram_kib = 128\nlines = [4, 5]\nslice_us = 5000\n";
 
     #[test]
     fn partitions_are_placed_aligned_after_the_hypervisor() {
@@ -420,6 +436,7 @@ mod tests {
         assert_eq!((p[1].ram_base, p[1].ram_size), (0x180000, 0x20000));
         assert_eq!((p[0].lines, p[1].lines), (1 << 3, 3 << 4));
         assert_eq!(p[0].devices, vec![0x40000]);
+        assert_eq!((p[0].slice_us, p[1].slice_us), (None, Some(5000)));
         let c = d.config_c(&[0x140080, 0x180080]);
         assert!(
             c.contains(".policy = HV_POLICY_RT") && c.contains(".run_until = 0"),
@@ -451,6 +468,9 @@ mod tests {
         );
         assert!(err("[partition.a]\nram_kib = 8\n").contains("has no app"));
         assert!(err("[hypervisor]\n").contains("no partition"));
+        assert!(
+            err("[partition.a]\napp = \"x\"\nslice_us = 0\n").contains("h.toml:3:12: slice_us = 0")
+        );
         let e = err("[partition.a]\napp = \"x\"\nbogus = 1\n");
         assert!(
             e.starts_with("h.toml:3:1: unknown") && e.contains("bogus"),

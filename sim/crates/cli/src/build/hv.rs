@@ -10,8 +10,9 @@
 //! 4. Compile the hypervisor (hv/src, with the BSP's crt0 and library) and link it into the
 //!    first `[hypervisor] ram_kib` of RAM, each guest section at its partition's address.
 
-use super::compile::{compile_all, link, LinkOutcome, Unit};
-use super::{absolute, build_app, cross_compiler, flags, io_failure, jobs, list, obj_path, root};
+use super::compile::{link, Unit};
+use super::{build_app, compile_units, cross_compiler, flags, io_failure, jobs, link_result};
+use super::{list, obj_path, output_paths, root};
 use super::{BuildArgs, GuestPlace};
 use crate::{code, Failure};
 use std::ffi::OsString;
@@ -44,23 +45,7 @@ pub fn build(args: &BuildArgs, dir: &Path) -> Result<u8, Failure> {
         .map_err(|e| Failure::new(e.exit_code() as u8, e.to_string()))?;
     let root = root::find_root(dir)?;
     let flags = flags::Flags::read(&root)?;
-    let elf = absolute(
-        &args
-            .output
-            .clone()
-            .unwrap_or_else(|| dir.join("build").join("hv.elf")),
-    );
-    let build_dir = match (&args.build_dir, &args.output) {
-        (Some(d), _) => absolute(d),
-        (None, Some(_)) => {
-            let stem = elf
-                .file_stem()
-                .map(|s| s.to_string_lossy().into_owned())
-                .unwrap_or_else(|| "hv".into());
-            elf.with_file_name(format!("{stem}.build"))
-        }
-        (None, None) => dir.join("build"),
-    };
+    let (elf, build_dir) = output_paths(args, dir, "hv");
     let guests_dir = build_dir.join("guests");
     std::fs::create_dir_all(&guests_dir)
         .map_err(|e| io_failure("the build directory", &guests_dir, &e))?;
@@ -196,19 +181,7 @@ pub fn build(args: &BuildArgs, dir: &Path) -> Result<u8, Failure> {
         let rel = s.strip_prefix(&bsp).unwrap_or(&s).to_path_buf();
         add(s, "bsp", &rel, &extra);
     }
-    let report = compile_all(&units, jobs, args.verbose, dir);
-    if let Some(e) = report.spawn_error {
-        return Err(Failure::new(
-            code::UNAVAILABLE,
-            format!("{e}; expected a working RISC-V cross compiler: run scripts/setup.sh"),
-        ));
-    }
-    if report.errors > 0 {
-        return Err(Failure::bare(
-            code::DATA,
-            format!("ubik build: compilation failed ({} errors)", report.errors),
-        ));
-    }
+    let report = compile_units(&units, jobs, args.verbose, dir)?;
 
     // ---- Link: the hypervisor in its RAM, the guests at their partitions.
     let link_ld = bsp.join("link.ld");
@@ -240,7 +213,7 @@ pub fn build(args: &BuildArgs, dir: &Path) -> Result<u8, Failure> {
     if let Some(d) = elf.parent() {
         std::fs::create_dir_all(d).map_err(|e| io_failure("the ELF into", d, &e))?;
     }
-    match link(
+    link_result(link(
         &argv,
         &elf,
         &build_dir.join("link.cmd"),
@@ -248,18 +221,6 @@ pub fn build(args: &BuildArgs, dir: &Path) -> Result<u8, Failure> {
         report.compiled > 0,
         args.verbose,
         dir,
-    ) {
-        LinkOutcome::UpToDate | LinkOutcome::Linked => Ok(0),
-        LinkOutcome::Failed(n) => Err(Failure::bare(
-            code::DATA,
-            format!(
-                "ubik build: link failed ({n} error{})",
-                if n == 1 { "" } else { "s" }
-            ),
-        )),
-        LinkOutcome::Spawn(e) => Err(Failure::new(
-            code::UNAVAILABLE,
-            format!("{e}; expected a working RISC-V cross compiler: run scripts/setup.sh"),
-        )),
-    }
+    ))?;
+    Ok(0)
 }

@@ -162,23 +162,7 @@ pub fn build(args: BuildArgs) -> Result<u8, Failure> {
     }
     let desc = SystemDesc::from_file(&args.appdir.join("system.toml"))
         .map_err(|e| Failure::new(e.exit_code() as u8, e.to_string()))?;
-    let elf = absolute(
-        &args
-            .output
-            .clone()
-            .unwrap_or_else(|| appdir.join("build").join("app.elf")),
-    );
-    let build_dir = match (&args.build_dir, &args.output) {
-        (Some(d), _) => absolute(d),
-        (None, Some(_)) => {
-            let stem = elf
-                .file_stem()
-                .map(|s| s.to_string_lossy().into_owned())
-                .unwrap_or_else(|| "app".into());
-            elf.with_file_name(format!("{stem}.build"))
-        }
-        (None, None) => appdir.join("build"),
-    };
+    let (elf, build_dir) = output_paths(&args, &appdir, "app");
     let jobs = jobs(&args);
     build_app(
         &appdir,
@@ -191,6 +175,75 @@ pub fn build(args: BuildArgs) -> Result<u8, Failure> {
         None,
     )?;
     Ok(0)
+}
+
+/// The ELF to write and the build directory: `-o`, else `DIR/build/STEM.elf`; `--build-dir`,
+/// else `STEM.build/` beside `-o`, else `DIR/build/`.
+fn output_paths(args: &BuildArgs, dir: &Path, default_stem: &str) -> (PathBuf, PathBuf) {
+    let elf = absolute(
+        &args
+            .output
+            .clone()
+            .unwrap_or_else(|| dir.join("build").join(format!("{default_stem}.elf"))),
+    );
+    let build_dir = match (&args.build_dir, &args.output) {
+        (Some(d), _) => absolute(d),
+        (None, Some(_)) => {
+            let stem = elf
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_else(|| default_stem.into());
+            elf.with_file_name(format!("{stem}.build"))
+        }
+        (None, None) => dir.join("build"),
+    };
+    (elf, build_dir)
+}
+
+/// Compiles `units` (`cwd`: where messages' paths are relative to); a failure as `ubik build`
+/// reports it.
+fn compile_units(
+    units: &[Unit],
+    jobs: usize,
+    verbose: bool,
+    cwd: &Path,
+) -> Result<compile::CompileReport, Failure> {
+    let report = compile_all(units, jobs, verbose, cwd);
+    if let Some(e) = &report.spawn_error {
+        return Err(Failure::new(
+            code::UNAVAILABLE,
+            format!("{e}; expected a working RISC-V cross compiler: run scripts/setup.sh"),
+        ));
+    }
+    if report.errors > 0 {
+        let n = report.errors;
+        return Err(Failure::bare(
+            code::DATA,
+            format!(
+                "ubik build: compilation failed ({n} error{})",
+                if n == 1 { "" } else { "s" }
+            ),
+        ));
+    }
+    Ok(report)
+}
+
+/// A link's outcome as `ubik build` reports it.
+fn link_result(outcome: LinkOutcome) -> Result<(), Failure> {
+    match outcome {
+        LinkOutcome::UpToDate | LinkOutcome::Linked => Ok(()),
+        LinkOutcome::Failed(n) => Err(Failure::bare(
+            code::DATA,
+            format!(
+                "ubik build: link failed ({n} error{})",
+                if n == 1 { "" } else { "s" }
+            ),
+        )),
+        LinkOutcome::Spawn(e) => Err(Failure::new(
+            code::UNAVAILABLE,
+            format!("{e}; expected a working RISC-V cross compiler: run scripts/setup.sh"),
+        )),
+    }
 }
 
 /// Compile jobs at a time: `-j`, else the number of cores.
@@ -394,23 +447,7 @@ pub fn build_app(
     }
 
     // ---- Compile.
-    let report = compile_all(&units, jobs, verbose, &appdir);
-    if let Some(e) = report.spawn_error {
-        return Err(Failure::new(
-            code::UNAVAILABLE,
-            format!("{e}; expected a working RISC-V cross compiler: run scripts/setup.sh"),
-        ));
-    }
-    if report.errors > 0 {
-        let n = report.errors;
-        return Err(Failure::bare(
-            code::DATA,
-            format!(
-                "ubik build: compilation failed ({n} error{})",
-                if n == 1 { "" } else { "s" }
-            ),
-        ));
-    }
+    let report = compile_units(&units, jobs, verbose, &appdir)?;
 
     // ---- Link.
     if let Some(dir) = elf.parent() {
@@ -442,7 +479,7 @@ pub fn build_app(
     argv.push("-lgcc".into());
     inputs.push(link_ld);
     let cmd_file = build_dir.join("link.cmd");
-    match link(
+    link_result(link(
         &argv,
         &elf,
         &cmd_file,
@@ -450,20 +487,7 @@ pub fn build_app(
         report.compiled > 0,
         verbose,
         &appdir,
-    ) {
-        LinkOutcome::UpToDate | LinkOutcome::Linked => Ok(()),
-        LinkOutcome::Failed(n) => Err(Failure::bare(
-            code::DATA,
-            format!(
-                "ubik build: link failed ({n} error{})",
-                if n == 1 { "" } else { "s" }
-            ),
-        )),
-        LinkOutcome::Spawn(e) => Err(Failure::new(
-            code::UNAVAILABLE,
-            format!("{e}; expected a working RISC-V cross compiler: run scripts/setup.sh"),
-        )),
-    }
+    ))
 }
 
 fn io_reason(e: &std::io::Error) -> String {

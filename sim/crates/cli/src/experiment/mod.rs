@@ -22,6 +22,7 @@ mod app;
 mod check;
 mod csv_row;
 mod dpm;
+mod hypervisor;
 mod metrics;
 mod plot;
 pub mod spec;
@@ -185,6 +186,9 @@ pub fn experiment(args: ExperimentArgs) -> Result<u8, Failure> {
         .max(1);
     if app::is_app_experiment(&args.file) {
         return app::run(&args.file, &root, args.output.clone(), jobs, args.check);
+    }
+    if hypervisor::is_hypervisor_experiment(&args.file) {
+        return hypervisor::run(&args.file, &root, args.output.clone(), args.check);
     }
     let exp = Experiment::from_file(&args.file, &root)
         .map_err(|e| Failure::new(e.exit_code() as u8, e.to_string()))?;

@@ -1,0 +1,190 @@
+//! `ubik experiment` for the hypervisor experiment (`kind = "hypervisor"`,
+//! experiments/hypervisor.toml, docs/hypervisor.md): the file is checked here (every key,
+//! with its line and column), then the experiment's runner, `bench/hypervisor/run.sh`, builds
+//! and runs every (policy, load) and the real-time application alone and writes
+//! `OUT/bench/hypervisor.json` (OUT: `-o`, default `out`, so that it is `make bench`'s file;
+//! `ubik report OUT` shows it with the other benchmark figures).
+
+use crate::{code, Failure};
+use machine::config::{invalid_at, read_text_file, toml_error, ConfigError};
+use serde::Deserialize;
+use std::path::{Path, PathBuf};
+use toml::Spanned;
+
+pub fn is_hypervisor_experiment(file: &Path) -> bool {
+    std::fs::read_to_string(file)
+        .ok()
+        .and_then(|t| t.parse::<toml::Table>().ok())
+        .and_then(|t| {
+            t.get("kind")
+                .and_then(|k| k.as_str().map(|s| s == "hypervisor"))
+        })
+        .unwrap_or(false)
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code)] // read for its checks: the runner reads the file itself
+struct Raw {
+    kind: String,
+    rt: Spanned<String>,
+    gp: Spanned<String>,
+    policies: Spanned<Vec<Spanned<String>>>,
+    slice_us: Spanned<i64>,
+    period_us: Spanned<i64>,
+    min_share: Spanned<f64>,
+    rt_event_period_us: Spanned<i64>,
+    rt_bursts: Spanned<i64>,
+    rt_burst: Spanned<i64>,
+    headline_load: Option<Spanned<String>>,
+    load: Spanned<Vec<Spanned<RawLoad>>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawLoad {
+    name: Spanned<String>,
+    tick_hz: Spanned<i64>,
+    device_period_us: Spanned<i64>,
+    words: Spanned<i64>,
+}
+
+/// Checks the file: every key present and in range, the applications' directories there.
+fn check(path: &Path, root: &Path) -> Result<(), ConfigError> {
+    let text = read_text_file(path, "the experiment file")?;
+    let shown = path.display().to_string();
+    let raw: Raw = toml::from_str(&text).map_err(|e| toml_error(&shown, &text, &e))?;
+    let err = |span: std::ops::Range<usize>, what: String, expected: &str| {
+        invalid_at(&shown, &text, &span, what, expected)
+    };
+    let range = |v: &Spanned<i64>, key: &str, lo: i64, hi: i64| {
+        let n = *v.get_ref();
+        if (lo..=hi).contains(&n) {
+            Ok(())
+        } else {
+            Err(err(
+                v.span(),
+                format!("{key} = {n} is out of range"),
+                &format!("{lo}..={hi}"),
+            ))
+        }
+    };
+    for app in [&raw.rt, &raw.gp] {
+        if !root.join(app.get_ref()).join("system.toml").is_file() {
+            return Err(err(
+                app.span(),
+                format!("no application at {:?}", app.get_ref()),
+                "a directory with system.toml, relative to the repository",
+            ));
+        }
+    }
+    for p in raw.policies.get_ref() {
+        if !matches!(p.get_ref().as_str(), "fair" | "rt") {
+            return Err(err(
+                p.span(),
+                format!("unknown policy {:?}", p.get_ref()),
+                "\"fair\" or \"rt\"",
+            ));
+        }
+    }
+    range(&raw.slice_us, "slice_us", 1, 1_000_000_000)?;
+    range(&raw.period_us, "period_us", 1, 1_000_000_000)?;
+    range(
+        &raw.rt_event_period_us,
+        "rt_event_period_us",
+        10,
+        1_000_000_000,
+    )?;
+    range(&raw.rt_bursts, "rt_bursts", 1, 100_000)?;
+    range(&raw.rt_burst, "rt_burst", 1, 100_000)?;
+    let share = *raw.min_share.get_ref();
+    if !(0.0..=0.9).contains(&share) {
+        return Err(err(
+            raw.min_share.span(),
+            format!("min_share = {share} is out of range"),
+            "a fraction of the CPU from 0 to 0.9",
+        ));
+    }
+    if raw.load.get_ref().is_empty() {
+        return Err(err(
+            raw.load.span(),
+            "no load".into(),
+            "at least one [[load]]",
+        ));
+    }
+    for l in raw.load.get_ref() {
+        let l = l.get_ref();
+        if !super::spec::is_dir_name(l.name.get_ref()) {
+            return Err(err(
+                l.name.span(),
+                format!(
+                    "load name {:?} is not usable as a file name",
+                    l.name.get_ref()
+                ),
+                "letters, digits, '-' and '_'",
+            ));
+        }
+        range(&l.tick_hz, "tick_hz", 1, 100_000)?;
+        range(&l.device_period_us, "device_period_us", 0, 1_000_000_000)?;
+        range(&l.words, "words", 1, 16_384)?;
+    }
+    if let Some(h) = &raw.headline_load {
+        if !raw
+            .load
+            .get_ref()
+            .iter()
+            .any(|l| l.get_ref().name.get_ref() == h.get_ref())
+        {
+            return Err(err(
+                h.span(),
+                format!("headline_load names no load: {:?}", h.get_ref()),
+                "the name of a [[load]]",
+            ));
+        }
+    }
+    Ok(())
+}
+
+pub fn run(
+    file: &Path,
+    root: &Path,
+    output: Option<PathBuf>,
+    check_only: bool,
+) -> Result<u8, Failure> {
+    check(file, root).map_err(|e| Failure::new(e.exit_code() as u8, e.to_string()))?;
+    let out = output.unwrap_or_else(|| PathBuf::from("out")).join("bench");
+    if check_only {
+        println!(
+            "{}: ok (-> {})",
+            file.display(),
+            out.join("hypervisor.json").display()
+        );
+        return Ok(0);
+    }
+    std::fs::create_dir_all(&out).map_err(|e| {
+        Failure::new(
+            code::IO_ERROR,
+            format!(
+                "cannot create {}: {e}; expected a writable directory",
+                out.display()
+            ),
+        )
+    })?;
+    let script = root.join("bench").join("hypervisor").join("run.sh");
+    let status = std::process::Command::new(&script)
+        .arg("-e")
+        .arg(std::path::absolute(file).unwrap_or_else(|_| file.to_path_buf()))
+        .arg("-o")
+        .arg(std::path::absolute(out.join("hypervisor.json")).unwrap_or_default())
+        .status()
+        .map_err(|e| {
+            Failure::new(
+                code::UNAVAILABLE,
+                format!(
+                    "{}: {e}; expected the repository's experiment runner",
+                    script.display()
+                ),
+            )
+        })?;
+    Ok(if status.success() { 0 } else { 1 })
+}
