@@ -12,7 +12,7 @@
 
 use super::compile::{link, Unit};
 use super::{build_app, compile_units, cross_compiler, flags, io_failure, jobs, link_result};
-use super::{list, obj_path, output_paths, root};
+use super::{link_command, list, obj_path, output_paths, root};
 use super::{BuildArgs, GuestPlace};
 use crate::{code, Failure};
 use std::ffi::OsString;
@@ -185,30 +185,16 @@ pub fn build(args: &BuildArgs, dir: &Path) -> Result<u8, Failure> {
 
     // ---- Link: the hypervisor in its RAM, the guests at their partitions.
     let link_ld = bsp.join("link.ld");
-    let mut argv: Vec<OsString> = vec![cc.clone().into_os_string()];
-    argv.extend(flags.ld.iter().map(OsString::from));
-    argv.push("-T".into());
-    argv.push(link_ld.clone().into_os_string());
-    argv.push("-Wl,--gc-sections".into());
-    argv.push("-Wl,--no-warn-rwx-segments".into());
-    argv.push(format!("-Wl,--defsym=__ram_origin=0x{RAM_BASE:08x}").into());
-    argv.push(format!("-Wl,--defsym=__ram_length=0x{:08x}", desc.ram_size).into());
-    for s in &section_starts {
-        argv.push(s.into());
-    }
+    let mut extra: Vec<OsString> = vec![
+        format!("-Wl,--defsym=__ram_origin=0x{RAM_BASE:08x}").into(),
+        format!("-Wl,--defsym=__ram_length=0x{:08x}", desc.ram_size).into(),
+    ];
+    extra.extend(section_starts.iter().map(OsString::from));
     // The guest sections are referenced by nothing: keep them.
     for p in &desc.partitions {
-        argv.push(format!("-Wl,--undefined=__guest_{}", p.name).into());
+        extra.push(format!("-Wl,--undefined=__guest_{}", p.name).into());
     }
-    let mut map = OsString::from("-Wl,-Map=");
-    map.push(elf.with_extension("map"));
-    argv.push(map);
-    argv.push("-o".into());
-    argv.push(elf.clone().into_os_string());
-    let mut inputs: Vec<PathBuf> = units.iter().map(|u| u.obj.clone()).collect();
-    argv.extend(inputs.iter().map(|p| p.clone().into_os_string()));
-    argv.push("-lgcc".into());
-    inputs.push(link_ld);
+    let (argv, mut inputs) = link_command(&cc, &flags, &link_ld, extra, &elf, &units);
     inputs.extend(guest_elfs.iter().map(|(_, e)| e.clone()));
     if let Some(d) = elf.parent() {
         std::fs::create_dir_all(d).map_err(|e| io_failure("the ELF into", d, &e))?;

@@ -228,6 +228,36 @@ fn compile_units(
     Ok(report)
 }
 
+/// The link with the BSP's script `link_ld`: the flags of bsp/flags.mk, section garbage
+/// collection, `extra`, a map beside `elf`, the objects of `units` and libgcc. Returns the
+/// command and its inputs (the objects and the script), for `link`.
+fn link_command(
+    cc: &Path,
+    flags: &flags::Flags,
+    link_ld: &Path,
+    extra: Vec<OsString>,
+    elf: &Path,
+    units: &[Unit],
+) -> (Vec<OsString>, Vec<PathBuf>) {
+    let mut argv: Vec<OsString> = vec![cc.as_os_str().to_os_string()];
+    argv.extend(flags.ld.iter().map(OsString::from));
+    argv.push("-T".into());
+    argv.push(link_ld.as_os_str().to_os_string());
+    argv.push("-Wl,--gc-sections".into());
+    argv.push("-Wl,--no-warn-rwx-segments".into());
+    argv.extend(extra);
+    let mut map = OsString::from("-Wl,-Map=");
+    map.push(elf.with_extension("map"));
+    argv.push(map);
+    argv.push("-o".into());
+    argv.push(elf.as_os_str().to_os_string());
+    let mut inputs: Vec<PathBuf> = units.iter().map(|u| u.obj.clone()).collect();
+    argv.extend(inputs.iter().map(|p| p.clone().into_os_string()));
+    argv.push("-lgcc".into());
+    inputs.push(link_ld.to_path_buf());
+    (argv, inputs)
+}
+
 /// A link's outcome as `ubik build` reports it.
 fn link_result(outcome: LinkOutcome) -> Result<(), Failure> {
     match outcome {
@@ -453,31 +483,19 @@ pub fn build_app(
     if let Some(dir) = elf.parent() {
         std::fs::create_dir_all(dir).map_err(|e| io_failure("the ELF into", dir, &e))?;
     }
-    let mut argv: Vec<OsString> = vec![cc.clone().into_os_string()];
-    argv.extend(flags.ld.iter().map(OsString::from));
-    argv.push("-T".into());
-    argv.push(link_ld.clone().into_os_string());
-    argv.push("-Wl,--gc-sections".into());
     // The kernel's descriptor for the testbed's kernel awareness (docs/contract.md): nothing
     // references it, so section garbage collection would drop it. A root for the collector
-    // (no error when a kernel does not define it).
-    argv.push("-Wl,--undefined=uk_debug_info".into());
-    // The interrupts' names of the generated code, for the trace (likewise a root).
-    argv.push("-Wl,--undefined=uk__gen_irq_names".into());
-    argv.push("-Wl,--no-warn-rwx-segments".into());
+    // (no error when a kernel does not define it). The interrupts' names of the generated
+    // code, for the trace: likewise a root.
+    let mut extra: Vec<OsString> = vec![
+        "-Wl,--undefined=uk_debug_info".into(),
+        "-Wl,--undefined=uk__gen_irq_names".into(),
+    ];
     if let Some(g) = guest {
-        argv.push(format!("-Wl,--defsym=__ram_origin=0x{:08x}", g.ram_base).into());
-        argv.push(format!("-Wl,--defsym=__ram_length=0x{:08x}", g.ram_size).into());
+        extra.push(format!("-Wl,--defsym=__ram_origin=0x{:08x}", g.ram_base).into());
+        extra.push(format!("-Wl,--defsym=__ram_length=0x{:08x}", g.ram_size).into());
     }
-    let mut map = OsString::from("-Wl,-Map=");
-    map.push(elf.with_extension("map"));
-    argv.push(map);
-    argv.push("-o".into());
-    argv.push(elf.clone().into_os_string());
-    let mut inputs: Vec<PathBuf> = units.iter().map(|u| u.obj.clone()).collect();
-    argv.extend(inputs.iter().map(|p| p.clone().into_os_string()));
-    argv.push("-lgcc".into());
-    inputs.push(link_ld);
+    let (argv, inputs) = link_command(&cc, &flags, &link_ld, extra, &elf, &units);
     let cmd_file = build_dir.join("link.cmd");
     link_result(link(
         &argv,
