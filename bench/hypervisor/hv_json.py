@@ -5,10 +5,13 @@
   hv_json.py combine EXPERIMENT.toml RUNS_DIR OUT.json -> out/bench/hypervisor.json
 
 From a run's IO record: task switches = the windows between consecutive task marks (a rising
-edge of pin 2 or 3) within a burst (2 * BURST marks each); interrupt latency = from the
-first line-3 event not yet served to the next rising edge of pin 4. From its console (under
+edge of pin 2 or 3) within a burst (2 * BURST marks each); interrupt latency = from a probe
+(line 4) that lands inside a burst, while the tasks run, to the next rising edge of pin 5;
+wake latency = the same for a probe between bursts and for a line-3 event (pin 4), which
+find the partition idle. From its console (under
 the hypervisor): the report's time and the general-purpose partition's progress and CPU time.
 Every figure in microseconds; worst case and median (`_p50`)."""
+import bisect
 import csv
 import json
 import re
@@ -22,34 +25,53 @@ PAPER = {  # seed paper 004, Table 1: FreeRTOS alone and beside Linux on the QPl
 }
 
 
+FIGURES = [f"{m}_us{p}" for m in ("task_switch", "irq_latency", "wake_latency") for p in ("", "_p50")]
+
+
 def fail(why):
     sys.exit(f"hv_json: {why}")
+
+
+def latencies(rows, line, pin):
+    """(event time, latency) per served event: from the first event on LINE not yet served to
+    the next rising edge of PIN (events that pile up before the handler runs are served by one)."""
+    t = lambda r: float(r["time_s"]) * 1e6
+    out, pend = [], None
+    for r in rows:
+        if r["kind"] == "stimulus" and r["port"] == line:
+            pend = r if pend is None else pend
+        elif r["kind"] == "gpio" and r["port"] == pin and r["value"] == "1" and pend is not None:
+            out.append((t(pend), t(r) - t(pend)))
+            pend = None
+    return out
 
 
 def measure(io_path, console_path, burst):
     rows = list(csv.DictReader(open(io_path)))
     t = lambda r: float(r["time_s"]) * 1e6
-    marks = [r for r in rows if r["kind"] == "gpio" and r["port"] in ("2", "3") and r["value"] == "1"]
+    marks = [t(r) for r in rows if r["kind"] == "gpio" and r["port"] in ("2", "3") and r["value"] == "1"]
     per = 2 * burst
-    switches = [t(marks[k + 1]) - t(marks[k]) for k in range(len(marks) - 1) if k // per == (k + 1) // per]
-    lat, pend, events = [], [], 0
-    for r in rows:
-        if r["kind"] == "stimulus" and r["port"] == "3":
-            pend.append(r)
-            events += 1
-        elif r["kind"] == "gpio" and r["port"] == "4" and r["value"] == "1" and pend:
-            lat.append(t(r) - t(pend[0]))
-            pend = []
-    if not switches or not lat:
-        fail(f"{io_path}: no task switches or no interrupts measured")
+    switches = [marks[k + 1] - marks[k] for k in range(len(marks) - 1) if k // per == (k + 1) // per]
+    bursts = [(marks[k], marks[min(k + per, len(marks)) - 1]) for k in range(0, len(marks), per)]
+    # A probe (line 4) inside a burst interrupts a running task: Rhealstone's interrupt latency.
+    # One between bursts finds the partition idle, as every line-3 event does: the wake latency.
+    busy, wake = [], [lat for _, lat in latencies(rows, "3", "4")]
+    starts = [b[0] for b in bursts]
+    for at, lat in latencies(rows, "4", "5"):
+        i = bisect.bisect_right(starts, at) - 1
+        (busy if i >= 0 and at <= bursts[i][1] else wake).append(lat)
+    if not switches or not busy or not wake:
+        fail(f"{io_path}: no task switches, no probes inside a burst or no wake-ups measured")
     out = {
         "task_switch_us": round(max(switches), 3),
         "task_switch_us_p50": round(statistics.median(switches), 3),
-        "irq_latency_us": round(max(lat), 3),
-        "irq_latency_us_p50": round(statistics.median(lat), 3),
+        "irq_latency_us": round(max(busy), 3),
+        "irq_latency_us_p50": round(statistics.median(busy), 3),
+        "wake_latency_us": round(max(wake), 3),
+        "wake_latency_us_p50": round(statistics.median(wake), 3),
         "task_switches": len(switches),
-        "interrupts": len(lat),
-        "events": events,
+        "interrupts": len(busy),
+        "wake_ups": len(wake),
     }
     console = open(console_path).read()
     rep = re.search(r"^hv: report policy=(\w+) time_us=(\d+) switches=(\d+)$", console, re.M)
@@ -69,14 +91,14 @@ def combine(exp_path, runs, out_path):
     exp = tomllib.load(open(exp_path, "rb"))
     loads = [l["name"] for l in exp["load"]]
     get = lambda name: json.load(open(f"{runs}/{name}.json"))
-    result = {"alone": {k: v for k, v in get("alone").items() if k.startswith(("task_switch_us", "irq_latency_us"))}}
+    result = {"alone": {k: v for k, v in get("alone").items() if k.startswith(("task_switch_us", "irq_latency_us", "wake_latency_us"))}}
     by_load = {}
     for pol in exp["policies"]:
         worst = {}
         for load in loads:
             r = get(f"{pol}-{load}")
             by_load.setdefault(load, {})[pol] = r
-            for k in ("task_switch_us", "task_switch_us_p50", "irq_latency_us", "irq_latency_us_p50"):
+            for k in FIGURES:
                 worst[k] = max(worst.get(k, 0.0), r[k])
         result[pol] = worst
     # The general-purpose partition's work units per second under the headline load (units

@@ -2,13 +2,15 @@
 # The hypervisor experiment (docs/hypervisor.md): experiments/hypervisor.toml -> one image per
 # (policy, load) and the real-time application alone, each run with `ubik run --io`;
 # hv_json.py turns the IO records and the hypervisor's reports into out/bench/hypervisor.json:
-#   {"alone": {"task_switch_us": .., "irq_latency_us": .., and _p50}, "fair": {..}, "rt": {..},
+#   {"alone": {"task_switch_us": .., "irq_latency_us": .., "wake_latency_us": .., and _p50},
+#    "fair": {..}, "rt": {..},
 #    "gp_throughput": {"fair": units/s, "rt": units/s}, "ratio_to_alone", "by_load", "paper"}
 # (worst cases over the loads; `_p50` medians). Work: build/hypervisor/.
 # Usage: bench/hypervisor/run.sh [-e EXPERIMENT.toml] [-o OUT.json]
 #        bench/hypervisor/run.sh --check     a short run (15 bursts) that checks the findings:
-#                                            fair degrades both figures by orders of magnitude,
-#                                            rt keeps the task switch's median within 2x
+#                                            fair degrades the interrupt latency by orders of
+#                                            magnitude, rt does not, and keeps the medians of
+#                                            task switch and interrupt latency within 2x
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 ubik="$root/sim/target/release/ubik"
@@ -34,7 +36,7 @@ import sys, tomllib
 e = tomllib.load(open(sys.argv[1], "rb"))
 check = sys.argv[2] == "1"
 print(f'policies="{" ".join(e["policies"])}"')
-for k in ("slice_us", "period_us", "rt_event_period_us", "rt_burst"):
+for k in ("slice_us", "period_us", "rt_event_period_us", "rt_probe_period_us", "rt_burst"):
     print(f'{k}={e[k]}')
 print(f'rt_bursts={15 if check else e["rt_bursts"]}')
 print(f'min_share={e["min_share"]}')
@@ -57,10 +59,11 @@ copy_app() {
     rm -f "$dst/system.toml.new"
 }
 
-# machine FILE DEVICE_PERIOD_US: 16 PMP entries, the real-time events on line 3 and the
-# general-purpose device on line 5.
+# machine FILE DEVICE_PERIOD_US: 16 PMP entries, the real-time events on line 3, its probes on
+# line 4 and the general-purpose device on line 5.
 machine() {
     { printf '[core]\npmp_regions = 16\n\n[[stimulus]]\nline = 3\nkind = "periodic"\nperiod_us = %s\nstart_us = 500\n' "$rt_event_period_us"
+      printf '\n[[stimulus]]\nline = 4\nkind = "periodic"\nperiod_us = %s\nstart_us = 503\n' "$rt_probe_period_us"
       [[ $2 != 0 ]] && printf '\n[[stimulus]]\nline = 5\nkind = "periodic"\nperiod_us = %s\n' "$2"
     } > "$1"
 }
@@ -106,7 +109,7 @@ run_until = "rt"
 [partition.rt]
 app = "rt"
 devices = ["io"]
-lines = [3]
+lines = [3, 4]
 realtime = true
 
 [partition.gp]
@@ -133,12 +136,15 @@ bad = []
 for load in loads:
     f = json.load(open(f"{runs}/fair-{load}.json"))
     r = json.load(open(f"{runs}/rt-{load}.json"))
-    if f["irq_latency_us"] < 100 * a["irq_latency_us"]:
-        bad.append(f"{load}: fair interrupt latency {f['irq_latency_us']} us is not 100x the alone {a['irq_latency_us']} us")
-    if r["irq_latency_us"] > 100 * a["irq_latency_us"]:
-        bad.append(f"{load}: rt interrupt latency {r['irq_latency_us']} us degraded like fair's")
-    if r["task_switch_us_p50"] > 2 * a["task_switch_us_p50"]:
-        bad.append(f"{load}: rt task switch median {r['task_switch_us_p50']} us over 2x alone {a['task_switch_us_p50']}")
+    # A short run may see no burst cut by the end of a turn: the wake latency shows fair's wait.
+    fair_worst = max(f["irq_latency_us"], f["wake_latency_us"])
+    if fair_worst < 100 * a["irq_latency_us"]:
+        bad.append(f"{load}: fair's worst interrupt latency {fair_worst} us is not 100x the alone {a['irq_latency_us']} us")
+    if r["wake_latency_us"] > 100 * a["irq_latency_us"]:
+        bad.append(f"{load}: rt wake latency {r['wake_latency_us']} us degraded like fair's")
+    for k in ("task_switch_us_p50", "irq_latency_us_p50"):
+        if r[k] > 2 * a[k]:
+            bad.append(f"{load}: rt {k} {r[k]} us over 2x alone {a[k]}")
     if r["gp_throughput"] <= 0:
         bad.append(f"{load}: the general-purpose partition made no progress under rt")
 print("\n".join(f"FAIL  hypervisor check: {b}" for b in bad) or "hypervisor check: ok")

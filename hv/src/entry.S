@@ -1,9 +1,9 @@
 /* The hypervisor's trap entry and exit. Every trap while a guest runs (U-mode) comes here
  * through the BSP's vector table (each of its entries is aliased to hv_trap_entry).
- * mscratch points at the running partition. Three fast paths handle, with four registers
- * saved, what needs no decision: a return from a virtual trap that enables nothing pending,
- * a raise of the partition's own line, and one of its physical lines, each deliverable at
- * once (they are the paths of an interrupt's latency). Everything else saves all the guest's
+ * mscratch points at the running partition. Three fast paths handle, with two registers
+ * saved, what needs no decision: a return from a virtual trap that enables nothing pending
+ * (or only the software interrupt), a raise of the partition's own line, and one of its
+ * physical lines, each deliverable at once (they are the paths of an interrupt's latency). Everything else saves all the guest's
  * registers into its partition (the pc in the slot of x0) and calls hv_trap, which decides;
  * the partition it returns is resumed with mret. The hypervisor itself runs on its own stack
  * with interrupts disabled; it never traps. */
@@ -13,151 +13,269 @@
 
     .cfi_sections .debug_frame
     .section .text.hv_entry, "ax"
+    .option norelax                 /* no gp-relative access: the fast paths run on the guest's gp */
     .globl hv_trap_entry
     .type hv_trap_entry, @function
     .p2align 2
 hv_trap_entry:
     csrrw   t6, mscratch, t6        /* t6 = the partition; mscratch = the guest's t6 */
-    sw      t0, 20(t6)
-    sw      t1, 24(t6)
-    sw      t2, 28(t6)
-    sw      t3, 112(t6)
+    sw      t4, 116(t6)
+    csrr    t4, mcause
+    bgez    t4, .Lexception         /* an interrupt falls through: the latency path */
+
+/* ---- Fast paths: the running partition goes on, nothing else is due ------------------------
+ * While the page's ie is set its epc, cause, pie, t0 and t1 are free (a guest copies them
+ * before it enables interrupts), so the guest's t0 and t1 go there at once and serve as
+ * scratch; a path that gives up after that takes them back (.Lslow_page). */
+
+/* An interrupt: one of the running partition's lines (fast_lines: its lines << 16 once it
+ * has a page; the hypervisor's timer and the others' lines read 0), enabled, no line
+ * before it pending and enabled: acknowledged and delivered. The software interrupt and the
+ * timer rank below every line (Ibex's order), so neither is looked at. Only t4 is saved:
+ * it holds the page (fast_page: a page with ie clear until the guest registers its own). */
+    lw      t4, HV_PART_FAST_PAGE(t6)
+    lw      t4, HV_VCPU_IE(t4)
+    andi    t4, t4, HV_IE
+    beqz    t4, .Lirq_off           /* interrupts off */
+    lw      t4, HV_PART_FAST_PAGE(t6)
+    sw      t0, HV_VCPU_T0(t4)
+    sw      t1, HV_VCPU_T1(t4)
+    li      t0, HV_IE
+    sw      t0, HV_VCPU_PIE(t4)
+    lw      t1, HV_VCPU_ENABLE(t4)
+    lw      t0, HV_PART_FAST_LINES(t6)
+    and     t1, t1, t0              /* its lines it has enabled */
+    lw      t0, HV_PART_VPENDING(t6)
+    and     t0, t0, t1
+    bnez    t0, .Lslow_irq_page     /* one pending already: the C path orders them */
     csrr    t0, mcause
-    bltz    t0, .Lirq
-    addi    t0, t0, -8
-    bnez    t0, .Lslow              /* not an ecall from U-mode: a fault */
-    lw      t1, HV_PART_VCPU(t6)
-    beqz    t1, .Lslow
-    lw      t0, 20(t6)              /* the hypercall's number (the guest's t0) */
-    beqz    t0, .Lvret
-    addi    t0, t0, -HV_RAISE
-    beqz    t0, .Lraise
+    srl     t1, t1, t0              /* bit 16 + line (a shift takes the cause's low 5 bits) */
+    andi    t1, t1, 1
+    beqz    t1, .Lirq_other_page    /* not its line, or masked */
+    csrr    t1, mepc
+    sw      t1, HV_VCPU_EPC(t4)
+    sw      t0, HV_VCPU_CAUSE(t4)
+    sw      zero, HV_VCPU_IE(t4)
+    li      t1, 1
+    sll     t1, t1, t0
+    srli    t1, t1, 16
+    lui     t4, %hi(INTC_ACK)
+    sw      t1, %lo(INTC_ACK)(t4)
+    lw      t1, HV_PART_VTVEC(t6)
+    slli    t0, t0, 2               /* 4 * cause: the top bit shifts out */
+    add     t1, t1, t0
+    csrw    mepc, t1
+    lw      t4, 116(t6)
+    csrrw   t6, mscratch, t6
+    mret
+
+/* An interrupt the line path does not deliver: t4 free, t5 and t0..t3 the guest's. */
+.Lirq_other_page:
+    lw      t0, HV_VCPU_T0(t4)
+    lw      t1, HV_VCPU_T1(t4)
+.Lirq_off:
+    sw      t5, 120(t6)
+    csrr    t5, mcause
+    lw      t4, HV_PART_FAST_LINES(t6)
+    srl     t4, t4, t5
+    andi    t4, t4, 1
+    bnez    t4, .Llatch
+    slli    t4, t5, 1
+    addi    t4, t4, -2 * 7
+    bnez    t4, .Lslow              /* neither its line nor the timer */
+    lw      t4, hv_fast_tick
+    beq     t4, t6, .Ltick
     j       .Lslow
 
-/* ---- Fast paths: the running partition goes on, nothing else is due --------------------- */
+/* Its line, with interrupts off or the line masked: acknowledged and latched (the C path's
+ * collect_lines for one line), the page's pending word telling the guest. */
+.Llatch:
+    sw      t0, 20(t6)
+    li      t4, 1
+    sll     t4, t4, t5              /* bit 16 + line */
+    lw      t0, HV_PART_VPENDING(t6)
+    or      t0, t0, t4
+    sw      t0, HV_PART_VPENDING(t6)
+    lw      t5, HV_PART_FAST_PAGE(t6)
+    lw      t0, HV_VCPU_PENDING(t5)
+    or      t0, t0, t4
+    sw      t0, HV_VCPU_PENDING(t5)
+    srli    t4, t4, 16
+    lui     t5, %hi(INTC_ACK)
+    sw      t4, %lo(INTC_ACK)(t5)
+    lw      t0, 20(t6)
+    j       .Lreturn
 
-/* HV_VRET (t1 = the page): pc and ie from the page; if that enables the software interrupt
- * alone, it is delivered here; anything else pending goes the C path. */
+/* The timer, armed for the running partition's own compare alone (hv_fast_tick, set by the
+ * C path as it arms; hv_fast_next is what to arm after it): the C path's own_timer. The
+ * compare moves on, the timer's level rises, and the tick is delivered if it is the
+ * deliverable interrupt of highest priority; else it waits, pending. */
+.Ltick:
+    sw      zero, hv_fast_tick, t4  /* once */
+    lui     t4, %hi(TIMER_MTIMECMP)
+    li      t5, -1
+    sw      t5, %lo(TIMER_MTIMECMPH)(t4) /* no match while the halves change */
+    lw      t5, hv_fast_next
+    sw      t5, %lo(TIMER_MTIMECMP)(t4)
+    sw      t5, hv_armed, t4
+    lw      t5, hv_fast_next + 4
+    lui     t4, %hi(TIMER_MTIMECMP)
+    sw      t5, %lo(TIMER_MTIMECMPH)(t4)
+    sw      t5, hv_armed + 4, t4
+    lw      t5, HV_PART_VPENDING(t6)
+    ori     t5, t5, HV_IRQ_TIMER
+    sw      t5, HV_PART_VPENDING(t6)
+    lw      t4, HV_PART_FAST_PAGE(t6)
+    lw      t5, HV_VCPU_PENDING(t4)
+    ori     t5, t5, HV_IRQ_TIMER
+    sw      t5, HV_VCPU_PENDING(t4)
+    lw      t5, HV_VCPU_IE(t4)
+    andi    t5, t5, HV_IE
+    beqz    t5, .Lreturn            /* interrupts off: it waits */
+    sw      t0, HV_VCPU_T0(t4)
+    sw      t1, HV_VCPU_T1(t4)
+    lw      t1, HV_VCPU_ENABLE(t4)
+    andi    t0, t1, HV_IRQ_TIMER
+    beqz    t0, .Lreturn_page       /* masked: it waits */
+    lw      t0, HV_PART_VPENDING(t6)
+    and     t0, t0, t1
+    andi    t0, t0, ~HV_IRQ_TIMER
+    bnez    t0, .Lslow_page         /* a line first: the C path orders them */
+    lw      t0, HV_VCPU_MSIP(t4)
+    beqz    t0, 1f
+    lw      t0, HV_VCPU_SOFT_ENABLE(t4)
+    andi    t0, t0, HV_IRQ_SOFT
+    bnez    t0, .Lslow_page         /* the software interrupt first */
+1:  li      t0, 0x80000000 | 7
+    csrr    t1, mepc
+    j       .Ldeliver
+
+.Lreturn_page:
+    lw      t0, HV_VCPU_T0(t4)
+    lw      t1, HV_VCPU_T1(t4)
+.Lreturn:
+    lw      t4, 116(t6)
+    lw      t5, 120(t6)
+    csrrw   t6, mscratch, t6
+    mret
+
+/* Enter the guest's handler for cause t0 (0x80000000 | cause) with the page in t4, the pc to
+ * resume at in t1 and the guest's t0 and t1 on the page (t5 saved). */
+.Ldeliver:
+    sw      t1, HV_VCPU_EPC(t4)
+    sw      t0, HV_VCPU_CAUSE(t4)
+    li      t1, HV_IE
+    sw      t1, HV_VCPU_PIE(t4)
+    sw      zero, HV_VCPU_IE(t4)
+    lw      t1, HV_PART_VTVEC(t6)
+    slli    t0, t0, 2
+    add     t1, t1, t0
+    csrw    mepc, t1
+    lw      t4, 116(t6)
+    lw      t5, 120(t6)
+    csrrw   t6, mscratch, t6
+    mret
+
+.Lexception:                        /* t4 = mcause */
+    sw      t5, 120(t6)
+    addi    t5, t4, -8
+    bnez    t5, .Lslow              /* not an ecall from U-mode: a fault */
+    lw      t4, HV_PART_VCPU(t6)
+    beqz    t4, .Lslow
+    beqz    t0, .Lvret              /* the hypercall's number */
+    addi    t5, t0, -HV_RAISE
+    beqz    t5, .Lraise
+    j       .Lslow
+
+/* HV_VRET (t4 = the page): pc and ie from the page; if that enables the software interrupt
+ * alone, it is delivered here; anything else deliverable goes the C path. t0 and t1 are the
+ * page's on the way out, so they serve as scratch (t0 = HV_VRET again if the C path runs). */
 .Lvret:
-    lw      t0, HV_VCPU_PIE(t1)
+    lw      t0, HV_VCPU_PIE(t4)
     andi    t0, t0, HV_IE
     beqz    t0, 1f                  /* interrupts stay off: nothing to deliver */
-    lw      t2, HV_PART_VPENDING(t6)
-    lw      t3, HV_VCPU_MSIP(t1)
-    snez    t3, t3
-    slli    t3, t3, 3               /* HV_IRQ_SOFT */
-    or      t2, t2, t3              /* pending */
-    lw      t3, HV_VCPU_ENABLE(t1)
-    andi    t3, t3, ~HV_IRQ_SOFT
-    lw      t0, HV_VCPU_SOFT_ENABLE(t1)
-    or      t3, t3, t0              /* enabled */
-    and     t2, t2, t3
-    li      t0, HV_IE
-    beqz    t2, 1f
-    li      t3, HV_IRQ_SOFT
-    bne     t2, t3, .Lslow
+    lw      t1, HV_VCPU_ENABLE(t4)
+    lw      t5, HV_PART_VPENDING(t6)
+    and     t5, t5, t1
+    bnez    t5, .Lslow_vret
+    lw      t5, HV_VCPU_MSIP(t4)
+    beqz    t5, 1f
+    lw      t5, HV_VCPU_SOFT_ENABLE(t4)
+    andi    t5, t5, HV_IRQ_SOFT
+    beqz    t5, 1f
     /* Only its software interrupt (a tail a handler raised): the return becomes that trap at
      * once - the page keeps the pc, t0 and t1 the return would have restored. */
-    li      t3, 0x80000003
-    sw      t3, HV_VCPU_CAUSE(t1)
-    sw      t0, HV_VCPU_PIE(t1)
-    sw      zero, HV_VCPU_IE(t1)
-    lw      t3, HV_PART_VTVEC(t6)
-    addi    t3, t3, 12
-    csrw    mepc, t3
-    lw      t2, 28(t6)
-    lw      t3, 112(t6)
+    li      t1, 0x80000003
+    sw      t1, HV_VCPU_CAUSE(t4)
+    sw      t0, HV_VCPU_PIE(t4)
+    sw      zero, HV_VCPU_IE(t4)
+    lw      t1, HV_PART_VTVEC(t6)
+    addi    t1, t1, 12
+    csrw    mepc, t1
+    lw      t4, 116(t6)
+    lw      t5, 120(t6)
     csrrw   t6, mscratch, t6
     mret
-1:  sw      t0, HV_VCPU_IE(t1)
-    lw      t0, HV_VCPU_EPC(t1)
+1:  sw      t0, HV_VCPU_IE(t4)
+    lw      t0, HV_VCPU_EPC(t4)
     csrw    mepc, t0
-    lw      t0, HV_VCPU_T0(t1)
-    lw      t2, 28(t6)
-    lw      t3, 112(t6)
-    lw      t1, HV_VCPU_T1(t1)
+    lw      t0, HV_VCPU_T0(t4)
+    lw      t1, HV_VCPU_T1(t4)
+    lw      t4, 116(t6)
+    lw      t5, 120(t6)
     csrrw   t6, mscratch, t6
     mret
+.Lslow_vret:
+    li      t0, HV_VRET
+    j       .Lslow
 
-/* HV_RAISE of a line the partition owns, deliverable at once and alone: straight into the
- * guest's vector (t1 = the page). The hypercall returns 0 when the handler returns. */
+/* HV_RAISE of a line the partition owns (a0), deliverable at once by the rules above:
+ * straight into the guest's vector (t4 = the page). The hypercall returns 0 when the
+ * handler returns. */
 .Lraise:
-    lw      t0, 40(t6)              /* a0: the line */
-    li      t2, 15
-    bgeu    t0, t2, .Lslow          /* the C path refuses it */
-    addi    t0, t0, 16              /* the cause */
-    lw      t2, HV_PART_LINES(t6)
-    sll     t2, t2, 16
-    srl     t2, t2, t0
-    andi    t2, t2, 1
-    beqz    t2, .Lslow
-    csrr    t2, mepc
-    addi    t2, t2, 4               /* after the ecall */
-    j       .Linject
-
-/* A fast line: the running partition's, deliverable at once and alone. */
-.Lirq:
-    slli    t0, t0, 1
-    srli    t0, t0, 1               /* the cause */
-    addi    t1, t0, -16
-    bltz    t1, .Lslow              /* the timer: the hypervisor's */
-    lw      t2, HV_PART_LINES(t6)
-    srl     t2, t2, t1
-    andi    t2, t2, 1
-    beqz    t2, .Lslow              /* another partition's line */
-    lw      t1, HV_PART_VCPU(t6)
-    beqz    t1, .Lslow
-    csrr    t2, mepc
-
-/* Deliver cause t0 to the partition (t1 = its page, t2 = the pc to resume at) if it is
- * enabled and nothing else is pending (else the C path decides the order, or keeps it
- * pending). A physical line is acknowledged only then: the C path collects it otherwise. */
-.Linject:
-    lw      t3, HV_VCPU_IE(t1)
-    beqz    t3, .Lslow
-    lw      t3, HV_PART_VPENDING(t6)
-    bnez    t3, .Lslow
-    lw      t3, HV_VCPU_MSIP(t1)
-    bnez    t3, .Lslow
-    lw      t3, HV_VCPU_ENABLE(t1)
-    srl     t3, t3, t0
-    andi    t3, t3, 1
-    beqz    t3, .Lslow
-    csrr    t3, mcause
-    bgez    t3, 1f                  /* a hypercall's raise: nothing to acknowledge */
-    sw      t2, HV_VCPU_EPC(t1)
-    addi    t2, t0, -16
-    li      t3, 1
-    sll     t3, t3, t2
-    lui     t2, %hi(INTC_ACK)
-    sw      t3, %lo(INTC_ACK)(t2)
-    j       2f
-1:  sw      t2, HV_VCPU_EPC(t1)
+    lw      t5, HV_VCPU_IE(t4)
+    andi    t5, t5, HV_IE
+    beqz    t5, .Lslow
+    sltiu   t5, a0, INTC_FAST_LINES
+    beqz    t5, .Lslow              /* the C path refuses it */
+    sw      t0, HV_VCPU_T0(t4)
+    sw      t1, HV_VCPU_T1(t4)
+    addi    t0, a0, 16              /* the cause */
+    lw      t1, HV_PART_FAST_LINES(t6)
+    srl     t1, t1, t0
+    andi    t1, t1, 1
+    beqz    t1, .Lslow_page         /* not its line: the C path refuses it */
+    lw      t1, HV_VCPU_ENABLE(t4)
+    lw      t5, HV_PART_VPENDING(t6)
+    and     t5, t5, t1
+    bnez    t5, .Lslow_page
+    srl     t1, t1, t0
+    andi    t1, t1, 1
+    beqz    t1, .Lslow_page
+    lui     t1, 0x80000
+    or      t0, t0, t1
     li      a0, 0                   /* the raise's result, when the handler returns */
-2:  li      t3, 0x80000000
-    or      t3, t3, t0
-    sw      t3, HV_VCPU_CAUSE(t1)
-    li      t3, HV_IE
-    sw      t3, HV_VCPU_PIE(t1)
-    sw      zero, HV_VCPU_IE(t1)
-    lw      t3, 20(t6)
-    sw      t3, HV_VCPU_T0(t1)
-    lw      t3, 24(t6)
-    sw      t3, HV_VCPU_T1(t1)
-    lw      t3, HV_PART_VTVEC(t6)
-    slli    t0, t0, 2
-    add     t3, t3, t0
-    csrw    mepc, t3
-    lw      t2, 28(t6)
-    lw      t3, 112(t6)
-    csrrw   t6, mscratch, t6
-    mret
+    csrr    t1, mepc
+    addi    t1, t1, 4               /* after the ecall */
+    j       .Ldeliver
 
 /* ---- The C path: everything saved, hv_trap decides ------------------------------------------ */
-.Lslow:
+.Lslow_page:                        /* the guest's t0 and t1 back from the page */
+    lw      t0, HV_VCPU_T0(t4)
+    lw      t1, HV_VCPU_T1(t4)
+    j       .Lslow
+.Lslow_irq_page:
+    lw      t0, HV_VCPU_T0(t4)
+    lw      t1, HV_VCPU_T1(t4)
+.Lslow_irq:                         /* from an interrupt: t5 untouched */
+    sw      t5, 120(t6)
+.Lslow:                             /* t4 and t5 are saved already */
     sw      x1, 4(t6)
     sw      x2, 8(t6)
     sw      x3, 12(t6)
+    sw      x5, 20(t6)
+    sw      x6, 24(t6)
+    sw      x7, 28(t6)
     sw      x10, 40(t6)
     sw      x11, 44(t6)
     sw      x12, 48(t6)
@@ -166,8 +284,7 @@ hv_trap_entry:
     sw      x15, 60(t6)
     sw      x16, 64(t6)
     sw      x17, 68(t6)
-    sw      x29, 116(t6)
-    sw      x30, 120(t6)
+    sw      x28, 112(t6)
     csrr    t5, mscratch
     sw      t5, 124(t6)             /* the guest's t6 */
     csrr    t5, mepc

@@ -381,6 +381,8 @@ static long hypercall(struct hv_part *p)
             return HV_EINVAL;
         p->vcpu = (struct hv_vcpu *)a0;
         p->vtvec = a1;
+        p->fast_lines = p->lines << 16;
+        p->fast_page = p->vcpu;
         return (long)p->id;
     default:
         return HV_ENOSYS;
@@ -516,14 +518,28 @@ static void rt_plan(uint64_t t, struct plan *pl)
         pl->deadline = min64(pl->deadline, vtimer_ahead(rt_part, t));
 }
 
-static uint64_t armed = NEVER;
+uint64_t hv_armed = NEVER, hv_fast_next = NEVER;
+struct hv_part *hv_fast_tick;
 
 /* The physical compare: the next moment the hypervisor must look. */
 static void arm(uint64_t deadline)
 {
-    if (deadline != armed) {
-        armed = deadline;
+    hv_fast_tick = NULL;
+    if (deadline != hv_armed) {
+        hv_armed = deadline;
         set_compare(deadline);
+    }
+}
+
+/* The same while n runs: the sooner of the deadline and n's own compare. When that is n's
+ * compare, the trap entry may handle its tick alone (entry.S, .Ltick: own_timer's case). */
+static void arm_for(struct hv_part *n, uint64_t deadline, uint64_t t)
+{
+    uint64_t v = vtimer_ahead(n, t);
+    arm(min64(deadline, v));
+    if (v < deadline) {
+        hv_fast_tick = n;
+        hv_fast_next = deadline;
     }
 }
 
@@ -577,7 +593,10 @@ static struct hv_part *resume(uint64_t t)
         route(pl.lines);
         struct hv_part *n = pl.run;
         plan_deadline = pl.deadline;
-        arm(n ? min64(pl.deadline, vtimer_ahead(n, t)) : pl.deadline);
+        if (n)
+            arm_for(n, pl.deadline, t);
+        else
+            arm(pl.deadline);
         if (n) {
             if (n != cur) {
                 charge(t);
@@ -621,7 +640,7 @@ static struct hv_part *go_on(struct hv_part *p, uint64_t t)
     if (p->vtimecmp <= t)
         p->vpending |= HV_IRQ_TIMER;
     deliver(p);
-    arm(min64(plan_deadline, vtimer_ahead(p, t)));
+    arm_for(p, plan_deadline, t);
     return p;
 }
 
@@ -655,7 +674,7 @@ static struct hv_part *rt_preempt(uint32_t cause, uint64_t t)
     uint64_t got = others_cpu(t), end = period_start + period_counts;
     uint64_t owed = got < min_counts ? min_counts - got : 0;
     plan_deadline = owed && end - t > owed ? end - owed : NEVER;
-    arm(min64(plan_deadline, vtimer_ahead(r, t)));
+    arm_for(r, plan_deadline, t);
     return r;
 }
 
@@ -671,7 +690,7 @@ static struct hv_part *own_timer(struct hv_part *p, uint32_t cause, uint64_t t)
         return NULL; /* the real-time partition's tick too: it preempts */
     p->vpending |= HV_IRQ_TIMER;
     deliver(p);
-    arm(min64(plan_deadline, vtimer_ahead(p, t)));
+    arm_for(p, plan_deadline, t);
     return p;
 }
 
@@ -703,6 +722,9 @@ struct hv_part *hv_trap(struct hv_part *p)
     return resume(t);
 }
 
+/* The page the trap entry reads before a partition has its own: interrupts off. */
+static struct hv_vcpu no_page;
+
 int main(void)
 {
     mtime_hz = MMIO32(TIMER_MTIME_HZ);
@@ -717,6 +739,7 @@ int main(void)
         struct hv_part *p = &parts[i];
         p->cfg = &hv_config.partitions[i];
         p->lines = p->cfg->lines;
+        p->fast_page = &no_page;
         p->slice = p->cfg->slice_us ? us_to_counts(p->cfg->slice_us) : slice_counts;
         if (!p->slice)
             p->slice = 1;

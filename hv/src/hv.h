@@ -52,7 +52,8 @@ enum hv_state {
 #define HV_PART_VCPU 128
 #define HV_PART_VTVEC 132
 #define HV_PART_VPENDING 136
-#define HV_PART_LINES 140
+#define HV_PART_FAST_LINES 144
+#define HV_PART_FAST_PAGE 148
 
 #ifndef __ASSEMBLER__
 /* A partition at run time. The saved registers come first: the trap entry (entry.S) stores
@@ -62,7 +63,9 @@ struct hv_part {
     struct hv_vcpu *vcpu; /* inside the partition's RAM (checked), or NULL before HV_VCPU */
     uint32_t vtvec;
     uint32_t vpending;    /* latched lines and the timer's level, hv's view */
-    uint32_t lines;       /* the lines it owns (cfg->lines, where the entry finds it) */
+    uint32_t lines;       /* the lines it owns (cfg->lines) */
+    uint32_t fast_lines;  /* lines << 16 once it has a page, else 0: entry.S's test */
+    struct hv_vcpu *fast_page; /* vcpu, or before HV_VCPU a page with ie clear (entry.S) */
     uint64_t vtimecmp;    /* the virtual compare (UINT64_MAX: none) */
     enum hv_state state;
     int exit_code;
@@ -79,7 +82,14 @@ _Static_assert(__builtin_offsetof(struct hv_part, x) == 0, "entry.S: context at 
 _Static_assert(__builtin_offsetof(struct hv_part, vcpu) == HV_PART_VCPU, "entry.S");
 _Static_assert(__builtin_offsetof(struct hv_part, vtvec) == HV_PART_VTVEC, "entry.S");
 _Static_assert(__builtin_offsetof(struct hv_part, vpending) == HV_PART_VPENDING, "entry.S");
-_Static_assert(__builtin_offsetof(struct hv_part, lines) == HV_PART_LINES, "entry.S");
+_Static_assert(__builtin_offsetof(struct hv_part, fast_lines) == HV_PART_FAST_LINES, "entry.S");
+_Static_assert(__builtin_offsetof(struct hv_part, fast_page) == HV_PART_FAST_PAGE, "entry.S");
+
+/* Set by hv.c as it arms the timer, for entry.S: the partition whose own virtual compare the
+ * timer is armed for, with nothing else due then (NULL: none), and the deadline to arm
+ * after that tick; the compare armed now. */
+extern struct hv_part *hv_fast_tick;
+extern uint64_t hv_fast_next, hv_armed;
 
 /* entry.S */
 void hv_enter(struct hv_part *p) __attribute__((noreturn));

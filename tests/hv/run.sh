@@ -91,7 +91,7 @@ stage "$dir" fuzz.toml good fuzz
 if run fuzz "$dir"; then
     why=""
     [[ $rc -eq 0 ]] || why="exit $rc (expected 0)"
-    [[ $out == *"fuzz: 20 directed checks, 20000 random calls, 0 surprises"* ]] || why="${why:+$why; }the fuzzer saw surprises"
+    [[ $out == *"fuzz: 25 directed checks, 20000 random calls, 0 surprises"* ]] || why="${why:+$why; }the fuzzer saw surprises"
     [[ $out == *"good: intact after"* ]] || why="${why:+$why; }good did not finish intact"
     [[ $out == *"hv: partition fuzz exited status=0"* ]] || why="${why:+$why; }the fuzzer did not exit normally"
     verdict fuzz "$why"

@@ -45,11 +45,25 @@
     la      t0, hv_vcpu
     li      t1, HV_IRQ_SOFT
     sw      t1, HV_VCPU_SOFT_ENABLE(t0)
-    lw      t1, HV_VCPU_MSIP(t0)    /* a tail raised meanwhile: deliver it now */
+    lw      t1, HV_VCPU_MSIP(t0)
+    beqz    t1, 2f
+    /* A tail raised meanwhile runs now. It is taken here as the hypervisor would deliver it
+     * (a task runs with interrupts on; the tail's entry reads only epc, pie, t0 and t1, and
+     * t0/t1 are dead here), without a hypercall: interrupts off, then, if it is still
+     * pending (not delivered in between), the page filled and the vector entered. */
+    sw      zero, HV_VCPU_IE(t0)
+    lw      t1, HV_VCPU_MSIP(t0)
     beqz    t1, 1f
+    li      t1, HV_IE
+    sw      t1, HV_VCPU_PIE(t0)
+    la      t1, 2f
+    sw      t1, HV_VCPU_EPC(t0)
+    j       bsp_vector_software
+1:  li      t1, HV_IE               /* it ran meanwhile: interrupts on again, and what came */
+    sw      t1, HV_VCPU_IE(t0)      /* in while they were off delivered */
     li      t0, HV_SYNC
     ecall
-1:
+2:
 .endm
 
 #include "../rv32/context.inc"

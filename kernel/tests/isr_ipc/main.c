@@ -146,11 +146,18 @@ static void sig_entry(void *arg)
         uk_task_sleep(1000);
 }
 
-/* sig_t's handler runs when sig_t next runs, below this task: give it the ticks it needs
- * (the debug kernel's checks make every kernel exit slower), within a bound. */
+/* sig_t's handler runs when sig_t next runs, below this task, and so does rx: give them the
+ * ticks they need (a sleep of one tick may end at once if the tick is near; the debug
+ * kernel's checks make every kernel exit slower), within a bound. */
 static void wait_signal_runs(uint32_t n)
 {
     for (int i = 0; i < 50 && sig_runs < n; i++)
+        (void)uk_task_sleep(1);
+}
+
+static void wait_tp_msg(uint32_t m)
+{
+    for (int i = 0; i < 50 && tp_msg != m; i++)
         (void)uk_task_sleep(1);
 }
 
@@ -187,6 +194,7 @@ static void main_task(void *arg)
     CHECK_EQ(uk_port_recv(&port, &p, 0), UK_OK);
     CHECK(p == &objs[1]);
     CHECK_EQ(uk_flags_wait(&flags, 0x3, UK_FLAGS_ALL | UK_FLAGS_CLEAR, &got, 0), UK_OK);
+    wait_tp_msg(1234);
     CHECK_EQ(tp_msg, 1234);
     wait_signal_runs(1);
     CHECK_EQ(sig_runs, 1);
@@ -214,6 +222,7 @@ static void main_task(void *arg)
     CHECK(p == &objs[2]);
     CHECK_EQ(uk_flags_get(&flags, &got), UK_OK);
     CHECK_EQ(got, 0x4);
+    wait_tp_msg(5678);
     CHECK_EQ(tp_msg, 5678);
     wait_signal_runs(2);
     CHECK_EQ(sig_runs, 2);

@@ -34,6 +34,7 @@ struct Raw {
     period_us: Spanned<i64>,
     min_share: Spanned<f64>,
     rt_event_period_us: Spanned<i64>,
+    rt_probe_period_us: Spanned<i64>,
     rt_bursts: Spanned<i64>,
     rt_burst: Spanned<i64>,
     headline_load: Option<Spanned<String>>,
@@ -92,6 +93,12 @@ fn check(path: &Path, root: &Path) -> Result<(), ConfigError> {
     range(
         &raw.rt_event_period_us,
         "rt_event_period_us",
+        10,
+        1_000_000_000,
+    )?;
+    range(
+        &raw.rt_probe_period_us,
+        "rt_probe_period_us",
         10,
         1_000_000_000,
     )?;
