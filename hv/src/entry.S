@@ -1,12 +1,14 @@
 /* The hypervisor's trap entry and exit. Every trap while a guest runs (U-mode) comes here
  * through the BSP's vector table (each of its entries is aliased to hv_trap_entry).
- * mscratch points at the running partition. Three fast paths handle, with two registers
- * saved, what needs no decision: a return from a virtual trap that enables nothing pending
- * (or only the software interrupt), a raise of the partition's own line, and one of its
- * physical lines, each deliverable at once (they are the paths of an interrupt's latency). Everything else saves all the guest's
- * registers into its partition (the pc in the slot of x0) and calls hv_trap, which decides;
- * the partition it returns is resumed with mret. The hypervisor itself runs on its own stack
- * with interrupts disabled; it never traps. */
+ * mscratch points at the running partition. Fast paths, in assembly with one to four
+ * registers saved, handle what the running partition's own state decides (the paths of an
+ * interrupt's latency and of a tick): its line, delivered or latched; the timer armed for its
+ * own compare alone; HV_VRET and HV_SYNC (delivering what became deliverable: a line or the
+ * software interrupt); HV_TIMER and HV_VRET_TIMER within the current plan; HV_RAISE of its own
+ * line. Everything else saves the guest's caller-saved registers into its partition (the pc
+ * in the slot of x0) and calls hv_trap, which decides; the partition it returns is resumed
+ * with mret. The hypervisor itself runs on its own stack with interrupts disabled; it never
+ * traps. docs/hypervisor.md, "The cost of the hypervisor". */
 #include "hv/abi.h"
 #include "bsp/mmio.h"
 #include "hv.h"
@@ -14,6 +16,63 @@
     .cfi_sections .debug_frame
     .section .text.hv_entry, "ax"
     .option norelax                 /* no gp-relative access: the fast paths run on the guest's gp */
+/* The compare \nhi:\nlo for partition t6 (page t4) - or \bail, having changed nothing. Uses
+ * t0, t1, t5, and \nlo once it is stored. */
+.macro TIMER_SET nlo, nhi, bail
+    lw      t0, hv_go_part
+    bne     t0, t6, \bail           /* its calls re-plan: the C path */
+1:  lui     t5, %hi(TIMER_MTIME)
+    lw      t1, %lo(TIMER_MTIMEH)(t5)
+    lw      t0, %lo(TIMER_MTIME)(t5)
+    lw      t5, %lo(TIMER_MTIMEH)(t5)
+    bne     t5, t1, 1b              /* now = t1:t0 */
+    lw      t5, hv_go_until + 4
+    bltu    t1, t5, 2f
+    bne     t1, t5, \bail
+    lw      t5, hv_go_until
+    bgeu    t0, t5, \bail           /* the plan is due: the C path */
+2:  bltu    t1, \nhi, 3f
+    bne     t1, \nhi, \bail
+    bgeu    t0, \nlo, \bail         /* a compare not ahead: its level rises, the C path */
+3:  sw      \nlo, HV_PART_VTIMECMP(t6)
+    sw      \nhi, HV_PART_VTIMECMP + 4(t6)
+    lw      t0, HV_PART_VPENDING(t6)
+    andi    t0, t0, ~HV_IRQ_TIMER
+    sw      t0, HV_PART_VPENDING(t6)
+    lw      t0, HV_VCPU_PENDING(t4)
+    andi    t0, t0, ~HV_IRQ_TIMER
+    sw      t0, HV_VCPU_PENDING(t4)
+    lw      t1, hv_vtimer_min + 4   /* the earliest compare ahead, if this one is */
+    bltu    \nhi, t1, 4f
+    bne     \nhi, t1, 5f
+    lw      t1, hv_vtimer_min
+    bgeu    \nlo, t1, 5f
+4:  sw      \nlo, hv_vtimer_min, t5
+    sw      \nhi, hv_vtimer_min + 4, t5
+5:  lw      t1, hv_plan_deadline + 4 /* arm_for: the sooner of it and the plan's deadline */
+    lw      t0, hv_plan_deadline
+    bltu    \nhi, t1, 6f
+    bne     \nhi, t1, 7f
+    bltu    \nlo, t0, 6f
+7:  sw      zero, hv_fast_tick, t5
+    j       8f
+6:  sw      t6, hv_fast_tick, t5    /* then the plan's deadline: .Ltick */
+    mv      t0, \nlo
+    mv      t1, \nhi
+8:  lw      t5, hv_armed            /* t1:t0 to arm, if it is not armed */
+    bne     t5, t0, 9f
+    lw      t5, hv_armed + 4
+    beq     t5, t1, 10f
+9:  sw      t0, hv_armed, t5
+    sw      t1, hv_armed + 4, t5
+    lui     t5, %hi(TIMER_MTIMECMP)
+    li      \nlo, -1
+    sw      \nlo, %lo(TIMER_MTIMECMPH)(t5) /* no match while the halves change */
+    sw      t0, %lo(TIMER_MTIMECMP)(t5)
+    sw      t1, %lo(TIMER_MTIMECMPH)(t5)
+10:
+.endm
+
     .globl hv_trap_entry
     .type hv_trap_entry, @function
     .p2align 2
@@ -51,7 +110,7 @@ hv_trap_entry:
     csrr    t0, mcause
     srl     t1, t1, t0              /* bit 16 + line (a shift takes the cause's low 5 bits) */
     andi    t1, t1, 1
-    beqz    t1, .Lirq_other_page    /* not its line, or masked */
+    beqz    t1, .Lirq_not_line      /* not its line, or masked */
     csrr    t1, mepc
     sw      t1, HV_VCPU_EPC(t4)
     sw      t0, HV_VCPU_CAUSE(t4)
@@ -107,18 +166,62 @@ hv_trap_entry:
     j       .Lreturn
 
 /* The timer, armed for the running partition's own compare alone (hv_fast_tick, set by the
- * C path as it arms; hv_fast_next is what to arm after it): the C path's own_timer. The
+ * C path as it arms; the plan's deadline is armed after it): the C path's own_timer. The
  * compare moves on, the timer's level rises, and the tick is delivered if it is the
- * deliverable interrupt of highest priority; else it waits, pending. */
+ * deliverable interrupt of highest priority; else it waits, pending. Two ways in: from the
+ * line path, with the page's interrupts on (.Lirq_not_line: t4 = the page, t0 = mcause, the
+ * guest's t0 and t1 on the page), and with them off (.Ltick: t4 and t5 free). */
+.Lirq_not_line:
+    slli    t1, t0, 1
+    addi    t1, t1, -2 * 7
+    bnez    t1, .Lirq_other_page    /* not the timer */
+    lw      t1, hv_fast_tick
+    bne     t1, t6, .Lirq_other_page
+    sw      t5, 120(t6)
+    sw      zero, hv_fast_tick, t5  /* once */
+    lui     t5, %hi(TIMER_MTIMECMP)
+    li      t1, -1
+    sw      t1, %lo(TIMER_MTIMECMPH)(t5) /* no match while the halves change */
+    lw      t1, hv_plan_deadline
+    lw      t0, hv_plan_deadline + 4
+    sw      t1, %lo(TIMER_MTIMECMP)(t5)
+    sw      t0, %lo(TIMER_MTIMECMPH)(t5)
+    sw      t1, hv_armed, t5
+    sw      t0, hv_armed + 4, t5
+    lw      t5, HV_PART_VPENDING(t6)
+    ori     t5, t5, HV_IRQ_TIMER
+    sw      t5, HV_PART_VPENDING(t6)
+    lw      t5, HV_VCPU_PENDING(t4)
+    ori     t5, t5, HV_IRQ_TIMER
+    sw      t5, HV_VCPU_PENDING(t4)
+    /* No line is pending and enabled (the line path saw to that) and pie is written. */
+    lw      t1, HV_VCPU_ENABLE(t4)
+    andi    t1, t1, HV_IRQ_TIMER
+    beqz    t1, .Lreturn_page       /* masked: it waits */
+    lw      t0, HV_VCPU_MSIP(t4)
+    beqz    t0, 1f
+    lw      t0, HV_VCPU_SOFT_ENABLE(t4)
+    andi    t0, t0, HV_IRQ_SOFT
+    bnez    t0, .Lslow_page         /* the software interrupt first */
+1:  csrr    t1, mepc
+    sw      t1, HV_VCPU_EPC(t4)
+    li      t0, 0x80000000 | 7
+    sw      t0, HV_VCPU_CAUSE(t4)
+    sw      zero, HV_VCPU_IE(t4)
+    lw      t1, HV_PART_VTVEC(t6)
+    addi    t1, t1, 4 * 7
+    csrw    mepc, t1
+    j       .Lreturn
+
 .Ltick:
     sw      zero, hv_fast_tick, t4  /* once */
     lui     t4, %hi(TIMER_MTIMECMP)
     li      t5, -1
     sw      t5, %lo(TIMER_MTIMECMPH)(t4) /* no match while the halves change */
-    lw      t5, hv_fast_next
+    lw      t5, hv_plan_deadline
     sw      t5, %lo(TIMER_MTIMECMP)(t4)
     sw      t5, hv_armed, t4
-    lw      t5, hv_fast_next + 4
+    lw      t5, hv_plan_deadline + 4
     lui     t4, %hi(TIMER_MTIMECMP)
     sw      t5, %lo(TIMER_MTIMECMPH)(t4)
     sw      t5, hv_armed + 4, t4
@@ -129,26 +232,7 @@ hv_trap_entry:
     lw      t5, HV_VCPU_PENDING(t4)
     ori     t5, t5, HV_IRQ_TIMER
     sw      t5, HV_VCPU_PENDING(t4)
-    lw      t5, HV_VCPU_IE(t4)
-    andi    t5, t5, HV_IE
-    beqz    t5, .Lreturn            /* interrupts off: it waits */
-    sw      t0, HV_VCPU_T0(t4)
-    sw      t1, HV_VCPU_T1(t4)
-    lw      t1, HV_VCPU_ENABLE(t4)
-    andi    t0, t1, HV_IRQ_TIMER
-    beqz    t0, .Lreturn_page       /* masked: it waits */
-    lw      t0, HV_PART_VPENDING(t6)
-    and     t0, t0, t1
-    andi    t0, t0, ~HV_IRQ_TIMER
-    bnez    t0, .Lslow_page         /* a line first: the C path orders them */
-    lw      t0, HV_VCPU_MSIP(t4)
-    beqz    t0, 1f
-    lw      t0, HV_VCPU_SOFT_ENABLE(t4)
-    andi    t0, t0, HV_IRQ_SOFT
-    bnez    t0, .Lslow_page         /* the software interrupt first */
-1:  li      t0, 0x80000000 | 7
-    csrr    t1, mepc
-    j       .Ldeliver
+    j       .Lreturn                /* interrupts are off: it waits */
 
 .Lreturn_page:
     lw      t0, HV_VCPU_T0(t4)
@@ -183,8 +267,50 @@ hv_trap_entry:
     lw      t4, HV_PART_VCPU(t6)
     beqz    t4, .Lslow
     beqz    t0, .Lvret              /* the hypercall's number */
+    addi    t5, t0, -HV_SYNC
+    beqz    t5, .Lsync
+    addi    t5, t0, -HV_VRET_TIMER
+    beqz    t5, .Lvret_timer
+    addi    t5, t0, -HV_TIMER
+    beqz    t5, .Ltimer
     addi    t5, t0, -HV_RAISE
     beqz    t5, .Lraise
+    j       .Lslow
+
+/* HV_TIMER (a0, a1) and HV_VRET_TIMER (the page's timecmp): a compare ahead of now, from
+ * the partition that may go on without a new plan (hv_go_part, until hv_go_until): the C
+ * path's hypercall + go_on, for that case. t4 = the page. */
+.Ltimer:
+    sw      t0, 20(t6)
+    sw      t1, 24(t6)
+    TIMER_SET a0, a1, .Ltimer_c
+    /* Nothing became deliverable: the call only lowered the timer's level. (What was pending
+     * and enabled already, the guest asks for with HV_SYNC when it enabled it.) */
+    li      a0, 0
+    csrr    t0, mepc
+    addi    t0, t0, 4
+    csrw    mepc, t0
+    lw      t0, 20(t6)
+    lw      t1, 24(t6)
+    j       .Lreturn
+.Ltimer_c:                          /* t0 and t1 back, and the C path */
+    lw      t0, 20(t6)
+    lw      t1, 24(t6)
+    j       .Lslow
+
+.Lvret_timer:
+    sw      t2, 28(t6)
+    sw      t3, 112(t6)
+    lw      t2, HV_VCPU_TIMECMP(t4)
+    lw      t3, HV_VCPU_TIMECMP + 4(t4)
+    TIMER_SET t2, t3, .Lvret_timer_c
+    lw      t2, 28(t6)
+    lw      t3, 112(t6)
+    j       .Lvret                  /* t0 and t1 are the page's on the way out */
+.Lvret_timer_c:                     /* t2 and t3 back; t0 = the call (t1 comes from the page) */
+    lw      t2, 28(t6)
+    lw      t3, 112(t6)
+    li      t0, HV_VRET_TIMER
     j       .Lslow
 
 /* HV_VRET (t4 = the page): pc and ie from the page; if that enables the software interrupt
@@ -194,28 +320,58 @@ hv_trap_entry:
     lw      t0, HV_VCPU_PIE(t4)
     andi    t0, t0, HV_IE
     beqz    t0, 1f                  /* interrupts stay off: nothing to deliver */
+.Lvret_on:                          /* t0 = HV_IE */
     lw      t1, HV_VCPU_ENABLE(t4)
     lw      t5, HV_PART_VPENDING(t6)
     and     t5, t5, t1
-    bnez    t5, .Lslow_vret
+    bnez    t5, .Lvret_line
     lw      t5, HV_VCPU_MSIP(t4)
     beqz    t5, 1f
     lw      t5, HV_VCPU_SOFT_ENABLE(t4)
     andi    t5, t5, HV_IRQ_SOFT
     beqz    t5, 1f
-    /* Only its software interrupt (a tail a handler raised): the return becomes that trap at
-     * once - the page keeps the pc, t0 and t1 the return would have restored. */
-    li      t1, 0x80000003
-    sw      t1, HV_VCPU_CAUSE(t4)
+    /* Its software interrupt deliverable (a tail a handler raised): the return becomes that
+     * trap at once - the page keeps the pc, t0 and t1 the return would have restored. */
+    li      t1, 3
+/* The return becomes the trap of cause t1 (t0 = HV_IE, the interrupts it enables). */
+.Lvret_trap:
+    lui     t5, 0x80000
+    or      t5, t5, t1
+    sw      t5, HV_VCPU_CAUSE(t4)
     sw      t0, HV_VCPU_PIE(t4)
     sw      zero, HV_VCPU_IE(t4)
-    lw      t1, HV_PART_VTVEC(t6)
-    addi    t1, t1, 12
-    csrw    mepc, t1
+    lw      t5, HV_PART_VTVEC(t6)
+    slli    t1, t1, 2
+    add     t5, t5, t1
+    csrw    mepc, t5
     lw      t4, 116(t6)
     lw      t5, 120(t6)
     csrrw   t6, mscratch, t6
     mret
+/* A line latched while interrupts were off, now enabled (t5: what is pending and enabled):
+ * the lowest one, first in Ibex's order, is delivered as the return; it leaves the pending
+ * bits. Only the timer pending: the C path. */
+.Lvret_line:
+    srli    t5, t5, 16
+    beqz    t5, .Lslow_vret
+    neg     t1, t5
+    and     t1, t1, t5              /* the lowest line's bit */
+    li      t5, 0x077CB531          /* its index: a de Bruijn sequence and table */
+    mul     t1, t1, t5
+    srli    t1, t1, 27
+    la      t5, hv_debruijn
+    add     t5, t5, t1
+    lbu     t1, 0(t5)
+    addi    t1, t1, 16              /* the cause */
+    li      t5, 1
+    sll     t5, t5, t1
+    not     t5, t5
+    lw      t0, HV_PART_VPENDING(t6)
+    and     t0, t0, t5
+    sw      t0, HV_PART_VPENDING(t6)
+    sw      t0, HV_VCPU_PENDING(t4)
+    li      t0, HV_IE
+    j       .Lvret_trap
 1:  sw      t0, HV_VCPU_IE(t4)
     lw      t0, HV_VCPU_EPC(t4)
     csrw    mepc, t0
@@ -228,6 +384,28 @@ hv_trap_entry:
 .Lslow_vret:
     li      t0, HV_VRET
     j       .Lslow
+
+/* HV_SYNC (t4 = the page): with interrupts on, the call becomes a virtual trap whose return
+ * is the call's - pc after the ecall, t0, t1 and ie saved on the page as a delivery saves
+ * them - followed by HV_VRET's decision above (which delivers what is deliverable, or
+ * returns). Returns 0. */
+.Lsync:
+    li      a0, 0
+    lw      t5, HV_VCPU_IE(t4)
+    andi    t5, t5, HV_IE
+    beqz    t5, 2f                  /* interrupts off: nothing is deliverable */
+    sw      t0, HV_VCPU_T0(t4)
+    sw      t1, HV_VCPU_T1(t4)
+    csrr    t0, mepc
+    addi    t0, t0, 4
+    sw      t0, HV_VCPU_EPC(t4)
+    li      t0, HV_IE
+    sw      t0, HV_VCPU_PIE(t4)
+    j       .Lvret_on
+2:  csrr    t5, mepc
+    addi    t5, t5, 4
+    csrw    mepc, t5
+    j       .Lreturn
 
 /* HV_RAISE of a line the partition owns (a0), deliverable at once by the rules above:
  * straight into the guest's vector (t4 = the page). The hypercall returns 0 when the
@@ -389,6 +567,11 @@ hv_resume:
     lw      x31, 124(t6)
     mret
     .size hv_enter, . - hv_enter
+
+    .section .rodata.hv_debruijn, "a"
+hv_debruijn:                        /* bit i's de Bruijn product >> 27 -> i */
+    .byte 0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8
+    .byte 31, 27, 13, 23, 21, 19, 16, 7, 26, 12, 18, 6, 11, 5, 10, 9
 
     .section .sbss.hv_from, "aw", @nobits
     .p2align 2

@@ -207,19 +207,19 @@ static void deliver(struct hv_part *p)
 }
 
 /* The earliest virtual compare still ahead: until then no timer level can rise. */
-static uint64_t vtimer_min;
+uint64_t hv_vtimer_min;
 
 /* The timer's level for every partition, at time t (after a compare changed). */
 static void timer_levels(uint64_t t)
 {
-    vtimer_min = NEVER;
+    hv_vtimer_min = NEVER;
     for (uint32_t i = 0; i < hv_config.n; i++) {
         if (parts[i].vtimecmp <= t) {
             parts[i].vpending |= HV_IRQ_TIMER;
         } else {
             parts[i].vpending &= ~HV_IRQ_TIMER;
-            if (parts[i].vtimecmp < vtimer_min)
-                vtimer_min = parts[i].vtimecmp;
+            if (parts[i].vtimecmp < hv_vtimer_min)
+                hv_vtimer_min = parts[i].vtimecmp;
         }
     }
 }
@@ -392,11 +392,14 @@ static long hypercall(struct hv_part *p)
 /* ---- Scheduling -------------------------------------------------------------------------------- */
 
 /* Charge cur for the time since it started running (at switches, period ends and the end). */
+static uint64_t others_period_cpu; /* rt: the others' time in the current period */
+
 static void charge(uint64_t t)
 {
     if (cur && t > run_start) {
         cur->cpu += t - run_start;
-        cur->period_cpu += t - run_start;
+        if (cur != rt_part)
+            others_period_cpu += t - run_start;
     }
     run_start = t;
 }
@@ -418,7 +421,7 @@ struct plan {
 };
 
 /* The last plan's deadline (besides the running partition's compare), for go_on. */
-static uint64_t plan_deadline;
+uint64_t hv_plan_deadline;
 
 /* -- fair: fixed turns of slice_us in partition order (stopped partitions skipped). Only the
  * owner of the turn runs; if it has nothing to do the core idles; the others' interrupts and
@@ -461,11 +464,21 @@ static bool others_runnable(void)
 /* The others' time in this period, up to t. */
 static uint64_t others_cpu(uint64_t t)
 {
-    uint64_t c = cur && cur != rt_part ? t - run_start : 0;
-    for (uint32_t i = 0; i < hv_config.n; i++)
-        if (&parts[i] != rt_part)
-            c += parts[i].period_cpu;
-    return c;
+    return others_period_cpu + (cur && cur != rt_part ? t - run_start : 0);
+}
+
+/* When to look again while the real-time partition runs: when the others' share can wait no
+ * longer - in this period, or, if it is paid, in the next (the period rolls over at the
+ * first plan after its end; until then nothing is owed, and the hypervisor need not look). */
+static uint64_t pay_at(uint64_t t)
+{
+    if (!min_counts || hv_config.n < 2)
+        return NEVER;
+    uint64_t end = period_start + period_counts, got = others_cpu(t);
+    uint64_t owed = got < min_counts ? min_counts - got : 0;
+    if (!owed)
+        return end + period_counts - min_counts;
+    return end > t && end - t > owed ? end - owed : NEVER;
 }
 
 static void rt_plan(uint64_t t, struct plan *pl)
@@ -473,8 +486,7 @@ static void rt_plan(uint64_t t, struct plan *pl)
     if (t >= period_start + period_counts) {
         charge(t);
         period_start = t;
-        for (uint32_t i = 0; i < hv_config.n; i++)
-            parts[i].period_cpu = 0;
+        others_period_cpu = 0;
     }
     uint64_t end = period_start + period_counts;
     uint64_t got = others_cpu(t);
@@ -483,9 +495,7 @@ static void rt_plan(uint64_t t, struct plan *pl)
     if (runnable(rt_part) && !must_pay) {
         pl->run = rt_part;
         pl->lines = rt_part->lines;
-        /* look again when the others' share can wait no longer */
-        uint64_t pay_at = owed && end - t > owed ? end - owed : NEVER;
-        pl->deadline = pay_at;
+        pl->deadline = pay_at(t);
         return;
     }
     struct hv_part *n = NULL;
@@ -518,13 +528,14 @@ static void rt_plan(uint64_t t, struct plan *pl)
         pl->deadline = min64(pl->deadline, vtimer_ahead(rt_part, t));
 }
 
-uint64_t hv_armed = NEVER, hv_fast_next = NEVER;
-struct hv_part *hv_fast_tick;
+uint64_t hv_armed = NEVER, hv_go_until;
+struct hv_part *hv_fast_tick, *hv_go_part;
 
 /* The physical compare: the next moment the hypervisor must look. */
 static void arm(uint64_t deadline)
 {
     hv_fast_tick = NULL;
+    hv_go_part = NULL;
     if (deadline != hv_armed) {
         hv_armed = deadline;
         set_compare(deadline);
@@ -537,9 +548,17 @@ static void arm_for(struct hv_part *n, uint64_t deadline, uint64_t t)
 {
     uint64_t v = vtimer_ahead(n, t);
     arm(min64(deadline, v));
-    if (v < deadline) {
+    if (v < deadline) /* (deadline is always hv_plan_deadline: .Ltick arms it next) */
         hv_fast_tick = n;
-        hv_fast_next = deadline;
+    /* Until when a timer hypercall of n's may skip go_on's checks (entry.S, TIMER_SET): n
+     * goes on until the plan's deadline (rt: only the real-time partition; the others' calls
+     * re-plan) or its turn's end (fair). */
+    if (hv_config.policy == HV_POLICY_RT && rt_part) {
+        hv_go_part = n == rt_part ? n : NULL;
+        hv_go_until = deadline;
+    } else {
+        hv_go_part = n;
+        hv_go_until = min64(deadline, turn_end);
     }
 }
 
@@ -582,7 +601,7 @@ static void pmp_switch(const struct hv_part *n)
 static struct hv_part *resume(uint64_t t)
 {
     for (;;) {
-        if (t >= vtimer_min)
+        if (t >= hv_vtimer_min)
             timer_levels(t);
         collect_lines();
         struct plan pl;
@@ -592,7 +611,7 @@ static struct hv_part *resume(uint64_t t)
             fair_plan(t, &pl);
         route(pl.lines);
         struct hv_part *n = pl.run;
-        plan_deadline = pl.deadline;
+        hv_plan_deadline = pl.deadline;
         if (n)
             arm_for(n, pl.deadline, t);
         else
@@ -628,19 +647,19 @@ static struct hv_part *go_on(struct hv_part *p, uint64_t t)
     if (rt_part && p != rt_part && hv_config.policy == HV_POLICY_RT && rt_part->vtimecmp <= t)
         return resume(t); /* the real-time partition's tick: it preempts */
     if (hv_config.policy == HV_POLICY_RT && rt_part) {
-        if (p != rt_part || t >= period_start + period_counts)
+        if (p != rt_part) /* (its period's end waits for a plan: pay_at) */
             return resume(t);
     } else if (t >= turn_end) {
         return resume(t);
     }
-    if (t >= plan_deadline)
+    if (t >= hv_plan_deadline)
         return resume(t);
     /* Only this partition's own compare matters while it goes on: the others' wait for the
      * next plan (fair: their turns; rt: they never preempt the real-time partition). */
     if (p->vtimecmp <= t)
         p->vpending |= HV_IRQ_TIMER;
     deliver(p);
-    arm_for(p, plan_deadline, t);
+    arm_for(p, hv_plan_deadline, t);
     return p;
 }
 
@@ -653,7 +672,7 @@ static struct hv_part *rt_preempt(uint32_t cause, uint64_t t)
     struct hv_vcpu *v = r->vcpu;
     uint32_t bit = 1u << cause;
     if (!cur || cur == r || cause < 16 || !(r->lines << 16 & bit) || !v || !(v->ie & HV_IE) ||
-        !(v->enable & bit) || r->vpending || v->msip || t >= vtimer_min ||
+        !(v->enable & bit) || r->vpending || v->msip || t >= hv_vtimer_min ||
         t >= period_start + period_counts)
         return NULL;
     MMIO32(INTC_ACK) = bit >> 16;
@@ -671,10 +690,8 @@ static struct hv_part *rt_preempt(uint32_t cause, uint64_t t)
     v->t1 = r->x[6];
     v->pending = 0;
     r->x[0] = r->vtvec + 4 * cause;
-    uint64_t got = others_cpu(t), end = period_start + period_counts;
-    uint64_t owed = got < min_counts ? min_counts - got : 0;
-    plan_deadline = owed && end - t > owed ? end - owed : NEVER;
-    arm_for(r, plan_deadline, t);
+    hv_plan_deadline = pay_at(t);
+    arm_for(r, hv_plan_deadline, t);
     return r;
 }
 
@@ -684,13 +701,13 @@ static struct hv_part *rt_preempt(uint32_t cause, uint64_t t)
  * without a new plan. Else NULL. */
 static struct hv_part *own_timer(struct hv_part *p, uint32_t cause, uint64_t t)
 {
-    if (cause != CAUSE_TIMER || p != cur || t >= plan_deadline || p->vtimecmp > t)
+    if (cause != CAUSE_TIMER || p != cur || t >= hv_plan_deadline || p->vtimecmp > t)
         return NULL;
     if (rt_part && p != rt_part && hv_config.policy == HV_POLICY_RT && rt_part->vtimecmp <= t)
         return NULL; /* the real-time partition's tick too: it preempts */
     p->vpending |= HV_IRQ_TIMER;
     deliver(p);
-    arm_for(p, plan_deadline, t);
+    arm_for(p, hv_plan_deadline, t);
     return p;
 }
 

@@ -54,6 +54,7 @@ enum hv_state {
 #define HV_PART_VPENDING 136
 #define HV_PART_FAST_LINES 144
 #define HV_PART_FAST_PAGE 148
+#define HV_PART_VTIMECMP 152
 
 #ifndef __ASSEMBLER__
 /* A partition at run time. The saved registers come first: the trap entry (entry.S) stores
@@ -71,7 +72,6 @@ struct hv_part {
     int exit_code;
     uint32_t fault_cause, fault_pc, fault_tval; /* when a fault stopped it */
     uint64_t cpu;         /* mtime counts it has run */
-    uint64_t period_cpu;  /* counts run in the current rt period */
     uint32_t pmpaddr[8], pmpcfg[2]; /* its PMP entries 0..7 */
     uint32_t id;
     uint64_t slice;       /* its turn, in mtime counts */
@@ -84,12 +84,15 @@ _Static_assert(__builtin_offsetof(struct hv_part, vtvec) == HV_PART_VTVEC, "entr
 _Static_assert(__builtin_offsetof(struct hv_part, vpending) == HV_PART_VPENDING, "entry.S");
 _Static_assert(__builtin_offsetof(struct hv_part, fast_lines) == HV_PART_FAST_LINES, "entry.S");
 _Static_assert(__builtin_offsetof(struct hv_part, fast_page) == HV_PART_FAST_PAGE, "entry.S");
+_Static_assert(__builtin_offsetof(struct hv_part, vtimecmp) == HV_PART_VTIMECMP, "entry.S");
 
 /* Set by hv.c as it arms the timer, for entry.S: the partition whose own virtual compare the
- * timer is armed for, with nothing else due then (NULL: none), and the deadline to arm
- * after that tick; the compare armed now. */
-extern struct hv_part *hv_fast_tick;
-extern uint64_t hv_fast_next, hv_armed;
+ * timer is armed for, with nothing else due before the plan's deadline (NULL: none); the
+ * compare armed now; the partition whose timer hypercalls may go on without a new plan,
+ * and until when; the plan's deadline; the earliest virtual compare still ahead (no timer
+ * level can rise before it). */
+extern struct hv_part *hv_fast_tick, *hv_go_part;
+extern uint64_t hv_armed, hv_go_until, hv_plan_deadline, hv_vtimer_min;
 
 /* entry.S */
 void hv_enter(struct hv_part *p) __attribute__((noreturn));

@@ -1,7 +1,8 @@
 //! `ubik report OUT/ -o OUT/report`: one HTML page with every figure and table of the
 //! experiments under OUT (each directory holding a `summary.json` written by `ubik
 //! experiment`, OUT itself included) and the benchmark figures of `OUT/bench/*.json` (the
-//! OS-overhead suite's files as tables and bar charts, OS beside OS: `suite.rs`). The
+//! OS-overhead suite's files as tables and bar charts, OS beside OS: `suite.rs`; the
+//! hypervisor experiment's beside its paper: `hvreport.rs`). The
 //! figures are inlined (SVG), so the page is a single file that reads offline. Every result
 //! file is read and checked first (`results.rs`): bad data is one line naming the file, exit
 //! 65, and no page.
@@ -27,7 +28,7 @@ pub struct ReportArgs {
     pub markdown: bool,
 }
 
-fn esc(s: &str) -> String {
+pub(crate) fn esc(s: &str) -> String {
     s.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
@@ -232,7 +233,14 @@ pub fn report(args: ReportArgs) -> Result<u8, Failure> {
                         suite::bar_chart(t, caption)
                     );
                 }
-                _ => h.push_str(&json_table(&b.value)),
+                _ => {
+                    if b.name == "hypervisor.json" {
+                        if let Some(t) = crate::hvreport::html_table(&b.value) {
+                            h.push_str(&t);
+                        }
+                    }
+                    h.push_str(&json_table(&b.value));
+                }
             }
         }
     }

@@ -4,6 +4,7 @@ mod build;
 mod experiment;
 mod gen;
 mod htmlreport;
+mod hvreport;
 mod mdreport;
 mod paper;
 mod report;
