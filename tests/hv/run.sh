@@ -8,6 +8,7 @@
 #              with its memory and ticks intact; the run exits 0 (good's status).
 #   fuzz       tests/hv/fuzz.toml: a guest makes every bad hypercall by hand and 20,000 random
 #              ones; each must return the documented error, and `good` must finish intact.
+#              Then a profile of that image must name both guests' functions.
 # Usage: tests/hv/run.sh
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -95,6 +96,13 @@ if run fuzz "$dir"; then
     [[ $out == *"good: intact after"* ]] || why="${why:+$why; }good did not finish intact"
     [[ $out == *"hv: partition fuzz exited status=0"* ]] || why="${why:+$why; }the fuzzer did not exit normally"
     verdict fuzz "$why"
+    # The image names guest code: a profile shows each guest's functions as NAME:function.
+    prof=$work/fuzz.profile.csv
+    out=$("$ubik" run "$dir/build/hv.elf" --machine "$machine" --max-cycles 500000000 --profile "$prof" 2>&1)
+    why=""
+    grep -q '^fuzz:fuzz,' "$prof" || why="the profile has no fuzz:fuzz"
+    grep -q '^good:uk__tick,' "$prof" || why="${why:+$why; }the profile has no good:uk__tick"
+    verdict "guest symbols" "$why"
 fi
 
 echo "hv tests: $pass passed, $fail failed"
