@@ -7,11 +7,10 @@
 
 #define FRAME_BYTES 64
 
-/* Every caller-saved register but t0 at its frame offset (sp already lowered): for entries
- * that need t0 early (the kernel's tail saves mepc and mstatus through it first). */
-.macro SAVE_CALLER_SAVED_BUT_T0
+/* Every caller-saved register but t0 and t1 at its frame offset (sp already lowered): for
+ * entries that are handed t0 and t1 elsewhere (a hypervisor guest's, on its page). */
+.macro SAVE_CALLER_SAVED_BUT_T0_T1
     sw      ra,  0(sp)
-    sw      t1,  8(sp)
     sw      t2, 12(sp)
     sw      a0, 16(sp)
     sw      a1, 20(sp)
@@ -27,9 +26,8 @@
     sw      t6, 60(sp)
 .endm
 
-.macro RESTORE_CALLER_SAVED_BUT_T0
+.macro RESTORE_CALLER_SAVED_BUT_T0_T1
     lw      ra,  0(sp)
-    lw      t1,  8(sp)
     lw      t2, 12(sp)
     lw      a0, 16(sp)
     lw      a1, 20(sp)
@@ -43,6 +41,18 @@
     lw      t4, 52(sp)
     lw      t5, 56(sp)
     lw      t6, 60(sp)
+.endm
+
+/* Every caller-saved register but t0 at its frame offset (sp already lowered): for entries
+ * that need t0 early (the kernel's tail saves mepc and mstatus through it first). */
+.macro SAVE_CALLER_SAVED_BUT_T0
+    sw      t1,  8(sp)
+    SAVE_CALLER_SAVED_BUT_T0_T1
+.endm
+
+.macro RESTORE_CALLER_SAVED_BUT_T0
+    lw      t1,  8(sp)
+    RESTORE_CALLER_SAVED_BUT_T0_T1
 .endm
 
 .macro SAVE_CALLER_SAVED

@@ -16,6 +16,7 @@
  * Frames: as on the machine (tail 80 bytes: ra 0, t0-t2 4..12, a0-a7 16..44, t3-t6 48..60,
  * epc 64, pie 68; a LISR's 64 bytes on the interrupt stack, the interrupted sp at 60). */
 #include "bsp/mmio.h"
+#include "bsp/trapframe.h"
 #include "hv/abi.h"
 #include "../rv32/tcb_offsets.h"
 #if __has_include("uk_config.h")
@@ -209,20 +210,7 @@ bsp_vector_software:
     sw      zero, HV_VCPU_SOFT_ENABLE(t0) /* the kernel lock */
     li      t1, HV_IE
     sw      t1, HV_VCPU_IE(t0)      /* interrupts on: LISRs and ticks preempt the tail */
-    sw      ra, 0(sp)
-    sw      t2, 12(sp)
-    sw      a0, 16(sp)
-    sw      a1, 20(sp)
-    sw      a2, 24(sp)
-    sw      a3, 28(sp)
-    sw      a4, 32(sp)
-    sw      a5, 36(sp)
-    sw      a6, 40(sp)
-    sw      a7, 44(sp)
-    sw      t3, 48(sp)
-    sw      t4, 52(sp)
-    sw      t5, 56(sp)
-    sw      t6, 60(sp)
+    SAVE_CALLER_SAVED_BUT_T0_T1
     lw      t1, HV_VCPU_PENDING(t0) /* what came in while they were off */
     lw      t2, HV_VCPU_ENABLE(t0)
     and     t1, t1, t2
@@ -230,20 +218,7 @@ bsp_vector_software:
     li      t0, HV_SYNC
     ecall
 1:  call    uk__tail
-    lw      ra, 0(sp)
-    lw      t2, 12(sp)
-    lw      a0, 16(sp)
-    lw      a1, 20(sp)
-    lw      a2, 24(sp)
-    lw      a3, 28(sp)
-    lw      a4, 32(sp)
-    lw      a5, 36(sp)
-    lw      a6, 40(sp)
-    lw      a7, 44(sp)
-    lw      t3, 48(sp)
-    lw      t4, 52(sp)
-    lw      t5, 56(sp)
-    lw      t6, 60(sp)
+    RESTORE_CALLER_SAVED_BUT_T0_T1
     la      t0, hv_vcpu
     sw      zero, HV_VCPU_IE(t0)    /* interrupts off until the return */
     lw      t1, 64(sp)
