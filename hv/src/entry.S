@@ -73,6 +73,27 @@
 10:
 .endm
 
+/* The tick armed for partition t6 came (page \page): the plan's deadline armed next, the
+ * timer's level raised. Uses \addr, \lo and \hi. */
+.macro TICK_LEVEL page, addr, lo, hi
+    sw      zero, hv_fast_tick, \addr /* once */
+    lui     \addr, %hi(TIMER_MTIMECMP)
+    li      \lo, -1
+    sw      \lo, %lo(TIMER_MTIMECMPH)(\addr) /* no match while the halves change */
+    lw      \lo, hv_plan_deadline
+    lw      \hi, hv_plan_deadline + 4
+    sw      \lo, %lo(TIMER_MTIMECMP)(\addr)
+    sw      \hi, %lo(TIMER_MTIMECMPH)(\addr)
+    sw      \lo, hv_armed, \addr
+    sw      \hi, hv_armed + 4, \addr
+    lw      \lo, HV_PART_VPENDING(t6)
+    ori     \lo, \lo, HV_IRQ_TIMER
+    sw      \lo, HV_PART_VPENDING(t6)
+    lw      \lo, HV_VCPU_PENDING(\page)
+    ori     \lo, \lo, HV_IRQ_TIMER
+    sw      \lo, HV_VCPU_PENDING(\page)
+.endm
+
     .globl hv_trap_entry
     .type hv_trap_entry, @function
     .p2align 2
@@ -170,7 +191,7 @@ hv_trap_entry:
  * compare moves on, the timer's level rises, and the tick is delivered if it is the
  * deliverable interrupt of highest priority; else it waits, pending. Two ways in: from the
  * line path, with the page's interrupts on (.Lirq_not_line: t4 = the page, t0 = mcause, the
- * guest's t0 and t1 on the page), and with them off (.Ltick: t4 and t5 free). */
+ * guest's t0 and t1 on the page), and with them off (.Ltick: t4 and t5 free, t0 and t1 saved). */
 .Lirq_not_line:
     slli    t1, t0, 1
     addi    t1, t1, -2 * 7
@@ -178,22 +199,7 @@ hv_trap_entry:
     lw      t1, hv_fast_tick
     bne     t1, t6, .Lirq_other_page
     sw      t5, 120(t6)
-    sw      zero, hv_fast_tick, t5  /* once */
-    lui     t5, %hi(TIMER_MTIMECMP)
-    li      t1, -1
-    sw      t1, %lo(TIMER_MTIMECMPH)(t5) /* no match while the halves change */
-    lw      t1, hv_plan_deadline
-    lw      t0, hv_plan_deadline + 4
-    sw      t1, %lo(TIMER_MTIMECMP)(t5)
-    sw      t0, %lo(TIMER_MTIMECMPH)(t5)
-    sw      t1, hv_armed, t5
-    sw      t0, hv_armed + 4, t5
-    lw      t5, HV_PART_VPENDING(t6)
-    ori     t5, t5, HV_IRQ_TIMER
-    sw      t5, HV_PART_VPENDING(t6)
-    lw      t5, HV_VCPU_PENDING(t4)
-    ori     t5, t5, HV_IRQ_TIMER
-    sw      t5, HV_VCPU_PENDING(t4)
+    TICK_LEVEL t4, t5, t1, t0
     /* No line is pending and enabled (the line path saw to that) and pie is written. */
     lw      t1, HV_VCPU_ENABLE(t4)
     andi    t1, t1, HV_IRQ_TIMER
@@ -214,47 +220,18 @@ hv_trap_entry:
     j       .Lreturn
 
 .Ltick:
-    sw      zero, hv_fast_tick, t4  /* once */
-    lui     t4, %hi(TIMER_MTIMECMP)
-    li      t5, -1
-    sw      t5, %lo(TIMER_MTIMECMPH)(t4) /* no match while the halves change */
-    lw      t5, hv_plan_deadline
-    sw      t5, %lo(TIMER_MTIMECMP)(t4)
-    sw      t5, hv_armed, t4
-    lw      t5, hv_plan_deadline + 4
-    lui     t4, %hi(TIMER_MTIMECMP)
-    sw      t5, %lo(TIMER_MTIMECMPH)(t4)
-    sw      t5, hv_armed + 4, t4
-    lw      t5, HV_PART_VPENDING(t6)
-    ori     t5, t5, HV_IRQ_TIMER
-    sw      t5, HV_PART_VPENDING(t6)
+    sw      t0, 20(t6)
+    sw      t1, 24(t6)
     lw      t4, HV_PART_FAST_PAGE(t6)
-    lw      t5, HV_VCPU_PENDING(t4)
-    ori     t5, t5, HV_IRQ_TIMER
-    sw      t5, HV_VCPU_PENDING(t4)
+    TICK_LEVEL t4, t5, t1, t0
+    lw      t0, 20(t6)
+    lw      t1, 24(t6)
     j       .Lreturn                /* interrupts are off: it waits */
 
 .Lreturn_page:
     lw      t0, HV_VCPU_T0(t4)
     lw      t1, HV_VCPU_T1(t4)
 .Lreturn:
-    lw      t4, 116(t6)
-    lw      t5, 120(t6)
-    csrrw   t6, mscratch, t6
-    mret
-
-/* Enter the guest's handler for cause t0 (0x80000000 | cause) with the page in t4, the pc to
- * resume at in t1 and the guest's t0 and t1 on the page (t5 saved). */
-.Ldeliver:
-    sw      t1, HV_VCPU_EPC(t4)
-    sw      t0, HV_VCPU_CAUSE(t4)
-    li      t1, HV_IE
-    sw      t1, HV_VCPU_PIE(t4)
-    sw      zero, HV_VCPU_IE(t4)
-    lw      t1, HV_PART_VTVEC(t6)
-    slli    t0, t0, 2
-    add     t1, t1, t0
-    csrw    mepc, t1
     lw      t4, 116(t6)
     lw      t5, 120(t6)
     csrrw   t6, mscratch, t6
@@ -333,7 +310,8 @@ hv_trap_entry:
     /* Its software interrupt deliverable (a tail a handler raised): the return becomes that
      * trap at once - the page keeps the pc, t0 and t1 the return would have restored. */
     li      t1, 3
-/* The return becomes the trap of cause t1 (t0 = HV_IE, the interrupts it enables). */
+/* The return becomes the trap of cause t1 (t0 = HV_IE, the interrupts it enables; the page
+ * holds the pc, t0 and t1 to come back to). */
 .Lvret_trap:
     lui     t5, 0x80000
     or      t5, t5, t1
@@ -430,12 +408,13 @@ hv_trap_entry:
     srl     t1, t1, t0
     andi    t1, t1, 1
     beqz    t1, .Lslow_page
-    lui     t1, 0x80000
-    or      t0, t0, t1
     li      a0, 0                   /* the raise's result, when the handler returns */
     csrr    t1, mepc
     addi    t1, t1, 4               /* after the ecall */
-    j       .Ldeliver
+    sw      t1, HV_VCPU_EPC(t4)
+    mv      t1, t0
+    li      t0, HV_IE
+    j       .Lvret_trap             /* the trap, as a return's would be entered */
 
 /* ---- The C path: everything saved, hv_trap decides ------------------------------------------ */
 .Lslow_page:                        /* the guest's t0 and t1 back from the page */
@@ -479,7 +458,8 @@ hv_trap_entry:
     call    hv_trap                 /* a0 = the partition to resume */
     lw      t0, hv_from
     bne     a0, t0, .Lswitch
-/* The same partition: its s0-s11 and tp are still in place. */
+/* Resume partition a0 whose tp and s0-s11 are in their registers (the same one, here). */
+.Lresume_caller_saved:
     csrw    mscratch, a0
     lw      t0, 0(a0)
     csrw    mepc, t0
@@ -518,7 +498,24 @@ hv_trap_entry:
     sw      x25, 100(t0)
     sw      x26, 104(t0)
     sw      x27, 108(t0)
-    j       hv_resume
+/* Resume partition a0 with every register from its context: its tp and s0-s11, then the
+ * rest. */
+    .type hv_resume, @function
+hv_resume:
+    lw      x4, 16(a0)
+    lw      x8, 32(a0)
+    lw      x9, 36(a0)
+    lw      x18, 72(a0)
+    lw      x19, 76(a0)
+    lw      x20, 80(a0)
+    lw      x21, 84(a0)
+    lw      x22, 88(a0)
+    lw      x23, 92(a0)
+    lw      x24, 96(a0)
+    lw      x25, 100(a0)
+    lw      x26, 104(a0)
+    lw      x27, 108(a0)
+    j       .Lresume_caller_saved
     .size hv_trap_entry, . - hv_trap_entry
 
 /* void hv_enter(struct hv_part *p): the first entry into a guest (from main). */
@@ -527,45 +524,7 @@ hv_trap_entry:
 hv_enter:
     li      t0, 0x1800
     csrc    mstatus, t0             /* MPP = U: mret enters the guest in U-mode */
-/* Resume partition a0 with every register from its context. */
-    .type hv_resume, @function
-hv_resume:
-    csrw    mscratch, a0
-    lw      t0, 0(a0)
-    csrw    mepc, t0
-    mv      t6, a0
-    lw      x1, 4(t6)
-    lw      x2, 8(t6)
-    lw      x3, 12(t6)
-    lw      x4, 16(t6)
-    lw      x5, 20(t6)
-    lw      x6, 24(t6)
-    lw      x7, 28(t6)
-    lw      x8, 32(t6)
-    lw      x9, 36(t6)
-    lw      x10, 40(t6)
-    lw      x11, 44(t6)
-    lw      x12, 48(t6)
-    lw      x13, 52(t6)
-    lw      x14, 56(t6)
-    lw      x15, 60(t6)
-    lw      x16, 64(t6)
-    lw      x17, 68(t6)
-    lw      x18, 72(t6)
-    lw      x19, 76(t6)
-    lw      x20, 80(t6)
-    lw      x21, 84(t6)
-    lw      x22, 88(t6)
-    lw      x23, 92(t6)
-    lw      x24, 96(t6)
-    lw      x25, 100(t6)
-    lw      x26, 104(t6)
-    lw      x27, 108(t6)
-    lw      x28, 112(t6)
-    lw      x29, 116(t6)
-    lw      x30, 120(t6)
-    lw      x31, 124(t6)
-    mret
+    j       hv_resume
     .size hv_enter, . - hv_enter
 
     .section .rodata.hv_debruijn, "a"

@@ -149,22 +149,8 @@ bsp_vector_timer:
     lw      t1, %lo(TIMER_MTIME_HZ)(t1)
     lw      t2, uk__timer_hz
     bne     t1, t2, 7f              /* the rate changed */
-    la      t1, uk__delta_list
-    lw      t2, 0(t1)               /* the head's delay_node */
-    beq     t2, t1, 1f              /* nothing delayed */
-    lw      t3, UK_DELAY_NODE_TO_DELTA(t2)
-    li      t1, 2
-    bltu    t3, t1, 7f              /* the head expires now */
-    addi    t3, t3, -1
-    sw      t3, UK_DELAY_NODE_TO_DELTA(t2)
-1:  lw      t1, uk__ticks
-    addi    t1, t1, 1
-    sw      t1, uk__ticks, t2
-    lw      t1, uk__next_tick       /* the next tick: one period on, 64 bits */
-    lw      t2, uk__tick_period
-    add     t2, t1, t2
-    sltu    t1, t2, t1              /* the carry */
-    sw      t2, uk__next_tick, t3
+    TICK_DELTA 7f
+1:  TICK_COUNT
     sw      t2, HV_VCPU_TIMECMP(t0)
     lw      t2, uk__next_tick + 4
     add     t2, t2, t1

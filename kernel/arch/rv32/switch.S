@@ -150,23 +150,9 @@ bsp_vector_timer:
     sw      t2, uk__rtm_ticked, t1
     j       7f
 #else
-    la      t1, uk__delta_list
-    lw      t2, 0(t1)               /* the head's delay_node */
-    beq     t2, t1, 1f              /* nothing delayed */
-    lw      t3, UK_DELAY_NODE_TO_DELTA(t2)
-    li      t1, 2
-    bltu    t3, t1, 7f              /* the head expires now: the tail's tick */
-    addi    t3, t3, -1
-    sw      t3, UK_DELAY_NODE_TO_DELTA(t2)
+    TICK_DELTA 7f
 #endif
-1:  lw      t1, uk__ticks
-    addi    t1, t1, 1
-    sw      t1, uk__ticks, t2
-    lw      t1, uk__next_tick       /* the next tick: one period on, 64 bits */
-    lw      t2, uk__tick_period
-    add     t2, t1, t2
-    sltu    t1, t2, t1              /* the carry */
-    sw      t2, uk__next_tick, t3
+1:  TICK_COUNT
     lui     t3, %hi(TIMER_MTIMECMP)
     sw      t2, %lo(TIMER_MTIMECMP)(t3)
     lw      t2, uk__next_tick + 4
