@@ -178,6 +178,29 @@ fn every_output_on_a_full_device_is_74_and_the_rest_is_written() {
     }
 }
 
+#[test]
+fn a_console_that_cannot_be_written_is_74_however_the_run_ends() {
+    // hello prints, then halts a few cycles later: stopped by --max-cycles just before the
+    // halt, the run's 72 gives way to the console's failure.
+    let d = scratch("full-console");
+    let st = d.join("s.json");
+    let r = ubik_run(&[s(&firmware("hello")), "--stats", s(&st)]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let limit = (u(&read_json(&st), "cycles") - 3).to_string();
+    let r = Command::new(env!("CARGO_BIN_EXE_ubik"))
+        .args(["run", s(&firmware("hello")), "--max-cycles", &limit])
+        .args(["--stats", s(&st)])
+        .stdin(Stdio::null())
+        .stdout(std::fs::File::create("/dev/full").unwrap())
+        .stderr(Stdio::piped())
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert_eq!(r.status.code(), Some(74), "{err}");
+    assert!(err.contains("console") && err.lines().count() == 1, "{err}");
+    assert_eq!(read_json(&st)["run"]["exit_code"].as_u64(), Some(74));
+}
+
 // ---- item 26: the hash of the image that ran -----------------------------------------------
 
 /// Runs `ubik ARGS...`, killing it after `secs` seconds (then the test fails).
