@@ -6,6 +6,7 @@ mod gen;
 mod htmlreport;
 mod hvreport;
 mod mdreport;
+mod outputs;
 mod paper;
 mod report;
 mod results;

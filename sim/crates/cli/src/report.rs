@@ -55,7 +55,8 @@ pub struct Stats {
 pub struct RunInfo {
     /// The ELF's path as given on the command line.
     pub elf: String,
-    /// SHA-256 of the ELF file, lower-case hex (null if it could not be read).
+    /// SHA-256 of the ELF image as it was read (the bytes that ran, also from a pipe),
+    /// lower-case hex (null if it could not be read).
     pub elf_sha256: Option<String>,
     /// `ubik run`'s exit status.
     pub exit_code: u8,
@@ -67,23 +68,33 @@ pub struct RunInfo {
 }
 
 impl RunInfo {
-    pub fn new(elf: &Path, machine: Option<&Path>, seed: u64, exit_code: u8) -> RunInfo {
-        use sha2::{Digest, Sha256};
-        let elf_sha256 = std::fs::read(elf).ok().map(|bytes| {
-            Sha256::digest(&bytes)
-                .iter()
-                .map(|b| format!("{b:02x}"))
-                .collect()
-        });
+    /// `elf_bytes`: the image that ran (or did not load), as it was read: a pipe cannot be
+    /// read twice, so the file is not read again here.
+    pub fn new(
+        elf: &Path,
+        elf_bytes: Option<&[u8]>,
+        machine: Option<&Path>,
+        seed: u64,
+        exit_code: u8,
+    ) -> RunInfo {
         RunInfo {
             elf: elf.display().to_string(),
-            elf_sha256,
+            elf_sha256: elf_bytes.map(sha256_hex),
             exit_code,
             machine: machine.map_or("default".into(), |p| p.display().to_string()),
             seed,
             ubik_version: env!("CARGO_PKG_VERSION").to_string(),
         }
     }
+}
+
+/// SHA-256 of `bytes`, lower-case hex.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
 }
 
 impl Stats {

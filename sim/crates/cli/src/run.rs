@@ -1,17 +1,20 @@
 //! `ubik run FIRMWARE.elf`: load, run to the end, report (contract: `docs/contract.md`).
 
+use crate::outputs::{self, Named};
 use crate::report::{stats_of, write_io_csv, write_stats, RunInfo, RunStats, Stats};
 use crate::{code, Failure};
 use clap::Args;
 use machine::config::{MachineConfig, RAM_BASE};
-use machine::elf::{load_elf_file, Image};
+use machine::elf::{load_elf_read, read_elf_file, Image};
 use machine::machine::cause_name;
 use machine::{Counts, Machine, Outcome};
 use observe::trace::Timeline;
 use observe::{EnergyObserver, Results};
+use std::cell::RefCell;
 use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
@@ -124,8 +127,9 @@ fn empty_counts() -> Counts {
     }
 }
 
-/// Write `--stats` for a run that never started (bad input, exit 65).
-fn stats_for_failure(args: &RunArgs, f: Failure) -> Failure {
+/// Write `--stats` for a run that never started (bad input, exit 65). `elf_bytes`: the
+/// firmware as read, if it was; a `--stats` that cannot be written makes it 74.
+fn stats_for_failure(args: &RunArgs, elf_bytes: Option<&[u8]>, f: Failure) -> Failure {
     if let Some(p) = &args.stats {
         let c = empty_counts();
         let mut stats = stats_of(&RunStats {
@@ -135,39 +139,127 @@ fn stats_for_failure(args: &RunArgs, f: Failure) -> Failure {
             observed: None,
             supply_v: 0.0,
         });
-        stats.run = Some(run_info(args, f.code));
-        let _ = write_stats(p, &stats);
+        stats.run = Some(run_info(args, elf_bytes, f.code));
+        if let Err(e) = write_stats(p, &stats) {
+            return write_failure("--stats", p, &e);
+        }
     }
     f
 }
 
-fn run_info(args: &RunArgs, exit_code: u8) -> RunInfo {
+fn run_info(args: &RunArgs, elf_bytes: Option<&[u8]>, exit_code: u8) -> RunInfo {
     RunInfo::new(
         &args.firmware,
+        elf_bytes,
         args.machine.as_deref(),
         args.seed,
         exit_code,
     )
 }
 
+/// The output files named on the command line, each with its flag.
+fn output_names(args: &RunArgs) -> Vec<Named<'_>> {
+    [
+        ("--stats", &args.stats),
+        ("--io", &args.io),
+        ("--itrace", &args.itrace),
+        ("--profile", &args.profile),
+        ("--trace", &args.trace),
+        ("--vcd", &args.vcd),
+        ("--uart-out", &args.uart_out),
+    ]
+    .into_iter()
+    .filter_map(|(flag, p)| p.as_deref().map(|p| Named::output(flag, p)))
+    .collect()
+}
+
+/// A writer that keeps its first error instead of returning it, and writes nothing after it:
+/// `--itrace` is written by the machine as it runs, which cannot stop for it; the run goes
+/// on, and ends in 74 naming the error.
+struct Latched {
+    w: Box<dyn Write>,
+    error: Rc<RefCell<Option<std::io::Error>>>,
+}
+
+impl Latched {
+    fn keep(&mut self, r: std::io::Result<()>) {
+        if let Err(e) = r {
+            *self.error.borrow_mut() = Some(e);
+        }
+    }
+}
+
+impl Write for Latched {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if self.error.borrow().is_none() {
+            let r = self.w.write_all(buf);
+            self.keep(r);
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        if self.error.borrow().is_none() {
+            let r = self.w.flush();
+            self.keep(r);
+        }
+        Ok(())
+    }
+}
+
 pub fn run(args: RunArgs) -> Result<u8, Failure> {
+    // No output may be an input or another output (or stdout's file): each would be
+    // truncated or overwritten. The machine file's own inputs are known once it is read.
+    let outputs = output_names(&args);
+    let mut inputs = vec![Named::input(
+        format!("the firmware {}", args.firmware.display()),
+        &args.firmware,
+    )];
+    if let Some(m) = &args.machine {
+        inputs.push(Named::input(format!("the machine file {}", m.display()), m));
+    }
+    outputs::check(&outputs, &inputs)?;
     let cfg = match &args.machine {
-        Some(p) => MachineConfig::from_file(p).map_err(|e| {
-            let f = Failure::new(e.exit_code() as u8, e.to_string());
-            if f.code == code::DATA {
-                stats_for_failure(&args, f)
-            } else {
-                f
-            }
-        })?,
+        Some(p) => {
+            let (cfg, read) = MachineConfig::from_file_reading(p);
+            let named: Vec<Named> = read
+                .iter()
+                .map(|f| {
+                    let label = format!(
+                        "the file {} that the machine file {} names",
+                        f.display(),
+                        p.display()
+                    );
+                    Named::input(label, f)
+                })
+                .collect();
+            outputs::check(&outputs, &named)?;
+            cfg.map_err(|e| {
+                let f = Failure::new(e.exit_code() as u8, e.to_string());
+                if f.code == code::DATA {
+                    // The firmware was not read yet: read it (bounded) for its hash.
+                    let elf = read_elf_file(&args.firmware).ok();
+                    stats_for_failure(&args, elf.as_deref(), f)
+                } else {
+                    f
+                }
+            })?
+        }
         None => MachineConfig::default(),
     };
-    let image = load_elf_file(&args.firmware, RAM_BASE, cfg.ram_size).map_err(|e| {
+    let elf_bytes = read_elf_file(&args.firmware).map_err(|e| {
         if e.is_io() {
             Failure::new(code::NO_INPUT, e.to_string())
         } else {
-            stats_for_failure(&args, Failure::new(code::DATA, e.to_string()))
+            stats_for_failure(&args, None, Failure::new(code::DATA, e.to_string()))
         }
+    })?;
+    let image = load_elf_read(&args.firmware, &elf_bytes, RAM_BASE, cfg.ram_size).map_err(|e| {
+        stats_for_failure(
+            &args,
+            Some(&elf_bytes),
+            Failure::new(code::DATA, e.to_string()),
+        )
     })?;
 
     let stop = Arc::new(AtomicBool::new(false));
@@ -211,6 +303,17 @@ pub fn run(args: RunArgs) -> Result<u8, Failure> {
     } else {
         Observe::Nothing
     };
+    let itrace_error = Rc::new(RefCell::new(None));
+    let (itrace, itrace_path) = match itrace_out {
+        Some((f, p)) => (
+            Some(Box::new(Latched {
+                w: Box::new(std::io::BufWriter::new(f)),
+                error: itrace_error.clone(),
+            }) as Box<dyn Write>),
+            Some(p),
+        ),
+        None => (None, None),
+    };
     let done = simulate(Simulation {
         cfg: &cfg,
         image: &image,
@@ -223,7 +326,7 @@ pub fn run(args: RunArgs) -> Result<u8, Failure> {
             || args.vcd.is_some()
             || uart_out.is_some()
             || trace_out.is_some(),
-        itrace: itrace_out.map(|(f, _)| Box::new(std::io::BufWriter::new(f)) as Box<dyn Write>),
+        itrace,
         console,
         stop: &stop,
         gdb,
@@ -232,16 +335,13 @@ pub fn run(args: RunArgs) -> Result<u8, Failure> {
             process: format!("ubik: {}", args.firmware.display()),
         }),
     });
-    if let (Some(Err(e)), Some((_, p))) = (&done.trace_written, &trace_out) {
-        return Err(write_failure("--trace", p, e));
-    }
     let m = &done.machine;
-    let status = match (&done.console_flushed, &done.outcome) {
-        (Err(e), Outcome::Halted(_)) => Err(Failure::new(
+    let status = match &done.console_flushed {
+        Err(e) => Err(Failure::new(
             code::IO_ERROR,
             format!("console output failed: {e}"),
         )),
-        _ => outcome_status(
+        Ok(()) => outcome_status(
             &args.firmware,
             &done.outcome,
             m,
@@ -250,53 +350,76 @@ pub fn run(args: RunArgs) -> Result<u8, Failure> {
         ),
     };
 
-    if let Some(p) = &args.stats {
-        let mut stats = done.stats.clone();
-        stats.run = Some(run_info(
-            &args,
-            match &status {
-                Ok(c) => *c,
-                Err(f) => f.code,
-            },
-        ));
-        write_stats(p, &stats).map_err(|e| {
-            Failure::new(
-                code::IO_ERROR,
-                format!("cannot write --stats {}: {e}", p.display()),
-            )
-        })?;
+    // Every output is written even when another could not be; the first that could not
+    // makes the exit status 74 (its line replaces the run's), and --stats, written last,
+    // records that status.
+    let mut failed: Option<Failure> = None;
+    if let (Some(Err(e)), Some((_, p))) = (&done.trace_written, &trace_out) {
+        keep(&mut failed, Err(write_failure("--trace", p, e)));
+    }
+    if let (Some(e), Some(p)) = (itrace_error.borrow().as_ref(), &itrace_path) {
+        keep(&mut failed, Err(write_failure("--itrace", p, e)));
     }
     if let Some(p) = &args.io {
-        write_io_csv(p, m.record()).map_err(|e| {
-            Failure::new(
-                code::IO_ERROR,
-                format!("cannot write --io {}: {e}", p.display()),
-            )
-        })?;
+        keep(
+            &mut failed,
+            write_io_csv(p, m.record()).map_err(|e| write_failure("--io", p, &e)),
+        );
     }
-
     if let (Some((f, p)), Some(r)) = (profile_out, &done.results) {
-        r.write_profile(std::io::BufWriter::new(f))
-            .map_err(|e| write_failure("--profile", &p, &e))?;
+        keep(
+            &mut failed,
+            r.write_profile(std::io::BufWriter::new(f))
+                .map_err(|e| write_failure("--profile", &p, &e)),
+        );
     }
-    if let Some((f, p)) = uart_out {
+    if let Some((mut f, p)) = uart_out {
         let sent: Vec<u8> = m
             .record()
             .iter()
             .filter(|e| e.kind == machine::record::IoKind::UartTx)
             .map(|e| e.value as u8)
             .collect();
-        let mut f = f;
-        f.write_all(&sent)
-            .map_err(|e| write_failure("--uart-out", &p, &e))?;
+        keep(
+            &mut failed,
+            f.write_all(&sent)
+                .map_err(|e| write_failure("--uart-out", &p, &e)),
+        );
     }
     if let Some((f, p)) = vcd_out {
         let comment = format!("ubik run {}", args.firmware.display());
-        observe::vcd_out::write_vcd(f, m.record(), &comment)
-            .map_err(|e| write_failure("--vcd", &p, &e))?;
+        // The dump lasts to the end of the run, not to its last change.
+        let end_fs = m.bus.clock.time_fs(done.counts.cycles);
+        keep(
+            &mut failed,
+            observe::vcd_out::write_vcd(f, m.record(), &comment, end_fs)
+                .map_err(|e| write_failure("--vcd", &p, &e)),
+        );
+    }
+    if let Some(p) = &args.stats {
+        let mut stats = done.stats.clone();
+        let exit_code = match (&failed, &status) {
+            (Some(f), _) | (None, Err(f)) => f.code,
+            (None, Ok(c)) => *c,
+        };
+        stats.run = Some(run_info(&args, Some(&elf_bytes), exit_code));
+        keep(
+            &mut failed,
+            write_stats(p, &stats).map_err(|e| write_failure("--stats", p, &e)),
+        );
     }
 
-    status
+    match failed {
+        Some(f) => Err(f),
+        None => status,
+    }
+}
+
+/// Keeps the first output failure in `failed`.
+fn keep(failed: &mut Option<Failure>, r: Result<(), Failure>) {
+    if let Err(f) = r {
+        failed.get_or_insert(f);
+    }
 }
 
 /// What a run observes besides the machine itself.

@@ -230,9 +230,26 @@ impl MachineConfig {
     /// Reads and resolves a machine file. Relative stream-file paths are relative to the
     /// machine file's directory.
     pub fn from_file(path: &Path) -> Result<MachineConfig, ConfigError> {
-        let text = read_text_file(path, "the machine file")?;
+        Self::from_file_reading(path).0
+    }
+
+    /// As [`MachineConfig::from_file`], with the files the machine file names that were
+    /// read (stream, script and receive files; their resolved paths, in the order read), also
+    /// when it fails: `ubik run` keeps its outputs off every file it reads.
+    pub fn from_file_reading(path: &Path) -> (Result<MachineConfig, ConfigError>, Vec<PathBuf>) {
+        let text = match read_text_file(path, "the machine file") {
+            Ok(t) => t,
+            Err(e) => return (Err(e), Vec::new()),
+        };
         let base_dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
-        Self::from_str_in(&text, &path.display().to_string(), &base_dir)
+        let ctx = Ctx {
+            name: &path.display().to_string(),
+            text: &text,
+            base_dir: &base_dir,
+            read: Default::default(),
+        };
+        let cfg = ctx.parse_over(MachineConfig::default());
+        (cfg, ctx.read.into_inner())
     }
 
     /// Resolves a machine file's text. `name_for_errors` names it in messages; relative
@@ -256,6 +273,7 @@ impl MachineConfig {
             name: name_for_errors,
             text,
             base_dir,
+            read: Default::default(),
         };
         ctx.parse_over(MachineConfig::default())
     }
@@ -404,6 +422,7 @@ pub fn toml_error(name_for_errors: &str, text: &str, e: &toml::de::Error) -> Con
         name: name_for_errors,
         text,
         base_dir: Path::new(""),
+        read: Default::default(),
     };
     ctx.toml_err(e)
 }
@@ -420,6 +439,7 @@ pub fn invalid_at(
         name: name_for_errors,
         text,
         base_dir: Path::new(""),
+        read: Default::default(),
     };
     ctx.err(span, message, expected)
 }
@@ -680,6 +700,8 @@ pub struct Ctx<'a> {
     name: &'a str,
     text: &'a str,
     base_dir: &'a Path,
+    /// The files the machine file names that were read so far (resolved paths).
+    read: std::cell::RefCell<Vec<PathBuf>>,
 }
 
 type R<T> = Result<T, ConfigError>;
@@ -1473,6 +1495,7 @@ impl Ctx<'_> {
     /// eagerly, so that errors show before the run: its resolved path and bytes.
     pub fn read_named_file(&self, path: &Spanned<String>, what: &str) -> R<(PathBuf, Vec<u8>)> {
         let full = self.base_dir.join(path.get_ref());
+        self.read.borrow_mut().push(full.clone());
         let bytes = read_bounded(&full, MAX_STREAM_BYTES, Pipes::Refused)
             .map_err(|e| read_error(&full, Some(self.loc(path.span().start)), what, e))?;
         Ok((full, bytes))
@@ -1481,6 +1504,7 @@ impl Ctx<'_> {
     /// Loads an input-stream file eagerly, so that errors show before the run.
     fn load_stream(&self, path: &Path, span: &Range<usize>) -> R<Vec<u32>> {
         // Read by `--check` and again by every run: a pipe would be empty the second time.
+        self.read.borrow_mut().push(path.to_path_buf());
         let bytes = read_bounded(path, MAX_STREAM_BYTES, Pipes::Refused)
             .map_err(|e| read_error(path, Some(self.loc(span.start)), "input stream file", e))?;
         let text = String::from_utf8(bytes).map_err(|e| ConfigError::Invalid {
@@ -1815,6 +1839,7 @@ mod tests {
             name: "default",
             text: MachineConfig::default_toml(),
             base_dir: Path::new(""),
+            read: Default::default(),
         };
         assert_eq!(ctx.parse_over(other).unwrap(), MachineConfig::default());
     }

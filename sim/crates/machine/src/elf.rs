@@ -281,8 +281,25 @@ impl std::error::Error for ElfError {
 
 /// Reads and loads the ELF file at `path`; errors name the path.
 pub fn load_elf_file(path: &Path, ram_base: u32, ram_size: u32) -> Result<Image, ElfError> {
+    let bytes = read_elf_file(path)?;
+    load_elf_read(path, &bytes, ram_base, ram_size)
+}
+
+/// Loads the bytes [`read_elf_file`] read from `path` (errors name the file).
+pub fn load_elf_read(
+    path: &Path,
+    bytes: &[u8],
+    ram_base: u32,
+    ram_size: u32,
+) -> Result<Image, ElfError> {
+    load_elf(bytes, ram_base, ram_size).map_err(|e| e.in_file(path))
+}
+
+/// The bytes of the ELF file at `path`, as [`load_elf_file`] reads them: a regular file or
+/// a pipe (read once, so a caller that needs the bytes again keeps these), at most 256 MiB.
+pub fn read_elf_file(path: &Path) -> Result<Vec<u8>, ElfError> {
     use crate::infile::{read_bounded, Pipes, ReadError, MAX_ELF_BYTES};
-    let bytes = read_bounded(path, MAX_ELF_BYTES, Pipes::Allowed).map_err(|e| match e {
+    read_bounded(path, MAX_ELF_BYTES, Pipes::Allowed).map_err(|e| match e {
         ReadError::Io(error) => ElfError::Io {
             path: path.to_path_buf(),
             error,
@@ -295,8 +312,7 @@ pub fn load_elf_file(path: &Path, ram_base: u32, ram_size: u32) -> Result<Image,
             path: path.to_path_buf(),
             error: std::io::Error::other(e.to_string()),
         },
-    })?;
-    load_elf(&bytes, ram_base, ram_size).map_err(|e| e.in_file(path))
+    })
 }
 
 /// Checks the identification bytes and `e_machine`, in the order that gives the most useful

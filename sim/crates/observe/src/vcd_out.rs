@@ -29,8 +29,15 @@ fn bits(v: u32, n: u32) -> Vec<Value> {
         .collect()
 }
 
-/// Writes `record` (in any order; sorted by cycle here, stable) as VCD.
-pub fn write_vcd<W: Write>(w: W, record: &[IoEvent], comment: &str) -> std::io::Result<()> {
+/// Writes `record` (in any order; sorted by cycle here, stable) as VCD of a run that ended
+/// at simulated time `end_fs`: the dump's last timestamp, so that a viewer shows the last
+/// values lasting to the end of the run (an event after `end_fs` moves the end to it).
+pub fn write_vcd<W: Write>(
+    w: W,
+    record: &[IoEvent],
+    comment: &str,
+    end_fs: u128,
+) -> std::io::Result<()> {
     let mut rows: Vec<&IoEvent> = record.iter().collect();
     rows.sort_by_key(|e| e.cycle);
     let mut pins = 0u32;
@@ -160,6 +167,10 @@ pub fn write_vcd<W: Write>(w: W, record: &[IoEvent], comment: &str) -> std::io::
             }
         }
     }
+    let end = end_fs.min(u64::MAX as u128) as u64;
+    if last_t.is_some_and(|t| t < end) {
+        v.timestamp(end)?;
+    }
     v.flush()
 }
 
@@ -177,7 +188,7 @@ mod tests {
             value,
         };
         let mut out = Vec::new();
-        write_vcd(&mut out, &[ev(100, 0), ev(200, 1)], "test").unwrap();
+        write_vcd(&mut out, &[ev(100, 0), ev(200, 1)], "test", 2_000_000_000).unwrap();
         let mut p = vcd::Parser::new(&out[..]);
         let h = p.parse_header().unwrap();
         let count = h.find_var(&["ubik", "stim2"]).unwrap().code;
@@ -206,5 +217,35 @@ mod tests {
                 (2_000_000_000, "event", 1),
             ]
         );
+    }
+
+    #[test]
+    fn the_dump_lasts_to_the_end_of_the_run() {
+        let ev = IoEvent {
+            cycle: 100,
+            time_fs: 1_000_000_000,
+            kind: IoKind::Gpio,
+            port: 3,
+            value: 1,
+        };
+        let stamps = |record: &[IoEvent], end: u128| {
+            let mut out = Vec::new();
+            write_vcd(&mut out, record, "test", end).unwrap();
+            let mut p = vcd::Parser::new(&out[..]);
+            p.parse_header().unwrap();
+            p.filter_map(|c| match c.unwrap() {
+                vcd::Command::Timestamp(t) => Some(t),
+                _ => None,
+            })
+            .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            stamps(&[ev], 5_000_000_000),
+            [0, 1_000_000_000, 5_000_000_000]
+        );
+        assert_eq!(stamps(&[], 5_000_000_000), [0, 5_000_000_000]);
+        // A run that ends at its last change, or at reset: no empty stretch.
+        assert_eq!(stamps(&[ev], 1_000_000_000), [0, 1_000_000_000]);
+        assert_eq!(stamps(&[], 0), [0]);
     }
 }
