@@ -400,7 +400,7 @@ pub fn simulate(sim: Simulation) -> Finished {
                 None => m.run(sim.max_cycles, sim.stop),
                 Some(g) => {
                     let (back, ended) =
-                        debug::serve(&g.listener, m, sim.image, sim.max_cycles, g.stop);
+                        debug::serve(g.listener, m, sim.image, sim.max_cycles, g.stop);
                     m = back;
                     match ended {
                         Ok(debug::Ended::Run(o)) => o,
