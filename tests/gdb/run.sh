@@ -122,6 +122,9 @@ fi
 cycles() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["cycles"], d["mcycle"], d["instret"])' "$1"; }
 a=$(cycles "$work/plain.json") b=$(cycles "$work/gdb.json")
 [[ $a == "$b" ]] && pass "same cycles as without a debugger ($a)" || fail "cycles $b, without a debugger $a"
+energy() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["energy_j"], [c["energy_j"] for c in d["by_category"].values()])' "$1"; }
+a=$(energy "$work/plain.json") b=$(energy "$work/gdb.json")
+[[ $a == "$b" && $a != None* ]] && pass "same energy as without a debugger (${a%% *} J)" || fail "energy $b, without a debugger $a"
 
 # Bad input: one clear error and the contract's exit code.
 "$ubik" run "$work/app.elf" --gdb 999999 2>"$work/e1"; rc=$?

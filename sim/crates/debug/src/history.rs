@@ -122,7 +122,9 @@ impl History {
     /// The pages that may differ between snapshots `a` and `b`: those of the deltas between.
     fn between(&self, a: Option<usize>, b: Option<usize>) -> impl Iterator<Item = u32> + '_ {
         let (lo, hi) = (ord(a).min(ord(b)), ord(a).max(ord(b)));
-        self.snaps[lo..hi].iter().flat_map(|s| s.pages.keys().copied())
+        self.snaps[lo..hi]
+            .iter()
+            .flat_map(|s| s.pages.keys().copied())
     }
 
     /// Page `p` as snapshot `i` holds it (None: zeros).

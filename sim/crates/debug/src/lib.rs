@@ -37,19 +37,20 @@ pub enum Ended {
 }
 
 /// Waits for GDB on `listener`, then serves it until the run ends or GDB leaves; gives the
-/// machine back with how it ended. The machine stands at reset until GDB resumes it. The
-/// listener is closed once GDB is connected: a second debugger is refused.
+/// machine back with how it ended, and whether GDB changed it (wrote memory or a
+/// register). The machine stands at reset until GDB resumes it. The listener is closed once
+/// GDB is connected: a second debugger is refused.
 pub fn serve(
     listener: TcpListener,
     m: Machine,
     image: &Image,
     max_cycles: Option<u64>,
     stop: Arc<AtomicBool>,
-) -> (Machine, Result<Ended, String>) {
+) -> (Machine, Result<Ended, String>, bool) {
     // Polled, so that Ctrl-C ends the wait.
     let conn = loop {
         if stop.load(Ordering::Relaxed) {
-            return (m, Ok(Ended::Killed));
+            return (m, Ok(Ended::Killed), false);
         }
         match listener
             .set_nonblocking(true)
@@ -59,7 +60,13 @@ pub fn serve(
             Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
                 std::thread::sleep(std::time::Duration::from_millis(20))
             }
-            Err(e) => return (m, Err(format!("cannot accept GDB's connection: {e}"))),
+            Err(e) => {
+                return (
+                    m,
+                    Err(format!("cannot accept GDB's connection: {e}")),
+                    false,
+                )
+            }
         }
     };
     drop(listener);
@@ -67,6 +74,7 @@ pub fn serve(
     let mut session = Session::new(m, image, max_cycles, stop.clone());
     let over = converse(&Wire::new(conn), &mut session, &stop);
     let ended = session.ended.take();
+    let altered = session.altered;
     (
         session.finish(),
         match over {
@@ -85,6 +93,7 @@ pub fn serve(
             }),
             Over::Failed(e) => Err(format!("GDB session failed: {e}")),
         },
+        altered,
     )
 }
 

@@ -96,6 +96,8 @@ pub struct Session {
     tids: HashMap<u32, usize>,
     /// How the run ended, once it has (the firmware halted, a limit, the console failed).
     pub ended: Option<Outcome>,
+    /// GDB wrote memory or a register: the run is no longer the firmware's own.
+    pub altered: bool,
 }
 
 fn tid(n: usize) -> Tid {
@@ -127,6 +129,7 @@ impl Session {
             last_snapshot: 0,
             tids: HashMap::new(),
             ended: None,
+            altered: false,
         }
     }
 
@@ -195,6 +198,7 @@ impl Session {
 
     /// The machine's state changed under the debugger (a write): the recorded future is void.
     fn changed(&mut self) {
+        self.altered = true;
         self.history.take(self.pos, &self.m);
         self.last_snapshot = self.pos;
         self.high = self.pos;

@@ -153,7 +153,11 @@ fn a_big_ram_costs_only_the_pages_used() {
         run_to(&mut m, &mut history, &mut pos, n * 100);
         history.take(pos, &m);
     }
-    assert_eq!(history.ram_pages().0, 21, "a page of the loop's per snapshot");
+    assert_eq!(
+        history.ram_pages().0,
+        21,
+        "a page of the loop's per snapshot"
+    );
     pos = history.restore(3, &mut m);
     assert_eq!(pos, 300);
     run_to(&mut m, &mut history, &mut pos, 2000);
