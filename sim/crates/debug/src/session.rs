@@ -364,15 +364,13 @@ impl Session {
 
     /// Runs the resumed machine for one chunk: a stop reason for GDB, or None to go on.
     pub fn run_chunk(&mut self) -> Option<StopReason> {
+        if self.back.is_some() {
+            // A replay in progress goes on (its search is in `back`).
+            return self.reverse(Search::Stop);
+        }
         match self.resume {
             Resume::ReverseStep => {
-                let instret = match self.back {
-                    Some(Back::Search {
-                        search: Search::Retired { instret },
-                        ..
-                    }) => instret,
-                    _ => self.m.hart.instret,
-                };
+                let instret = self.m.hart.instret;
                 return self.reverse(Search::Retired { instret });
             }
             Resume::ReverseContinue => return self.reverse(Search::Stop),
@@ -409,10 +407,15 @@ impl Session {
                 Some(Hit::Break) => Some(StopReason::SwBreak(t)),
                 Some(Hit::Watch(kind, addr)) => {
                     // GDB's RISC-V watchpoints stop before the access (it then steps over
-                    // the instruction itself to show the new value): back one turn.
-                    self.go_to(self.pos - 1);
-                    let t = self.live_tid();
-                    Some(StopReason::Watch { tid: t, kind, addr })
+                    // the instruction itself to show the new value): back one turn, a
+                    // replay from a snapshot, in slices as reverse execution goes.
+                    self.mute();
+                    self.back = Some(Back::Goto {
+                        at: self.pos - 1,
+                        hit: Some(Hit::Watch(kind, addr)),
+                        fresh: true,
+                    });
+                    self.reverse(Search::Stop)
                 }
                 Some(Hit::Stepped) => signal(Signal::SIGTRAP),
                 _ => None,
@@ -652,6 +655,7 @@ impl MultiThreadResume for Session {
     fn clear_resume_actions(&mut self) -> Result<(), String> {
         self.resume = Resume::Continue;
         self.step = None;
+        self.back = None;
         Ok(())
     }
 
