@@ -487,7 +487,7 @@ impl Session {
                 }
                 let (pages, bytes) = self.history.ram_pages();
                 s += &format!(
-                    "io_events {}\nsnapshots {} ({} KiB of RAM: {} pages of {} KiB, RAM {} KiB)\n\
+                    "io_events {}\nsnapshots {} ({} KiB of RAM: {} pages of {} KiB; the machine has {} KiB)\n\
                      pages_written_since_snapshot {}",
                     self.m.record().len(),
                     self.history.len(),
