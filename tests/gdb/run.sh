@@ -6,7 +6,10 @@
 # GDB's RISC-V watchpoints do), reverse-stepi back over the write, reverse-continue to an
 # earlier breakpoint, the CSRs, monitor commands, a reset; then the run to its end must take
 # exactly the cycles of the same firmware run without a debugger, and print its console
-# output once (what a replay prints again is muted). Also the bad-input cases of --gdb.
+# output once (what a replay prints again is muted). Also the bad-input cases of --gdb, and
+# the protocol at the byte level (tests/gdb/protocol.py: bad packets answered with an error
+# and the session kept, a second debugger refused, snapshots of a 1 GiB RAM that stay small,
+# a reverse-continue stopped by Ctrl-C).
 # Usage: tests/gdb/run.sh   (part of make test; needs gdb-multiarch: scripts/setup.sh --test)
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -119,12 +122,25 @@ fi
 cycles() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["cycles"], d["mcycle"], d["instret"])' "$1"; }
 a=$(cycles "$work/plain.json") b=$(cycles "$work/gdb.json")
 [[ $a == "$b" ]] && pass "same cycles as without a debugger ($a)" || fail "cycles $b, without a debugger $a"
+energy() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["energy_j"], [c["energy_j"] for c in d["by_category"].values()])' "$1"; }
+a=$(energy "$work/plain.json") b=$(energy "$work/gdb.json")
+[[ $a == "$b" && $a != None* ]] && pass "same energy as without a debugger (${a%% *} J)" || fail "energy $b, without a debugger $a"
 
 # Bad input: one clear error and the contract's exit code.
 "$ubik" run "$work/app.elf" --gdb 999999 2>"$work/e1"; rc=$?
 [[ $rc == 69 ]] && grep -q -- '--gdb 999999' "$work/e1" && pass "bad port: exit 69" || fail "bad port: exit $rc: $(cat "$work/e1")"
 "$ubik" run "$work/app.elf" --gdb 0 --trace "$work/t.json" 2>"$work/e2"; rc=$?
 [[ $rc == 64 ]] && pass "--gdb with --trace: exit 64" || fail "--gdb with --trace: exit $rc"
+
+# The protocol at the byte level: bad packets, a second debugger, RAM, reverse and Ctrl-C.
+spin=$root/build/firmware/spin.elf
+[[ -f $spin ]] || make -C "$root" -s build/firmware/spin.elf >/dev/null ||
+    fail "tests/firmware/spin does not build"
+if [[ -f $spin ]]; then
+    mkdir -p "$work/proto"
+    timeout 300 python3 "$root/tests/gdb/protocol.py" "$root/sim/target/release/ubik" "$work/app.elf" "$spin" "$work/proto" ||
+        { fails=$((fails + 1)); echo "FAIL  gdb: the protocol checks"; for f in "$work"/proto/*.err; do echo "---- $f"; cat "$f"; done; }
+fi
 
 if ((fails)); then
     echo "---- gdb log"; cat "$log"; echo "---- server"; cat "$work/gdb.err"

@@ -291,6 +291,7 @@ pub fn run(args: RunArgs) -> Result<u8, Failure> {
         Some(spec) => Some(GdbServer {
             listener: listen_gdb(spec)?,
             stop: stop.clone(),
+            energy: args.stats.is_some() && !args.no_energy,
         }),
         None => None,
     };
@@ -463,6 +464,8 @@ pub struct TraceStream {
 pub struct GdbServer {
     pub listener: std::net::TcpListener,
     pub stop: Arc<AtomicBool>,
+    /// Measure the run's energy (for `--stats`).
+    pub energy: bool,
 }
 
 /// A run that ended, and everything it measured.
@@ -522,10 +525,10 @@ pub fn simulate(sim: Simulation) -> Finished {
             outcome = match sim.gdb {
                 None => m.run(sim.max_cycles, sim.stop),
                 Some(g) => {
-                    let (back, ended) =
-                        debug::serve(&g.listener, m, sim.image, sim.max_cycles, g.stop);
+                    let (back, ended, altered) =
+                        debug::serve(g.listener, m, sim.image, sim.max_cycles, g.stop);
                     m = back;
-                    match ended {
+                    let o = match ended {
                         Ok(debug::Ended::Run(o)) => o,
                         // Detached: the run goes on as it would have without GDB.
                         Ok(debug::Ended::Detached) => m.run(sim.max_cycles, sim.stop),
@@ -534,7 +537,12 @@ pub fn simulate(sim: Simulation) -> Finished {
                             eprintln!("ubik: {e}");
                             Outcome::Interrupted
                         }
+                    };
+                    if g.energy && !altered && o != Outcome::Interrupted {
+                        let limits = (sim.max_cycles, sim.max_time_fs);
+                        results = energy_again(sim.cfg, sim.image, sim.seed, limits, sim.stop, &m);
                     }
+                    o
                 }
             };
         }
@@ -562,6 +570,26 @@ pub fn simulate(sim: Simulation) -> Finished {
         console_flushed,
         trace_written,
     }
+}
+
+/// The energy of a run under GDB that GDB did not change (no write): the same run again
+/// from reset, observed, its console muted (the machine is deterministic); None unless it
+/// ends exactly where the debugged run ended.
+fn energy_again(
+    cfg: &MachineConfig,
+    image: &Image,
+    seed: u64,
+    (max_cycles, max_time_fs): (Option<u64>, Option<u128>),
+    stop: &AtomicBool,
+    m: &Machine,
+) -> Option<Results> {
+    let end = end_of(m);
+    let mut again = Machine::new(cfg, image, seed, Box::new(std::io::sink()));
+    again.time_limit_fs = max_time_fs;
+    let mut o = EnergyObserver::<false>::for_image(image, RAM_BASE, cfg);
+    let cap = max_cycles.map_or(end.cycle + 1, |c| c.min(end.cycle + 1));
+    again.run_with(Some(cap), stop, &mut o);
+    (end_of(&again) == end).then(|| o.finish(end_of(&again)))
 }
 
 /// `ubik run`'s exit status for a run of `firmware` that ended with `outcome`: the firmware's

@@ -4,6 +4,7 @@
 //! a position to reach. It cannot change what the machine does, so a debugged run takes
 //! exactly the cycles of a run without it.
 
+use crate::history::Dirty;
 use gdbstub::target::ext::breakpoints::WatchKind;
 use machine::Probe;
 use rv32::observer::At;
@@ -97,6 +98,9 @@ pub struct DebugProbe<'a> {
     pub found: Option<(u64, Hit)>,
     pub hit: Option<Hit>,
     watched: Option<(WatchKind, u32)>,
+    /// The RAM pages the core stores to (for the snapshots), and the RAM's size.
+    pub dirty: Dirty,
+    pub ram_len: usize,
 }
 
 impl<'a> DebugProbe<'a> {
@@ -112,6 +116,8 @@ impl<'a> DebugProbe<'a> {
             found: None,
             hit: None,
             watched: None,
+            dirty: Dirty::default(),
+            ram_len: 0,
         }
     }
 
@@ -139,6 +145,9 @@ impl Observer for DebugProbe<'_> {
 
     #[inline]
     fn access(&mut self, write: bool, addr: u32, size: u32) {
+        if write {
+            self.dirty.mark(addr, size, self.ram_len);
+        }
         if self.watched.is_none() {
             if let Some(w) = self.watches.iter().find(|w| w.hit(write, addr, size)) {
                 let kind = match w.kind {

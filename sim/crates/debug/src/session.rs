@@ -5,7 +5,7 @@
 //! without a debugger.
 
 use crate::arch::{Reg, Regs, Rv32};
-use crate::history::History;
+use crate::history::{History, PAGE};
 use crate::probe::{DebugProbe, Hit, Search, Step, Watch};
 use crate::tasks::{state_name, Kernel};
 use gdbstub::common::{Signal, Tid};
@@ -45,6 +45,28 @@ const SNAPSHOT_EVERY: u64 = 1 << 18;
 /// The thread of the core when no task runs (bare metal, before the kernel starts).
 const CORE_TID: usize = 1;
 
+/// A reverse execution in progress, done a slice of at most `CHUNK` turns per
+/// `run_chunk`, so that GDB's Ctrl-C is read between slices.
+#[derive(Clone, Copy, Debug)]
+enum Back {
+    /// Replaying snapshot `window` up to `end` for `search`: the latest match so far;
+    /// `fresh` until the snapshot is restored.
+    Search {
+        search: Search,
+        window: usize,
+        end: u64,
+        found: Option<(u64, Hit)>,
+        fresh: bool,
+    },
+    /// Going to position `at` (a snapshot, then a replay), to stop there for `hit` (None:
+    /// the start of history); `fresh` until the snapshot is restored.
+    Goto {
+        at: u64,
+        hit: Option<Hit>,
+        fresh: bool,
+    },
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Resume {
     Continue,
@@ -68,11 +90,14 @@ pub struct Session {
     resume: Resume,
     step: Option<Step>,
     history: History,
+    back: Option<Back>,
     last_snapshot: u64,
     /// Thread ids by TCB address (stable for the session).
     tids: HashMap<u32, usize>,
     /// How the run ended, once it has (the firmware halted, a limit, the console failed).
     pub ended: Option<Outcome>,
+    /// GDB wrote memory or a register: the run is no longer the firmware's own.
+    pub altered: bool,
 }
 
 fn tid(n: usize) -> Tid {
@@ -86,8 +111,7 @@ impl Session {
         max_cycles: Option<u64>,
         stop: Arc<AtomicBool>,
     ) -> Session {
-        let mut history = History::default();
-        history.take(0, &m);
+        let history = History::new(image, &m);
         Session {
             m,
             kernel: Kernel::from_image(image),
@@ -101,9 +125,11 @@ impl Session {
             resume: Resume::Continue,
             step: None,
             history,
+            back: None,
             last_snapshot: 0,
             tids: HashMap::new(),
             ended: None,
+            altered: false,
         }
     }
 
@@ -127,6 +153,12 @@ impl Session {
             Some(tcb) if self.task_tcbs().contains(&tcb) => tid(self.tid_of(tcb)),
             _ => tid(CORE_TID),
         }
+    }
+
+    /// Is the core's own thread listed (no task runs)?
+    fn core_listed(&self) -> bool {
+        let cur = self.kernel.as_ref().and_then(|k| k.current(&self.m.bus));
+        cur.is_none_or(|tcb| !self.task_tcbs().contains(&tcb))
     }
 
     fn task_tcbs(&self) -> Vec<u32> {
@@ -166,6 +198,7 @@ impl Session {
 
     /// The machine's state changed under the debugger (a write): the recorded future is void.
     fn changed(&mut self) {
+        self.altered = true;
         self.history.take(self.pos, &self.m);
         self.last_snapshot = self.pos;
         self.high = self.pos;
@@ -174,8 +207,17 @@ impl Session {
 
     /// Runs from the current position with `probe`, counting the turns; the outcome.
     fn run(&mut self, probe: &mut DebugProbe) -> Outcome {
-        let out = self.m.run_with(self.max_cycles, &self.stop, probe);
+        let out = self.drive(probe);
         self.pos = probe.pos;
+        out
+    }
+
+    /// Runs the machine with `p`, the pages its stores write tracked for the snapshots.
+    fn drive(&mut self, p: &mut DebugProbe) -> Outcome {
+        p.dirty = std::mem::take(&mut self.history.dirty);
+        p.ram_len = self.m.bus.ram.len();
+        let out = self.m.run_with(self.max_cycles, &self.stop, p);
+        self.history.dirty = std::mem::take(&mut p.dirty);
         out
     }
 
@@ -195,7 +237,7 @@ impl Session {
     /// is passed through as the run passed it; a run that ended ends the replay.
     fn replay(&mut self, p: &mut DebugProbe) {
         while p.pos < p.until {
-            match self.m.run_with(self.max_cycles, &self.stop, p) {
+            match self.drive(p) {
                 Outcome::Halted(_) | Outcome::Interrupted | Outcome::ConsoleError(_) => break,
                 _ => {}
             }
@@ -203,55 +245,135 @@ impl Session {
         self.pos = p.pos;
     }
 
-    /// Reverse execution: the latest position before this one that `search` matches, found
-    /// by replaying the snapshots' windows from the newest back; position 0 if none.
-    fn reverse(&mut self, search: Search) -> StopReason {
-        let cur = self.pos;
-        self.high = self.high.max(cur);
-        let mut end = cur;
-        let mut window = self.history.before(cur);
-        let breakpoints = self.breakpoints.clone();
-        let watches = self.watches.clone();
-        self.mute();
-        while let Some(i) = window {
-            let start = self.history.restore(i, &mut self.m);
-            self.pos = start;
-            let mut p = DebugProbe::new(start, &breakpoints, &watches);
-            p.stops = false;
-            p.until = end;
-            p.search = Some(search);
-            p.search_here(&self.m.hart);
-            self.replay(&mut p);
-            if let Some((at, hit)) = p.found {
-                self.go_to(at);
-                let t = self.live_tid();
-                return match hit {
-                    Hit::Watch(kind, addr) => StopReason::Watch { tid: t, kind, addr },
-                    Hit::Break => StopReason::SwBreak(t),
-                    _ => StopReason::SignalWithThread {
-                        tid: t,
-                        signal: Signal::SIGTRAP,
+    /// Reverse execution, one slice: looks for the latest position before the one it
+    /// started from that `search` matches, by replaying the snapshots' windows from the
+    /// newest back, then goes there (position 0 if none). A stop reason once there.
+    fn reverse(&mut self, search: Search) -> Option<StopReason> {
+        let back = match self.back {
+            Some(b) => b,
+            None => {
+                let cur = self.pos;
+                self.high = self.high.max(cur);
+                self.mute();
+                match self.history.before(cur) {
+                    Some(window) => Back::Search {
+                        search,
+                        window,
+                        end: cur,
+                        found: None,
+                        fresh: true,
                     },
-                };
+                    None => Back::Goto {
+                        at: 0,
+                        hit: None,
+                        fresh: true,
+                    },
+                }
             }
-            end = start;
-            window = i.checked_sub(1);
-        }
-        self.go_to(0);
-        StopReason::ReplayLog {
-            tid: Some(self.live_tid()),
-            pos: gdbstub::target::ext::base::reverse_exec::ReplayLogPosition::Begin,
-        }
+        };
+        let next = match back {
+            Back::Search {
+                search,
+                window,
+                end,
+                found,
+                fresh,
+            } => {
+                if fresh {
+                    self.pos = self.history.restore(window, &mut self.m);
+                }
+                let (breakpoints, watches) = (self.breakpoints.clone(), self.watches.clone());
+                let until = (self.pos + CHUNK).min(end);
+                let mut p = DebugProbe::new(self.pos, &breakpoints, &watches);
+                p.stops = false;
+                p.until = until;
+                p.search = Some(search);
+                p.found = found;
+                p.search_here(&self.m.hart);
+                self.replay(&mut p);
+                let found = p.found;
+                if self.pos < end && self.pos >= until {
+                    Back::Search {
+                        search,
+                        window,
+                        end,
+                        found,
+                        fresh: false,
+                    }
+                } else {
+                    // The window is searched (or the run ended in it).
+                    match (found, window.checked_sub(1)) {
+                        (Some((at, hit)), _) => Back::Goto {
+                            at,
+                            hit: Some(hit),
+                            fresh: true,
+                        },
+                        (None, Some(earlier)) => Back::Search {
+                            search,
+                            window: earlier,
+                            end: self.history.get(window).pos,
+                            found: None,
+                            fresh: true,
+                        },
+                        (None, None) => Back::Goto {
+                            at: 0,
+                            hit: None,
+                            fresh: true,
+                        },
+                    }
+                }
+            }
+            Back::Goto { at, hit, fresh } => {
+                if fresh {
+                    let i = self.history.before(at + 1).unwrap_or_default();
+                    self.pos = self.history.restore(i, &mut self.m);
+                }
+                let none = BTreeSet::new();
+                let until = (self.pos + CHUNK).min(at);
+                let mut p = DebugProbe::new(self.pos, &none, &[]);
+                p.stops = false;
+                p.until = until;
+                self.replay(&mut p);
+                if self.pos < at && self.pos >= until {
+                    Back::Goto {
+                        at,
+                        hit,
+                        fresh: false,
+                    }
+                } else {
+                    self.back = None;
+                    let t = self.live_tid();
+                    return Some(match hit {
+                        Some(Hit::Watch(kind, addr)) => StopReason::Watch { tid: t, kind, addr },
+                        Some(Hit::Break) => StopReason::SwBreak(t),
+                        Some(_) => StopReason::SignalWithThread {
+                            tid: t,
+                            signal: Signal::SIGTRAP,
+                        },
+                        None => StopReason::ReplayLog {
+                            tid: Some(t),
+                            pos: gdbstub::target::ext::base::reverse_exec::ReplayLogPosition::Begin,
+                        },
+                    });
+                }
+            }
+        };
+        self.back = Some(next);
+        None
     }
 
     /// Runs the resumed machine for one chunk: a stop reason for GDB, or None to go on.
     pub fn run_chunk(&mut self) -> Option<StopReason> {
+        if self.back.is_some() {
+            // A replay in progress goes on (its search is in `back`).
+            return self.reverse(Search::Stop);
+        }
         match self.resume {
             Resume::ReverseStep => {
                 let instret = self.m.hart.instret;
-                return Some(self.reverse(Search::Retired { instret }));
+                return self.reverse(Search::Retired { instret });
             }
-            Resume::ReverseContinue => return Some(self.reverse(Search::Stop)),
+            Resume::ReverseContinue => return self.reverse(Search::Stop),
             Resume::Continue | Resume::Step => {}
         }
         if self.pos >= self.high {
@@ -260,8 +382,10 @@ impl Session {
         let breakpoints = std::mem::take(&mut self.breakpoints);
         let watches = std::mem::take(&mut self.watches);
         let mut p = DebugProbe::new(self.pos, &breakpoints, &watches);
+        // At most a chunk; and a replay below `high` stops there, where the console
+        // comes back.
         p.until = if self.pos < self.high {
-            self.high // the console comes back there
+            self.high.min(self.pos + CHUNK)
         } else {
             self.pos + CHUNK
         };
@@ -283,10 +407,15 @@ impl Session {
                 Some(Hit::Break) => Some(StopReason::SwBreak(t)),
                 Some(Hit::Watch(kind, addr)) => {
                     // GDB's RISC-V watchpoints stop before the access (it then steps over
-                    // the instruction itself to show the new value): back one turn.
-                    self.go_to(self.pos - 1);
-                    let t = self.live_tid();
-                    Some(StopReason::Watch { tid: t, kind, addr })
+                    // the instruction itself to show the new value): back one turn, a
+                    // replay from a snapshot, in slices as reverse execution goes.
+                    self.mute();
+                    self.back = Some(Back::Goto {
+                        at: self.pos - 1,
+                        hit: Some(Hit::Watch(kind, addr)),
+                        fresh: true,
+                    });
+                    self.reverse(Search::Stop)
                 }
                 Some(Hit::Stepped) => signal(Signal::SIGTRAP),
                 _ => None,
@@ -324,8 +453,12 @@ impl Session {
         self.m
     }
 
-    /// GDB's Ctrl-C: the machine is already between chunks.
+    /// GDB's Ctrl-C: the machine is already between chunks. A reverse search stops at the
+    /// end of the window it was searching (all after it was searched).
     pub fn interrupted(&mut self) -> StopReason {
+        if let Some(Back::Search { end, .. }) = self.back.take() {
+            self.go_to(end);
+        }
         StopReason::SignalWithThread {
             tid: self.live_tid(),
             signal: Signal::SIGINT,
@@ -352,11 +485,17 @@ impl Session {
                 for (i, t) in c.opp_time_s.iter().enumerate() {
                     s += &format!("opp{i}_time_s {t:.9}\n");
                 }
+                let (pages, bytes) = self.history.ram_pages();
                 s += &format!(
-                    "io_events {}\nsnapshots {} ({} KiB of RAM pages)",
+                    "io_events {}\nsnapshots {} ({} KiB of RAM: {} pages of {} KiB; the machine has {} KiB)\n\
+                     pages_written_since_snapshot {}",
                     self.m.record().len(),
                     self.history.len(),
-                    self.history.ram_bytes() / 1024
+                    bytes / 1024,
+                    pages,
+                    PAGE / 1024,
+                    self.m.bus.ram.len() / 1024,
+                    self.history.dirty.len()
                 );
                 s
             }
@@ -408,6 +547,9 @@ impl MultiThreadBase for Session {
         if t != self.live_tid() {
             return Err(TargetError::NonFatal); // a saved context is the kernel's
         }
+        if regs.pc & 1 != 0 {
+            return Err(TargetError::NonFatal); // RV32IMC: pc bit 0 is always 0
+        }
         self.m.hart.x[1..32].copy_from_slice(&regs.x[1..]);
         self.m.hart.pc = regs.pc;
         self.changed();
@@ -432,11 +574,14 @@ impl MultiThreadBase for Session {
 
     fn write_addrs(&mut self, start: u32, data: &[u8], _t: Tid) -> TargetResult<(), Self> {
         let now = self.m.hart.cycle;
+        let len = self.m.bus.ram.len();
         for (i, &b) in data.iter().enumerate() {
+            let a = start.wrapping_add(i as u32);
             self.m
                 .bus
-                .write(start.wrapping_add(i as u32), 1, b as u32, now)
+                .write(a, 1, b as u32, now)
                 .map_err(|_| TargetError::NonFatal)?;
+            self.history.dirty.mark(a, 1, len);
         }
         self.m.hart.flush_icache();
         self.changed();
@@ -487,6 +632,8 @@ impl SingleRegisterAccess<Tid> for Session {
         match reg {
             Reg::X(0) => {}
             Reg::X(i) => self.m.hart.x[i as usize] = v,
+            // RV32IMC: pc bit 0 is always 0.
+            Reg::Pc if v & 1 != 0 => return Err(TargetError::NonFatal),
             Reg::Pc => self.m.hart.pc = v,
             Reg::Csr(n) => {
                 if !self.m.hart.debug_write_csr(n, v) {
@@ -508,6 +655,7 @@ impl MultiThreadResume for Session {
     fn clear_resume_actions(&mut self) -> Result<(), String> {
         self.resume = Resume::Continue;
         self.step = None;
+        self.back = None;
         Ok(())
     }
 
@@ -564,6 +712,7 @@ impl MultiThreadSingleStep for Session {
 impl ReverseStep<Tid> for Session {
     fn reverse_step(&mut self, _t: Tid) -> Result<(), String> {
         self.resume = Resume::ReverseStep;
+        self.back = None;
         Ok(())
     }
 }
@@ -571,6 +720,7 @@ impl ReverseStep<Tid> for Session {
 impl ReverseCont<Tid> for Session {
     fn reverse_cont(&mut self) -> Result<(), String> {
         self.resume = Resume::ReverseContinue;
+        self.back = None;
         Ok(())
     }
 }
@@ -591,10 +741,11 @@ impl ThreadExtraInfo for Session {
                             state_name(task.state)
                         }
                     ),
-                    None => "gone".into(),
+                    None => return Err(format!("thread {t} has ended")),
                 }
             }
-            _ => "core, no task".into(),
+            _ if t.get() == CORE_TID && self.core_listed() => "core, no task".into(),
+            _ => return Err(format!("there is no thread {t}")),
         };
         let n = info.len().min(buf.len());
         buf[..n].copy_from_slice(&info.as_bytes()[..n]);

@@ -39,6 +39,11 @@ fn back(n: i32) -> u32 {
 
 /// A loop that counts in t0, stores the count and the timer's mtime to RAM.
 fn machine() -> Machine {
+    machine_with(&MachineConfig::default()).0
+}
+
+/// The loop's machine on `cfg`, and its image.
+fn machine_with(cfg: &MachineConfig) -> (Machine, Image) {
     let code = [
         lui(6, DATA >> 12), // t1 = DATA
         lui(7, 0x30),       // t2 = timer
@@ -57,21 +62,28 @@ fn machine() -> Machine {
         symbols: vec![],
         sections: vec![],
     };
-    Machine::new(
-        &MachineConfig::default(),
-        &image,
-        1,
-        Box::new(std::io::sink()),
+    (
+        Machine::new(cfg, &image, 1, Box::new(std::io::sink())),
+        image,
     )
 }
 
-fn run_to(m: &mut Machine, pos: &mut u64, target: u64) {
+/// The loop's image alone.
+fn image() -> Image {
+    machine_with(&MachineConfig::default()).1
+}
+
+/// Runs to position `target`, the pages written tracked for `history`.
+fn run_to(m: &mut Machine, history: &mut History, pos: &mut u64, target: u64) {
     let none = BTreeSet::new();
     let mut p = DebugProbe::new(*pos, &none, &[]);
     p.until = target;
+    p.ram_len = m.bus.ram.len();
+    p.dirty = std::mem::take(&mut history.dirty);
     let stop = AtomicBool::new(false);
     assert_eq!(m.run_with(None, &stop, &mut p), Outcome::Paused);
     assert_eq!(p.pos, target);
+    history.dirty = std::mem::take(&mut p.dirty);
     *pos = p.pos;
 }
 
@@ -88,19 +100,18 @@ fn fingerprint(m: &Machine) -> (Vec<u32>, u32, u64, u64, Vec<u8>) {
 #[test]
 fn a_replay_reaches_the_state_the_run_reached() {
     let mut m = machine();
-    let mut history = History::default();
+    let mut history = History::new(&image(), &m);
     let mut pos = 0;
-    history.take(0, &m);
-    run_to(&mut m, &mut pos, 300);
+    run_to(&mut m, &mut history, &mut pos, 300);
     history.take(300, &m);
-    run_to(&mut m, &mut pos, 1000);
+    run_to(&mut m, &mut history, &mut pos, 1000);
     let there = fingerprint(&m);
     assert!(there.4 != [0; 8], "the loop stored");
 
     for (snapshot, from) in [(1, 300), (0, 0)] {
         let mut p = history.restore(snapshot, &mut m);
         assert_eq!(p, from);
-        run_to(&mut m, &mut p, 1000);
+        run_to(&mut m, &mut history, &mut p, 1000);
         assert_eq!(fingerprint(&m), there, "replayed from position {from}");
     }
     assert_eq!(history.before(300), Some(0));
@@ -112,14 +123,79 @@ fn a_replay_reaches_the_state_the_run_reached() {
 #[test]
 fn snapshots_share_unchanged_pages() {
     let mut m = machine();
-    let mut history = History::default();
-    history.take(0, &m);
+    let mut history = History::new(&image(), &m);
     let one = history.ram_bytes();
+    assert_eq!(one, 4096, "at reset: the page the image loads");
     let mut pos = 0;
-    run_to(&mut m, &mut pos, 50);
+    run_to(&mut m, &mut history, &mut pos, 50);
     history.take(50, &m);
     // Only the page the loop writes is new.
     assert_eq!(history.ram_bytes(), one + 4096);
+    run_to(&mut m, &mut history, &mut pos, 100);
+    history.take(100, &m);
+    assert_eq!(history.ram_bytes(), one + 2 * 4096);
+}
+
+#[test]
+fn a_big_ram_costs_only_the_pages_used() {
+    // 1 GiB of RAM: the snapshots hold the image's page and the page the loop writes, and
+    // neither taking nor restoring one walks the rest.
+    let cfg = MachineConfig {
+        ram_size: 1 << 30,
+        ..MachineConfig::default()
+    };
+    let (mut m, image) = machine_with(&cfg);
+    let t = std::time::Instant::now();
+    let mut history = History::new(&image, &m);
+    assert_eq!(history.ram_pages(), (1, 4096));
+    let mut pos = 0;
+    for n in 1..=20 {
+        run_to(&mut m, &mut history, &mut pos, n * 100);
+        history.take(pos, &m);
+    }
+    assert_eq!(
+        history.ram_pages().0,
+        21,
+        "a page of the loop's per snapshot"
+    );
+    pos = history.restore(3, &mut m);
+    assert_eq!(pos, 300);
+    run_to(&mut m, &mut history, &mut pos, 2000);
+    assert!(
+        t.elapsed() < std::time::Duration::from_secs(1),
+        "took {:?}",
+        t.elapsed()
+    );
+}
+
+#[test]
+fn thinned_snapshots_restore_what_the_run_had() {
+    // More snapshots than are kept, and a write by the debugger: every snapshot left
+    // restores the RAM the run had there.
+    let mut m = machine();
+    let mut history = History::new(&image(), &m);
+    let mut pos = 0;
+    let mut seen = std::collections::HashMap::new();
+    for n in 1..=300u64 {
+        run_to(&mut m, &mut history, &mut pos, n * 7);
+        if n == 150 {
+            // The debugger writes a page the loop never touches.
+            m.bus.ram[0x5000] = 0xab;
+            history.dirty.mark(0x0010_5000, 1, m.bus.ram.len());
+        }
+        history.take(pos, &m);
+        seen.insert(pos, (m.bus.ram[0x1000..0x1008].to_vec(), m.bus.ram[0x5000]));
+    }
+    assert!(history.len() <= 129);
+    for i in (0..history.len()).rev().chain(0..history.len()) {
+        let p = history.restore(i, &mut m);
+        if p > 0 {
+            let got = (m.bus.ram[0x1000..0x1008].to_vec(), m.bus.ram[0x5000]);
+            assert_eq!(&got, &seen[&p], "snapshot {i} at {p}");
+        } else {
+            assert_eq!(m.bus.ram[0x1000..0x1008], [0; 8]);
+        }
+    }
 }
 
 #[test]
