@@ -637,6 +637,15 @@ impl Ctx<'_> {
                         "one flag per string, e.g. \"-DNAME=1\"",
                     ));
                 }
+                // A NUL cannot be passed to the compiler at all (it would read as a missing
+                // compiler); no other control character belongs in a flag either.
+                if f.get_ref().contains(char::is_control) {
+                    return Err(self.err(
+                        &f.span(),
+                        format!("compiler flag {:?} holds a control character", f.get_ref()),
+                        "a flag of printable characters, e.g. \"-DNAME=1\"",
+                    ));
+                }
                 out.cflags.push(f.get_ref().clone());
             }
         }
@@ -645,6 +654,13 @@ impl Ctx<'_> {
             let mut v = Vec::new();
             for s in list.get_ref() {
                 let p = s.get_ref().as_str();
+                if p.contains(char::is_control) {
+                    return Err(self.err(
+                        &s.span(),
+                        format!("source {p:?} holds a control character"),
+                        "a file name of printable characters, relative to the application directory",
+                    ));
+                }
                 if p.contains(['*', '?', '[']) {
                     return Err(self.err(
                         &s.span(),
@@ -886,6 +902,16 @@ mod tests {
         );
         let e = err("[kernel\n");
         assert!(e.starts_with("system.toml:1:"), "{e}");
+        // A NUL reaches no command line (it read as a missing compiler: 69).
+        let e = err("[build]\ncflags = [\"-DX=1\", \"-DX=a\\u0000b\"]\n");
+        assert!(
+            e.starts_with(
+                "system.toml:2:20: compiler flag \"-DX=a\\0b\" holds a control character"
+            ),
+            "{e}"
+        );
+        let e = err("[build]\nsources = [\"a\\u0000.c\"]\n");
+        assert!(e.starts_with("system.toml:2:12: source"), "{e}");
     }
 
     #[test]
