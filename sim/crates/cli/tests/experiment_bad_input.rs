@@ -519,7 +519,35 @@ fn bad_kinds_defines_and_machine_files_get_their_own_messages_and_codes() {
         &[],
     );
     let r = experiment(&f, &d.join("out"), &["--check"], &[]);
-    assert_one_line_failure(&r, 65, &["exp.toml:4:11:", "is not a define"], "NUL define");
+    assert_one_line_failure(&r, 65, &["exp.toml:4:12:", "is not a define"], "NUL define");
+    // A define too long for a command line is bad data too (it read as a compiler that
+    // cannot be started: 69), in either kind.
+    let long = format!("-DX={}", "a".repeat(200_000));
+    let (d, f) = setup(
+        "exp-long-define",
+        &format!("kind = \"app\"\napp = \"apps/tutorial\"\n[sweep]\ncflags = [[], [\"{long}\"]]\n"),
+        &[],
+    );
+    let r = experiment(&f, &d.join("out"), &["--check"], &[]);
+    assert_one_line_failure(
+        &r,
+        65,
+        &["exp.toml:4:16:", "a define of 200004 bytes", "at most 4096"],
+        "long define",
+    );
+    let many = format!("[{}]", vec!["\"-DA=1\""; 20_000].join(", "));
+    let (d, f) = setup(
+        "exp-many-defines",
+        &format!("cflags = {many}\n{ONE_VARIANT}"),
+        &[("m.toml", "")],
+    );
+    let r = experiment(&f, &d.join("out"), &["--check"], &[]);
+    assert_one_line_failure(
+        &r,
+        65,
+        &["exp.toml:1:", "at most 65536 bytes of defines"],
+        "many defines",
+    );
     // A machine file that is a directory or a device cannot be read: 66 at its line.
     for m in [".", "/dev/null", "missing.toml"] {
         let (d, f) = setup(

@@ -629,7 +629,22 @@ impl Ctx<'_> {
 
     fn build(&self, b: RawBuild, out: &mut BuildConfig) -> R<()> {
         if let Some(list) = &b.cflags {
+            // Flags that cannot fit on the compiler's command line (Linux: 128 KiB in one
+            // argument, about 2 MB in all) could only fail as a compiler that cannot start.
+            let mut total = 0;
             for f in list.get_ref() {
+                total += f.get_ref().len() + 1;
+                if f.get_ref().len() > 4096 || total > 65536 {
+                    return Err(self.err(
+                        &f.span(),
+                        format!(
+                            "compiler flags of {} bytes (this one {})",
+                            total,
+                            f.get_ref().len()
+                        ),
+                        "at most 4096 bytes in one flag and 65536 in all",
+                    ));
+                }
                 if f.get_ref().trim().is_empty() {
                     return Err(self.err(
                         &f.span(),
@@ -910,6 +925,11 @@ mod tests {
             ),
             "{e}"
         );
+        let e = err(&format!(
+            "[build]\ncflags = [\"-DX={}\"]\n",
+            "a".repeat(5000)
+        ));
+        assert!(e.contains("system.toml:2:11: compiler flags of"), "{e}");
         let e = err("[build]\nsources = [\"a\\u0000.c\"]\n");
         assert!(e.starts_with("system.toml:2:12: source"), "{e}");
     }

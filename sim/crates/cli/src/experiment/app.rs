@@ -58,7 +58,7 @@ struct Raw {
 struct RawSweep {
     scheduler: Option<Vec<Spanned<String>>>,
     tick_hz: Option<Vec<Spanned<i64>>>,
-    cflags: Option<Vec<Spanned<Vec<String>>>>,
+    cflags: Option<Vec<Spanned<Vec<Spanned<String>>>>>,
     machine: Option<Vec<Spanned<String>>>,
 }
 
@@ -298,27 +298,27 @@ fn parse(path: &Path, root: &Path) -> Result<AppExperiment, ConfigError> {
             let mut seen = HashSet::new();
             for set in list {
                 for f in set.get_ref() {
-                    let body = f.strip_prefix("-D").unwrap_or("");
+                    let body = f.get_ref().strip_prefix("-D").unwrap_or("");
                     let ident = body.split('=').next().unwrap_or("");
                     // No spaces and no control characters (a NUL cannot reach a command line).
                     if ident.is_empty()
                         || !ident.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-                        || f.contains(|c: char| c.is_whitespace() || c.is_control())
+                        || body.contains(|c: char| c.is_whitespace() || c.is_control())
                     {
                         return Err(err(
-                            &set.span(),
-                            format!("{f:?} is not a define"),
+                            &f.span(),
+                            format!("{:?} is not a define", f.get_ref()),
                             "-DNAME or -DNAME=VALUE (no spaces or control characters)",
                         ));
                     }
                 }
-                if !seen.insert(set.get_ref().clone()) {
-                    return Err(twice(
-                        &set.span(),
-                        format!("cflags set {:?}", set.get_ref()),
-                    ));
+                super::spec::defines_fit(&shown, &text, set.get_ref())?;
+                let defines: Vec<String> =
+                    set.get_ref().iter().map(|f| f.get_ref().clone()).collect();
+                if !seen.insert(defines.clone()) {
+                    return Err(twice(&set.span(), format!("cflags set {defines:?}")));
                 }
-                v.push(set.get_ref().clone());
+                v.push(defines);
             }
             v
         }

@@ -103,6 +103,45 @@ fn io_reason(e: &std::io::Error) -> String {
     s.split(" (os error").next().unwrap_or(&s).to_string()
 }
 
+/// The longest define (`-DNAME=VALUE`) an experiment may give a build, and the most bytes of
+/// defines in all one build may get from it: more would not fit on the compiler's command
+/// line (Linux takes 128 KiB in one argument, about 2 MB in all) and could only fail as a
+/// compiler that cannot be started.
+pub(super) const MAX_DEFINE_BYTES: usize = 4096;
+pub(super) const MAX_DEFINES_BYTES: usize = 65536;
+
+/// Checks one build's defines against [`MAX_DEFINE_BYTES`] and [`MAX_DEFINES_BYTES`].
+pub(super) fn defines_fit(
+    shown: &str,
+    text: &str,
+    defines: &[Spanned<String>],
+) -> Result<(), ConfigError> {
+    let mut total = 0;
+    for f in defines {
+        let n = f.get_ref().len();
+        total += n + 1;
+        if n > MAX_DEFINE_BYTES {
+            return Err(invalid_at(
+                shown,
+                text,
+                &f.span(),
+                format!("a define of {n} bytes"),
+                format!("at most {MAX_DEFINE_BYTES} bytes in one define"),
+            ));
+        }
+        if total > MAX_DEFINES_BYTES {
+            return Err(invalid_at(
+                shown,
+                text,
+                &f.span(),
+                format!("the defines reach {total} bytes here"),
+                format!("at most {MAX_DEFINES_BYTES} bytes of defines for one build"),
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Refuses an experiment bigger than [`MAX_BUILDS`] builds or [`MAX_RUNS`] runs, counted
 /// from its axes' lengths before any variant is made: `builds` is how the axes multiply (for
 /// the message), `n_builds` and `n_runs` the counts (in u128: no axis product overflows).
@@ -653,6 +692,7 @@ impl Experiment {
                 }
                 cflags.push(f.get_ref().clone());
             }
+            defines_fit(&shown, &text, list.get_ref())?;
         }
 
         let sw = raw.sweep.get_ref();
