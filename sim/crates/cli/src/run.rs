@@ -491,7 +491,7 @@ pub fn outcome_status(
 /// simulated time: less would round to no time at all) to 10^6 (about 11.6 days).
 fn parse_seconds(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
-        Ok(v) if v.is_finite() && v >= 1e-15 && v <= 1e6 => Ok(v),
+        Ok(v) if (1e-15..=1e6).contains(&v) => Ok(v),
         _ => Err(format!(
             "expected a number of seconds from 1e-15 (one femtosecond) to 1000000, got \"{s}\""
         )),
