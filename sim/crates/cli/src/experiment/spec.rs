@@ -506,11 +506,12 @@ impl Ctx<'_> {
                     format!("an integer from {lo} to {hi}"),
                 ));
             }
-            // Two equal values would be one variant twice, built and run into one directory.
+            // Two equal values would be one variant (or run) twice, into one directory.
             if !seen.insert(x) {
+                let what = if key == "seeds" { "seed" } else { key };
                 return Err(self.err(
                     &n.span(),
-                    format!("{key} {x} is listed twice"),
+                    format!("{what} {x} is listed twice"),
                     "each value once",
                 ));
             }
@@ -650,19 +651,8 @@ impl Experiment {
             .into_iter()
             .map(u64::from)
             .collect();
-        // Two runs of one seed would be the same run, writing the same files at once.
-        if let Some(list) = &raw.seeds {
-            let mut seen = std::collections::HashSet::new();
-            for (i, s) in list.get_ref().iter().enumerate() {
-                if !seen.insert(seeds[i]) {
-                    return Err(c.err(
-                        &s.span(),
-                        format!("seed {} is listed twice", seeds[i]),
-                        "each seed once",
-                    ));
-                }
-            }
-        }
+        // (`ints` refuses a value listed twice: two runs of one seed would be the same run,
+        // writing the same files at once.)
         let seeds_span = raw
             .seeds
             .as_ref()
