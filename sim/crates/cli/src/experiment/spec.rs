@@ -564,30 +564,36 @@ impl Experiment {
     pub fn from_file(path: &Path, root: &Path) -> Result<Experiment, ConfigError> {
         let text = read_text_file(path, "the experiment file")?;
         let shown = path.display().to_string();
-        // The kind first: a file of an unknown kind is not judged by this kind's keys.
-        #[derive(Deserialize)]
-        struct RawKind {
-            kind: Option<Spanned<String>>,
-        }
-        if let Ok(RawKind { kind: Some(k) }) = toml::from_str::<RawKind>(&text) {
-            if !matches!(k.get_ref().as_str(), "simbed" | "dpm") {
-                return Err(invalid_at(
-                    &shown,
-                    &text,
-                    &k.span(),
-                    format!("kind {:?} is not an experiment kind", k.get_ref()),
-                    format!(
-                        "one of {}",
-                        KINDS
-                            .iter()
-                            .map(|k| format!("\"{k}\""))
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    ),
-                ));
+        let unknown_kind = |k: &Spanned<String>| {
+            invalid_at(
+                &shown,
+                &text,
+                &k.span(),
+                format!("kind {:?} is not an experiment kind", k.get_ref()),
+                format!(
+                    "one of {}",
+                    KINDS
+                        .iter()
+                        .map(|k| format!("\"{k}\""))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            )
+        };
+        let raw: Raw = toml::from_str(&text).map_err(|e| {
+            // A file of an unknown kind is not judged by this kind's keys ("missing key
+            // `workload`"): its kind is the error.
+            #[derive(Deserialize)]
+            struct RawKind {
+                kind: Option<Spanned<String>>,
             }
-        }
-        let raw: Raw = toml::from_str(&text).map_err(|e| toml_error(&shown, &text, &e))?;
+            match toml::from_str::<RawKind>(&text) {
+                Ok(RawKind { kind: Some(k) }) if !KINDS[..2].contains(&k.get_ref().as_str()) => {
+                    unknown_kind(&k)
+                }
+                _ => toml_error(&shown, &text, &e),
+            }
+        })?;
         let c = Ctx {
             name: &shown,
             text: &text,
@@ -601,13 +607,7 @@ impl Experiment {
 
         let kind = match &raw.kind {
             Some(k) if k.get_ref() == "simbed" || k.get_ref() == "dpm" => k.get_ref().clone(),
-            Some(k) => {
-                return Err(c.err(
-                    &k.span(),
-                    format!("kind {:?} is not an experiment kind", k.get_ref()),
-                    "\"simbed\" or \"dpm\"",
-                ))
-            }
+            Some(k) => return Err(unknown_kind(k)),
             None => "simbed".to_string(),
         };
         let dpm_kind = kind == "dpm";
