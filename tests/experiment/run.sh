@@ -158,5 +158,20 @@ rc=$?
     grep -q ',false,"the console output lacks ""got 4"""' "$work/appfail/out/app.csv" ||
     bad "app experiment with a failing check: expected exit 1 and the reason (got $rc: $(cat "$work/appfail.txt"))"
 
+# Two sets of defines that read alike (-DFAIL=1 and -DFAIL_1 both read FAIL_1) are two builds
+# and two runs, each in its own directory: the one that fails alone is reported as failing
+# (they shared one build, and both ran the last one built).
+mkdir -p "$work/alike/app"
+printf '[kernel]\nscheduler = "prio"\n' > "$work/alike/app/system.toml"
+printf '#include "bsp/bsp.h"\nint main(void)\n{\n#ifdef FAIL\n    return 3;\n#else\n    return 0;\n#endif\n}\n' > "$work/alike/app/main.c"
+printf 'kind = "app"\napp = "%s"\nrun_ms = 10\n[sweep]\ncflags = [["-DFAIL=1"], ["-DFAIL_1"]]\n' "$work/alike/app" > "$work/alike/e.toml"
+"$ubik" experiment "$work/alike/e.toml" -o "$work/alike/out" > "$work/alike.txt" 2>&1
+rc=$?
+[[ $rc -eq 1 ]] && grep -q '^1 of 2 runs passed' "$work/alike.txt" &&
+    grep -q '^app-FAIL_1\.1,.*,false,"exit code 3, expected 0"$' "$work/alike/out/app.csv" &&
+    grep -q '^app-FAIL_1\.2,.*,true,""$' "$work/alike/out/app.csv" &&
+    [[ -d $work/alike/out/runs/app-FAIL_1.1-m0-s1 && -d $work/alike/out/runs/app-FAIL_1.2-m0-s1 ]] ||
+    bad "two define sets that read alike: expected their own builds and the failing one reported (got $rc: $(cat "$work/alike.txt"))"
+
 if [[ $fail -eq 0 ]]; then echo "experiment tests: passed"; else echo "experiment tests: FAILED"; fi
 exit $fail

@@ -613,7 +613,7 @@ pub fn outcome_status(
             code::MAX_CYCLES,
             format!(
                 "{fw}: --max-time {} s of simulated time reached at pc 0x{pc:08x} (cycle {}) before the firmware halted",
-                m.time_limit_fs.map_or(0.0, |t| t as f64 / 1e15),
+                seconds_text(m.time_limit_fs.unwrap_or(0)),
                 counts.cycles
             ),
         )),
@@ -638,13 +638,25 @@ pub fn outcome_status(
     }
 }
 
-/// `--max-time`: a positive, finite number of seconds, at most 10^6 (about 11.6 days).
+/// `--max-time`: a finite number of seconds from 1e-15 (one femtosecond, the resolution of
+/// simulated time: less would round to no time at all) to 10^6 (about 11.6 days).
 fn parse_seconds(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
-        Ok(v) if v.is_finite() && v > 0.0 && v <= 1e6 => Ok(v),
+        Ok(v) if (1e-15..=1e6).contains(&v) => Ok(v),
         _ => Err(format!(
-            "expected a number of seconds above 0 and at most 1000000, got \"{s}\""
+            "expected a number of seconds from 1e-15 (one femtosecond) to 1000000, got \"{s}\""
         )),
+    }
+}
+
+/// A time in femtoseconds as seconds for a message: plain above a millisecond ("0.25"),
+/// else in exponent form ("1e-15", "2.5e-9"), never rounded to "0".
+fn seconds_text(fs: u128) -> String {
+    let s = fs as f64 / 1e15;
+    if s >= 1e-3 {
+        format!("{s}")
+    } else {
+        format!("{s:e}")
     }
 }
 

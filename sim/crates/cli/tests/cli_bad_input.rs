@@ -356,6 +356,11 @@ fn bad_flags_are_64() {
             vec!["run", fw, "--max-time", "soon"],
         ),
         ("--max-time infinite", vec!["run", fw, "--max-time", "inf"]),
+        // Less than simulated time's resolution would be no time at all ("0 s").
+        (
+            "--max-time below a femtosecond",
+            vec!["run", fw, "--max-time", "1e-20"],
+        ),
         ("--stats without a file", vec!["run", fw, "--stats"]),
         ("two firmware files", vec!["run", fw, fw]),
     ] {
@@ -426,6 +431,13 @@ fn max_time_is_72_at_the_simulated_time() {
         stats.as_os_str(),
     ]);
     assert_one_line_failure(&r, 72, &["--max-time 0.001 s", "pc 0x"], "--max-time");
+    // A tiny limit is named as given, not rounded to "0 s".
+    let r = ubik_run(&[
+        firmware("spin").as_os_str(),
+        "--max-time".as_ref(),
+        "2e-9".as_ref(),
+    ]);
+    assert_one_line_failure(&r, 72, &["--max-time 2e-9 s"], "--max-time 2e-9");
     let s: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&stats).unwrap()).unwrap();
     let cycles = s["cycles"].as_u64().unwrap();

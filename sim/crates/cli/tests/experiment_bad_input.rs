@@ -298,3 +298,281 @@ fn an_endless_experiment_file_is_65_without_reading_it_all() {
     let r = experiment(&f, &d.join("file/out"), &[], &[]);
     assert_one_line_failure(&r, 65, &["exp.toml", "larger than"], "huge experiment file");
 }
+
+// ---- issue 28: sizes, labels, names, repeated values, exit codes ---------------------------
+
+/// `ubik experiment FILE --check` with no `-o`, from `cwd`.
+fn check_in(cwd: &Path, file: &Path) -> Run {
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_ubik"))
+        .arg("experiment")
+        .arg(file)
+        .arg("--check")
+        .current_dir(cwd)
+        .env("UBIK_ROOT", repo_root())
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("run ubik");
+    Run {
+        code: o.status.code().unwrap_or(-1),
+        stdout: o.stdout,
+        stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
+    }
+}
+
+/// A list of `n` TOML values, `item(i)` each.
+fn list(n: usize, item: impl Fn(usize) -> String) -> String {
+    let v: Vec<String> = (0..n).map(item).collect();
+    format!("[{}]", v.join(", "))
+}
+
+#[test]
+fn an_absurd_axis_product_is_65_without_being_made() {
+    // 8 schedulers x 1,000 tick rates x 1,000 define sets: 8 million builds, refused by
+    // counting (making them took 1.25 GB), at the [sweep] table.
+    let text = format!(
+        "kind = \"app\"\napp = \"apps/tutorial\"\n[sweep]\nscheduler = [\"rr\", \"prio\", \"prio_rr\", \"bitmap\", \"coop\", \"edf\", \"rtm\", \"nos\"]\ntick_hz = {}\ncflags = {}\n",
+        list(1000, |i| (i + 1).to_string()),
+        list(1000, |i| format!("[\"-DA{i}\"]"))
+    );
+    let (d, f) = setup("exp-huge-app", &text, &[]);
+    let t = std::time::Instant::now();
+    let r = experiment(&f, &d.join("out"), &["--check"], &[]);
+    assert_one_line_failure(
+        &r,
+        65,
+        &["exp.toml:3:", "8000000 builds", "at most 10000"],
+        "app product",
+    );
+    assert!(t.elapsed().as_secs() < 20, "took {:?}", t.elapsed());
+    // Runs count too: 10 builds x 20,000 seeds.
+    let text = format!(
+        "kind = \"app\"\napp = \"apps/tutorial\"\nseeds = {}\n[sweep]\ntick_hz = {}\n",
+        list(20_000, |i| i.to_string()),
+        list(10, |i| (i + 1).to_string())
+    );
+    let (d, f) = setup("exp-huge-app-runs", &text, &[]);
+    let r = experiment(&f, &d.join("out"), &["--check"], &[]);
+    assert_one_line_failure(&r, 65, &["exp.toml:3:", "200000 runs"], "app runs");
+
+    // The SimBed kind: 2,000 periods x 8 task counts = 16,000 variants.
+    let text = format!(
+        "app = \"apps/simbed\"\nmachine = \"m.toml\"\n[sweep]\nos = [\"nos\"]\nworkload = [\"ipc\"]\ntasks = [1, 2, 3, 4, 5, 6, 7, 8]\nperiod_us = {}\n",
+        list(2000, |i| ((i + 1) * 1000).to_string())
+    );
+    let (d, f) = setup("exp-huge-simbed", &text, &[("m.toml", "")]);
+    let r = experiment(&f, &d.join("out"), &["--check"], &[]);
+    assert_one_line_failure(&r, 65, &["exp.toml:3:", "16000 builds"], "simbed product");
+    // One variant, 150,000 seeds (each checked once against the others: no quadratic time).
+    let text = ONE_VARIANT.replace(
+        "seeds = [1]",
+        &format!("seeds = {}", list(150_000, |i| i.to_string())),
+    );
+    let (d, f) = setup("exp-huge-seeds", &text, &[("m.toml", "")]);
+    let t = std::time::Instant::now();
+    let r = experiment(&f, &d.join("out"), &["--check"], &[]);
+    assert_one_line_failure(&r, 65, &["exp.toml:4:", "150000 runs"], "simbed runs");
+    assert!(t.elapsed().as_secs() < 20, "took {:?}", t.elapsed());
+}
+
+#[test]
+fn a_stem_that_is_not_a_plain_directory_name_is_65() {
+    // "...toml" has the stem "..": out/.. is the current directory. Every kind that takes its
+    // name from the file refuses it (the file's own line 1), before writing anything.
+    let d = scratch("exp-stem");
+    let sim = "app = \"apps/simbed\"\nmachine = \"m.toml\"\n[sweep]\nos = [\"nos\"]\nworkload = [\"ipc\"]\n";
+    let dpm = "kind = \"dpm\"\n[sweep]\nworkload = [\"audio\"]\npolicy = [\"default\"]\n";
+    let app = "kind = \"app\"\napp = \"apps/tutorial\"\n";
+    std::fs::write(d.join("m.toml"), "").unwrap();
+    for (kind, text) in [("simbed", sim), ("dpm", dpm), ("app", app)] {
+        for stem in ["..", ".", ".hidden"] {
+            let f = d.join(format!("{stem}.toml"));
+            std::fs::write(&f, text).unwrap();
+            let r = check_in(&d, &f);
+            assert_one_line_failure(
+                &r,
+                65,
+                &[":1:1:", "stem", "name ="],
+                &format!("{kind}: stem {stem:?}"),
+            );
+            let r = experiment(&f, &d.join("o"), &["--check"], &[]);
+            assert_eq!(r.code, 65, "{kind}: stem {stem:?} with -o: {}", r.stderr);
+            // With a name, the file's own name does not matter.
+            std::fs::write(&f, format!("name = \"fine\"\n{text}")).unwrap();
+            let r = check_in(&d, &f);
+            assert_eq!(r.code, 0, "{kind}: stem {stem:?} with a name: {}", r.stderr);
+            assert!(r.stdout_str().contains("out/fine"), "{}", r.stdout_str());
+        }
+        // A dotted stem is a plain name.
+        let f = d.join("my.study.toml");
+        std::fs::write(&f, text).unwrap();
+        let r = check_in(&d, &f);
+        assert_eq!(r.code, 0, "{kind}: my.study.toml: {}", r.stderr);
+        assert!(
+            r.stdout_str().contains("out/my.study"),
+            "{}",
+            r.stdout_str()
+        );
+    }
+    assert!(!d.join("out").exists() && !d.join("o").exists());
+}
+
+#[test]
+fn a_value_listed_twice_on_an_axis_is_65_at_its_line() {
+    let sim = |line: &str| {
+        format!("app = \"apps/simbed\"\nmachine = \"m.toml\"\nseeds = [1]\n[sweep]\nos = [\"nos\"]\nworkload = [\"up\"]\n{line}\n")
+    };
+    for (line, col, what) in [
+        ("tasks = [1, 2, 1]", 16, "tasks 1 is listed twice"),
+        (
+            "period_us = [8000, 8000]",
+            20,
+            "period_us 8000 is listed twice",
+        ),
+        ("ratio = [2, 4, 4]", 16, "ratio 4 is listed twice"),
+        (
+            "output = [\"end\", \"end\"]",
+            18,
+            "output \"end\" is listed twice",
+        ),
+    ] {
+        let (d, f) = setup("exp-twice", &sim(line), &[("m.toml", "")]);
+        let r = experiment(&f, &d.join("out"), &["--check"], &[]);
+        assert_one_line_failure(&r, 65, &[&format!("exp.toml:7:{col}:"), what], line);
+    }
+    let app = |lines: &str| format!("kind = \"app\"\napp = \"apps/tutorial\"\n{lines}\n");
+    for (lines, at, what) in [
+        ("seeds = [1, 2, 1]", "3:16:", "seed 1 is listed twice"),
+        (
+            "[sweep]\nscheduler = [\"prio\", \"prio\"]",
+            "4:22:",
+            "scheduler \"prio\" is listed twice",
+        ),
+        (
+            "[sweep]\ntick_hz = [1000, 100, 1000]",
+            "4:23:",
+            "tick_hz 1000 is listed twice",
+        ),
+        (
+            "[sweep]\ncflags = [[\"-DA=1\"], [], [\"-DA=1\"]]",
+            "4:26:",
+            "is listed twice",
+        ),
+        (
+            "[sweep]\nmachine = [\"default\", \"default\"]",
+            "4:23:",
+            "machine \"default\" is listed twice",
+        ),
+        (
+            "[sweep]\nmachine = [\"m.toml\", \"./m.toml\"]",
+            "4:22:",
+            "machine \"./m.toml\" is listed twice",
+        ),
+    ] {
+        let (d, f) = setup("exp-twice-app", &app(lines), &[("m.toml", "")]);
+        let r = experiment(&f, &d.join("out"), &["--check"], &[]);
+        assert_one_line_failure(&r, 65, &[&format!("exp.toml:{at}"), what], lines);
+    }
+    // The hypervisor experiment: a policy twice, a load name twice.
+    let hv = std::fs::read_to_string(repo_root().join("experiments/hypervisor.toml")).unwrap();
+    for (from, to, what) in [
+        (
+            "policies = [\"fair\", \"rt\"]",
+            "policies = [\"fair\", \"rt\", \"fair\"]",
+            "policy \"fair\" is listed twice",
+        ),
+        (
+            "name = \"heavy\"",
+            "name = \"light\"",
+            "load \"light\" is named twice",
+        ),
+    ] {
+        assert!(
+            hv.contains(from),
+            "experiments/hypervisor.toml has no {from}"
+        );
+        let (d, f) = setup("exp-twice-hv", &hv.replacen(from, to, 1), &[]);
+        let r = experiment(&f, &d.join("out"), &["--check"], &[]);
+        assert_one_line_failure(&r, 65, &["exp.toml:", what], what);
+    }
+}
+
+#[test]
+fn bad_kinds_defines_and_machine_files_get_their_own_messages_and_codes() {
+    // An unknown kind is named as such, not as the default kind's missing key.
+    let (d, f) = setup("exp-kind", "kind = \"simbedd\"\n", &[]);
+    let r = experiment(&f, &d.join("out"), &["--check"], &[]);
+    assert_one_line_failure(
+        &r,
+        65,
+        &[
+            "exp.toml:1:8:",
+            "kind \"simbedd\" is not an experiment kind",
+            "\"app\"",
+            "\"hypervisor\"",
+        ],
+        "unknown kind",
+    );
+    // A NUL in a define is bad data at its line, not a missing compiler (69).
+    let (d, f) = setup(
+        "exp-nul",
+        "kind = \"app\"\napp = \"apps/tutorial\"\n[sweep]\ncflags = [[\"-DX=a\\u0000b\"]]\n",
+        &[],
+    );
+    let r = experiment(&f, &d.join("out"), &["--check"], &[]);
+    assert_one_line_failure(&r, 65, &["exp.toml:4:12:", "is not a define"], "NUL define");
+    // A define too long for a command line is bad data too (it read as a compiler that
+    // cannot be started: 69), in either kind.
+    let long = format!("-DX={}", "a".repeat(200_000));
+    let (d, f) = setup(
+        "exp-long-define",
+        &format!("kind = \"app\"\napp = \"apps/tutorial\"\n[sweep]\ncflags = [[], [\"{long}\"]]\n"),
+        &[],
+    );
+    let r = experiment(&f, &d.join("out"), &["--check"], &[]);
+    assert_one_line_failure(
+        &r,
+        65,
+        &["exp.toml:4:16:", "a define of 200004 bytes", "at most 4096"],
+        "long define",
+    );
+    let many = format!("[{}]", vec!["\"-DA=1\""; 20_000].join(", "));
+    let (d, f) = setup(
+        "exp-many-defines",
+        &format!("cflags = {many}\n{ONE_VARIANT}"),
+        &[("m.toml", "")],
+    );
+    let r = experiment(&f, &d.join("out"), &["--check"], &[]);
+    assert_one_line_failure(
+        &r,
+        65,
+        &["exp.toml:1:", "at most 65536 bytes of defines"],
+        "many defines",
+    );
+    // A machine file that is a directory or a device cannot be read: 66 at its line.
+    for m in [".", "/dev/null", "missing.toml"] {
+        let (d, f) = setup(
+            "exp-machine-dir",
+            &format!("kind = \"app\"\napp = \"apps/tutorial\"\n[sweep]\nmachine = [\"default\", \"{m}\"]\n"),
+            &[],
+        );
+        let r = experiment(&f, &d.join("out"), &["--check"], &[]);
+        assert_one_line_failure(
+            &r,
+            66,
+            &["exp.toml:4:23:", "cannot read the machine file"],
+            m,
+        );
+        let (d, f) = setup(
+            "exp-machine-dir-simbed",
+            &ONE_VARIANT.replace("\"m.toml\"", &format!("\"{m}\"")),
+            &[],
+        );
+        let r = experiment(&f, &d.join("out"), &["--check"], &[]);
+        assert_one_line_failure(
+            &r,
+            66,
+            &["exp.toml:2:11:", "cannot read the machine file"],
+            m,
+        );
+    }
+}

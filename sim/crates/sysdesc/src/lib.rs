@@ -629,12 +629,36 @@ impl Ctx<'_> {
 
     fn build(&self, b: RawBuild, out: &mut BuildConfig) -> R<()> {
         if let Some(list) = &b.cflags {
+            // Flags that cannot fit on the compiler's command line (Linux: 128 KiB in one
+            // argument, about 2 MB in all) could only fail as a compiler that cannot start.
+            let mut total = 0;
             for f in list.get_ref() {
+                total += f.get_ref().len() + 1;
+                if f.get_ref().len() > 4096 || total > 65536 {
+                    return Err(self.err(
+                        &f.span(),
+                        format!(
+                            "compiler flags of {} bytes (this one {})",
+                            total,
+                            f.get_ref().len()
+                        ),
+                        "at most 4096 bytes in one flag and 65536 in all",
+                    ));
+                }
                 if f.get_ref().trim().is_empty() {
                     return Err(self.err(
                         &f.span(),
                         "an empty compiler flag",
                         "one flag per string, e.g. \"-DNAME=1\"",
+                    ));
+                }
+                // A NUL cannot be passed to the compiler at all (it would read as a missing
+                // compiler); no other control character belongs in a flag either.
+                if f.get_ref().contains(char::is_control) {
+                    return Err(self.err(
+                        &f.span(),
+                        format!("compiler flag {:?} holds a control character", f.get_ref()),
+                        "a flag of printable characters, e.g. \"-DNAME=1\"",
                     ));
                 }
                 out.cflags.push(f.get_ref().clone());
@@ -645,6 +669,13 @@ impl Ctx<'_> {
             let mut v = Vec::new();
             for s in list.get_ref() {
                 let p = s.get_ref().as_str();
+                if p.contains(char::is_control) {
+                    return Err(self.err(
+                        &s.span(),
+                        format!("source {p:?} holds a control character"),
+                        "a file name of printable characters, relative to the application directory",
+                    ));
+                }
                 if p.contains(['*', '?', '[']) {
                     return Err(self.err(
                         &s.span(),
@@ -886,6 +917,21 @@ mod tests {
         );
         let e = err("[kernel\n");
         assert!(e.starts_with("system.toml:1:"), "{e}");
+        // A NUL reaches no command line (it read as a missing compiler: 69).
+        let e = err("[build]\ncflags = [\"-DX=1\", \"-DX=a\\u0000b\"]\n");
+        assert!(
+            e.starts_with(
+                "system.toml:2:20: compiler flag \"-DX=a\\0b\" holds a control character"
+            ),
+            "{e}"
+        );
+        let e = err(&format!(
+            "[build]\ncflags = [\"-DX={}\"]\n",
+            "a".repeat(5000)
+        ));
+        assert!(e.contains("system.toml:2:11: compiler flags of"), "{e}");
+        let e = err("[build]\nsources = [\"a\\u0000.c\"]\n");
+        assert!(e.starts_with("system.toml:2:12: source"), "{e}");
     }
 
     #[test]

@@ -31,6 +31,7 @@ use machine::config::{
 use machine::elf::load_elf_file;
 use rayon::prelude::*;
 use serde::Deserialize;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use toml::Spanned;
 
@@ -48,7 +49,7 @@ struct Raw {
     app: Option<Spanned<String>>,
     run_ms: Option<Spanned<i64>>,
     seeds: Option<Spanned<Vec<Spanned<i64>>>>,
-    sweep: Option<RawSweep>,
+    sweep: Option<Spanned<RawSweep>>,
     expect: Option<RawExpect>,
 }
 
@@ -57,7 +58,7 @@ struct Raw {
 struct RawSweep {
     scheduler: Option<Vec<Spanned<String>>>,
     tick_hz: Option<Vec<Spanned<i64>>>,
-    cflags: Option<Vec<Spanned<Vec<String>>>>,
+    cflags: Option<Vec<Spanned<Vec<Spanned<String>>>>>,
     machine: Option<Vec<Spanned<String>>>,
 }
 
@@ -74,10 +75,38 @@ struct Build {
     scheduler: Option<String>,
     tick_hz: Option<i64>,
     cflags: Vec<String>,
+    /// Its directory's name under `build/` and its name in `app.csv`: unique in the experiment
+    /// (`unique_labels`).
+    label: String,
+}
+
+/// Gives every build its label: the readable one (`readable_label`) when no other build has
+/// it, else that label (cut to 100 characters if longer than 120: a file name has at most
+/// 255) with `.N` appended, N the build's number in the axes' product (from 1). A readable
+/// label never contains '.', so the result is unique: two sets of defines that read alike
+/// (`-DFAIL=1` and `-DFAIL_1` both give `FAIL_1`) never share a directory.
+fn unique_labels(builds: &mut [Build]) {
+    let mut count: HashMap<String, usize> = HashMap::new();
+    for b in builds.iter() {
+        *count.entry(b.readable_label()).or_default() += 1;
+    }
+    for (i, b) in builds.iter_mut().enumerate() {
+        let l = b.readable_label();
+        b.label = if count[&l] > 1 || l.len() > 120 {
+            format!("{}.{}", &l[..l.len().min(100)], i + 1)
+        } else {
+            l
+        };
+    }
 }
 
 impl Build {
     fn label(&self) -> String {
+        self.label.clone()
+    }
+
+    /// The scheduler, tick rate and defines, every character but letters and digits as '_'.
+    fn readable_label(&self) -> String {
         let mut parts = vec![self.scheduler.clone().unwrap_or_else(|| "app".into())];
         if let Some(t) = self.tick_hz {
             parts.push(format!("{t}hz"));
@@ -136,9 +165,7 @@ fn parse(path: &Path, root: &Path) -> Result<AppExperiment, ConfigError> {
             }
             s.clone()
         }
-        None => path
-            .file_stem()
-            .map_or("app".into(), |s| s.to_string_lossy().into_owned()),
+        None => super::spec::name_from_stem(path, &shown, &text)?,
     };
     let Some(app) = &raw.app else {
         return Err(err(
@@ -169,12 +196,21 @@ fn parse(path: &Path, root: &Path) -> Result<AppExperiment, ConfigError> {
     let seeds = match &raw.seeds {
         Some(s) => {
             let mut v = Vec::new();
+            let mut seen = HashSet::new();
             for x in s.get_ref() {
                 if *x.get_ref() < 0 {
                     return Err(err(
                         &x.span(),
                         format!("seed {} is negative", x.get_ref()),
                         "seeds = [non-negative integers]",
+                    ));
+                }
+                // One seed twice would be one run twice, into one directory.
+                if !seen.insert(*x.get_ref()) {
+                    return Err(err(
+                        &x.span(),
+                        format!("seed {} is listed twice", x.get_ref()),
+                        "each seed once",
                     ));
                 }
                 v.push(*x.get_ref() as u64);
@@ -190,12 +226,17 @@ fn parse(path: &Path, root: &Path) -> Result<AppExperiment, ConfigError> {
         }
         None => vec![1],
     };
-    let sweep = raw.sweep.unwrap_or(RawSweep {
+    let sweep_span = raw.sweep.as_ref().map_or(0..0, |s| s.span());
+    let sweep = raw.sweep.map(Spanned::into_inner).unwrap_or(RawSweep {
         scheduler: None,
         tick_hz: None,
         cflags: None,
         machine: None,
     });
+    // A value listed twice on an axis would be one build (or run) twice, into one directory.
+    let twice = |span: &std::ops::Range<usize>, what: String| -> ConfigError {
+        err(span, format!("{what} is listed twice"), "each value once")
+    };
     let axis_empty = |n: usize, what: &str| -> Result<(), ConfigError> {
         if n == 0 {
             Err(err(
@@ -219,6 +260,9 @@ fn parse(path: &Path, root: &Path) -> Result<AppExperiment, ConfigError> {
                         &format!("one of {}", SCHEDULERS.join(", ")),
                     ));
                 }
+                if v.contains(&Some(s.get_ref().clone())) {
+                    return Err(twice(&s.span(), format!("scheduler {:?}", s.get_ref())));
+                }
                 v.push(Some(s.get_ref().clone()));
             }
             v
@@ -229,6 +273,7 @@ fn parse(path: &Path, root: &Path) -> Result<AppExperiment, ConfigError> {
         Some(list) => {
             axis_empty(list.len(), "tick_hz")?;
             let mut v = Vec::new();
+            let mut seen = HashSet::new();
             for t in list {
                 if !(1..=100_000).contains(t.get_ref()) {
                     return Err(err(
@@ -236,6 +281,9 @@ fn parse(path: &Path, root: &Path) -> Result<AppExperiment, ConfigError> {
                         format!("tick_hz = {} is out of range", t.get_ref()),
                         "a rate from 1 to 100000 Hz",
                     ));
+                }
+                if !seen.insert(*t.get_ref()) {
+                    return Err(twice(&t.span(), format!("tick_hz {}", t.get_ref())));
                 }
                 v.push(Some(*t.get_ref()));
             }
@@ -246,23 +294,31 @@ fn parse(path: &Path, root: &Path) -> Result<AppExperiment, ConfigError> {
     let cflag_sets: Vec<Vec<String>> = match &sweep.cflags {
         Some(list) => {
             axis_empty(list.len(), "cflags")?;
-            let mut v = Vec::new();
+            let mut v: Vec<Vec<String>> = Vec::new();
+            let mut seen = HashSet::new();
             for set in list {
                 for f in set.get_ref() {
-                    let body = f.strip_prefix("-D").unwrap_or("");
+                    let body = f.get_ref().strip_prefix("-D").unwrap_or("");
                     let ident = body.split('=').next().unwrap_or("");
+                    // No spaces and no control characters (a NUL cannot reach a command line).
                     if ident.is_empty()
                         || !ident.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-                        || f.contains(char::is_whitespace)
+                        || body.contains(|c: char| c.is_whitespace() || c.is_control())
                     {
                         return Err(err(
-                            &set.span(),
-                            format!("{f:?} is not a define"),
-                            "-DNAME or -DNAME=VALUE (no spaces)",
+                            &f.span(),
+                            format!("{:?} is not a define", f.get_ref()),
+                            "-DNAME or -DNAME=VALUE (no spaces or control characters)",
                         ));
                     }
                 }
-                v.push(set.get_ref().clone());
+                super::spec::defines_fit(&shown, &text, set.get_ref())?;
+                let defines: Vec<String> =
+                    set.get_ref().iter().map(|f| f.get_ref().clone()).collect();
+                if !seen.insert(defines.clone()) {
+                    return Err(twice(&set.span(), format!("cflags set {defines:?}")));
+                }
+                v.push(defines);
             }
             v
         }
@@ -272,17 +328,19 @@ fn parse(path: &Path, root: &Path) -> Result<AppExperiment, ConfigError> {
         Some(list) => {
             axis_empty(list.len(), "machine")?;
             let mut v = Vec::new();
+            // The same file under two spellings is the same machine too.
+            let mut seen: HashSet<Option<PathBuf>> = HashSet::new();
             for m in list {
                 if m.get_ref() == "default" {
+                    if !seen.insert(None) {
+                        return Err(twice(&m.span(), "machine \"default\"".into()));
+                    }
                     v.push(("default".to_string(), None));
                 } else {
                     let p = dir.join(m.get_ref());
-                    if !p.is_file() {
-                        return Err(err(
-                            &m.span(),
-                            format!("machine file {} cannot be read", p.display()),
-                            "\"default\" or a machine file relative to the experiment file",
-                        ));
+                    super::spec::input_file_at(&shown, &text, &m.span(), &p, "the machine file")?;
+                    if !seen.insert(Some(p.canonicalize().unwrap_or_else(|_| p.clone()))) {
+                        return Err(twice(&m.span(), format!("machine {:?}", m.get_ref())));
                     }
                     v.push((m.get_ref().clone(), Some(p)));
                 }
@@ -291,6 +349,27 @@ fn parse(path: &Path, root: &Path) -> Result<AppExperiment, ConfigError> {
         }
         None => vec![("default".to_string(), None)],
     };
+    // Count before making anything: an absurd product is refused, not built.
+    let n_builds = (schedulers.len() * ticks.len()) as u128 * cflag_sets.len() as u128;
+    super::spec::check_size(
+        &shown,
+        &text,
+        &sweep_span,
+        &raw.seeds.as_ref().map_or(sweep_span.clone(), |s| s.span()),
+        &format!(
+            "{} schedulers x {} tick rates x {} cflags sets",
+            schedulers.len(),
+            ticks.len(),
+            cflag_sets.len()
+        ),
+        n_builds,
+        &format!(
+            "{n_builds} builds x {} machines x {} seeds",
+            machines.len(),
+            seeds.len()
+        ),
+        n_builds * (machines.len() * seeds.len()) as u128,
+    )?;
     let mut builds = Vec::new();
     for s in &schedulers {
         for t in &ticks {
@@ -299,10 +378,12 @@ fn parse(path: &Path, root: &Path) -> Result<AppExperiment, ConfigError> {
                     scheduler: s.clone(),
                     tick_hz: *t,
                     cflags: c.clone(),
+                    label: String::new(),
                 });
             }
         }
     }
+    unique_labels(&mut builds);
     let (exit, console) = match raw.expect {
         Some(e) => {
             let exit = match &e.exit {
@@ -596,6 +677,32 @@ mod tests {
     }
 
     #[test]
+    fn builds_whose_defines_read_alike_get_labels_of_their_own() {
+        // `-DFAIL=1` and `-DFAIL_1` both read FAIL_1: they shared one build and run directory.
+        let e = parse_text(
+            "kind = \"app\"\napp = \"apps/tutorial\"\n[sweep]\n\
+             cflags = [[\"-DFAIL=1\"], [\"-DFAIL_1\"], [\"-DOK\"]]\n",
+        )
+        .unwrap();
+        let labels: Vec<String> = e.builds.iter().map(|b| b.label()).collect();
+        assert_eq!(labels, ["app-FAIL_1.1", "app-FAIL_1.2", "app-OK"]);
+        // A label too long for a file name is cut, and numbered to stay unique.
+        let flags: Vec<String> = (0..40).map(|i| format!("\"-DLONG_NAME_{i}=1\"")).collect();
+        let e = parse_text(&format!(
+            "kind = \"app\"\napp = \"apps/tutorial\"\n[sweep]\ncflags = [[], [{}]]\n",
+            flags.join(", ")
+        ))
+        .unwrap();
+        assert_eq!(e.builds[0].label(), "app");
+        assert!(e.builds[1].label().len() <= 110, "{}", e.builds[1].label());
+        assert!(
+            e.builds[1].label().ends_with(".2"),
+            "{}",
+            e.builds[1].label()
+        );
+    }
+
+    #[test]
     fn bad_values_are_named_where_they_are() {
         for (text, want) in [
             ("kind = \"app\"\n", "no `app`"),
@@ -610,7 +717,7 @@ mod tests {
             ),
             (
                 "kind = \"app\"\napp = \"apps/tutorial\"\n[sweep]\nmachine = [\"none.toml\"]\n",
-                "cannot be read",
+                ":4:12: cannot read the machine file",
             ),
             (
                 "kind = \"app\"\napp = \"apps/tutorial\"\n[expect]\nexit = 64\n",
@@ -636,6 +743,7 @@ mod tests {
             scheduler: Some("bitmap".into()),
             tick_hz: Some(250),
             cflags: vec!["-DFAST=1".into()],
+            label: String::new(),
         };
         let s = system_toml(&root().join("apps/tutorial"), &b)
             .map_err(|f| f.message)

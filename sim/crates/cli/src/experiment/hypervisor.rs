@@ -79,12 +79,23 @@ fn check(path: &Path, root: &Path) -> Result<(), ConfigError> {
             ));
         }
     }
-    for p in raw.policies.get_ref() {
+    for (i, p) in raw.policies.get_ref().iter().enumerate() {
         if !matches!(p.get_ref().as_str(), "fair" | "rt") {
             return Err(err(
                 p.span(),
                 format!("unknown policy {:?}", p.get_ref()),
                 "\"fair\" or \"rt\"",
+            ));
+        }
+        // One policy twice would be the same runs twice, into the same files.
+        if raw.policies.get_ref()[..i]
+            .iter()
+            .any(|q| q.get_ref() == p.get_ref())
+        {
+            return Err(err(
+                p.span(),
+                format!("policy {:?} is listed twice", p.get_ref()),
+                "each policy once",
             ));
         }
     }
@@ -119,8 +130,16 @@ fn check(path: &Path, root: &Path) -> Result<(), ConfigError> {
             "at least one [[load]]",
         ));
     }
+    let mut names = std::collections::HashSet::new();
     for l in raw.load.get_ref() {
         let l = l.get_ref();
+        if !names.insert(l.name.get_ref().as_str()) {
+            return Err(err(
+                l.name.span(),
+                format!("load {:?} is named twice", l.name.get_ref()),
+                "a different name for each [[load]]",
+            ));
+        }
         if !super::spec::is_dir_name(l.name.get_ref()) {
             return Err(err(
                 l.name.span(),

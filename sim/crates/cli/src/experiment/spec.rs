@@ -37,6 +37,146 @@ pub(super) fn is_dir_name(s: &str) -> bool {
             .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
 }
 
+/// The experiment kinds `kind` takes (each file of another kind is read by its own module).
+pub const KINDS: [&str; 4] = ["simbed", "dpm", "app", "hypervisor"];
+
+/// The most builds (variants) one experiment may ask for: each is a compile and link of its
+/// own, seconds each, so more is a mistake in the file, not a study.
+pub(super) const MAX_BUILDS: u128 = 10_000;
+/// The most runs (builds x machines x seeds) one experiment may ask for.
+pub(super) const MAX_RUNS: u128 = 100_000;
+
+/// The name of an experiment without a `name` key: its file's stem, which becomes the output
+/// directory `out/STEM` (and the builds' and runs' messages), so it must be a plain directory
+/// name -- `..`, `.` or a hidden name would put the output somewhere else.
+pub(super) fn name_from_stem(path: &Path, shown: &str, text: &str) -> Result<String, ConfigError> {
+    let stem = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let plain = !stem.is_empty()
+        && !stem.starts_with('.')
+        && stem
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
+    if plain {
+        Ok(stem)
+    } else {
+        Err(invalid_at(
+            shown,
+            text,
+            &(0..0),
+            format!("the experiment has no `name`, and its file name's stem {stem:?} is not a plain directory name for its output"),
+            "name = \"NAME\" (letters, digits, '-' and '_'), or a file named NAME.toml with NAME of letters, digits, '-', '_' and '.', not starting with '.'",
+        ))
+    }
+}
+
+/// An input file named at `span` of an experiment file (a machine file): it must be a
+/// regular file that can be opened, else the contract's 66 at that line.
+pub(super) fn input_file_at(
+    shown: &str,
+    text: &str,
+    span: &std::ops::Range<usize>,
+    p: &Path,
+    what: &str,
+) -> Result<(), ConfigError> {
+    let reason = match std::fs::metadata(p) {
+        Ok(m) if m.is_file() => match std::fs::File::open(p) {
+            Ok(_) => return Ok(()),
+            Err(e) => io_reason(&e),
+        },
+        Ok(m) if m.is_dir() => "it is a directory".to_string(),
+        Ok(_) => "it is not a regular file (a device, a pipe or a socket)".to_string(),
+        Err(e) => io_reason(&e),
+    };
+    Err(ConfigError::Io {
+        path: p.to_path_buf(),
+        at: invalid_at(shown, text, span, "", "").location().cloned(),
+        what: what.to_string(),
+        reason,
+    })
+}
+
+fn io_reason(e: &std::io::Error) -> String {
+    let s = e.to_string();
+    s.split(" (os error").next().unwrap_or(&s).to_string()
+}
+
+/// The longest define (`-DNAME=VALUE`) an experiment may give a build, and the most bytes of
+/// defines in all one build may get from it: more would not fit on the compiler's command
+/// line (Linux takes 128 KiB in one argument, about 2 MB in all) and could only fail as a
+/// compiler that cannot be started.
+pub(super) const MAX_DEFINE_BYTES: usize = 4096;
+pub(super) const MAX_DEFINES_BYTES: usize = 65536;
+
+/// Checks one build's defines against [`MAX_DEFINE_BYTES`] and [`MAX_DEFINES_BYTES`].
+pub(super) fn defines_fit(
+    shown: &str,
+    text: &str,
+    defines: &[Spanned<String>],
+) -> Result<(), ConfigError> {
+    let mut total = 0;
+    for f in defines {
+        let n = f.get_ref().len();
+        total += n + 1;
+        if n > MAX_DEFINE_BYTES {
+            return Err(invalid_at(
+                shown,
+                text,
+                &f.span(),
+                format!("a define of {n} bytes"),
+                format!("at most {MAX_DEFINE_BYTES} bytes in one define"),
+            ));
+        }
+        if total > MAX_DEFINES_BYTES {
+            return Err(invalid_at(
+                shown,
+                text,
+                &f.span(),
+                format!("the defines reach {total} bytes here"),
+                format!("at most {MAX_DEFINES_BYTES} bytes of defines for one build"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Refuses an experiment bigger than [`MAX_BUILDS`] builds or [`MAX_RUNS`] runs, counted
+/// from its axes' lengths before any variant is made: `builds` is how the axes multiply (for
+/// the message), `n_builds` and `n_runs` the counts (in u128: no axis product overflows).
+#[allow(clippy::too_many_arguments)]
+pub(super) fn check_size(
+    shown: &str,
+    text: &str,
+    builds_span: &std::ops::Range<usize>,
+    runs_span: &std::ops::Range<usize>,
+    builds: &str,
+    n_builds: u128,
+    runs: &str,
+    n_runs: u128,
+) -> Result<(), ConfigError> {
+    if n_builds > MAX_BUILDS {
+        return Err(invalid_at(
+            shown,
+            text,
+            builds_span,
+            format!("the axes give {builds} = {n_builds} builds"),
+            format!("at most {MAX_BUILDS} builds in one experiment (fewer axis values)"),
+        ));
+    }
+    if n_runs > MAX_RUNS {
+        return Err(invalid_at(
+            shown,
+            text,
+            runs_span,
+            format!("{runs} = {n_runs} runs"),
+            format!("at most {MAX_RUNS} runs in one experiment (fewer seeds or axis values)"),
+        ));
+    }
+    Ok(())
+}
+
 pub const WORKLOADS: [&str; 7] = ["none", "ipc", "up", "down", "fir", "adpcm_enc", "adpcm_dec"];
 pub const DPM_WORKLOADS: [&str; 2] = ["audio", "game"];
 pub const POLICIES: [&str; 5] = ["default", "idle", "ls0", "ls1", "ls2"];
@@ -356,6 +496,7 @@ impl Ctx<'_> {
             ));
         }
         let mut out = Vec::new();
+        let mut seen = std::collections::HashSet::new();
         for n in list.get_ref() {
             let x = *n.get_ref();
             if !(lo..=hi).contains(&x) {
@@ -363,6 +504,15 @@ impl Ctx<'_> {
                     &n.span(),
                     format!("{key} {x} is out of range"),
                     format!("an integer from {lo} to {hi}"),
+                ));
+            }
+            // Two equal values would be one variant (or run) twice, into one directory.
+            if !seen.insert(x) {
+                let what = if key == "seeds" { "seed" } else { key };
+                return Err(self.err(
+                    &n.span(),
+                    format!("{what} {x} is listed twice"),
+                    "each value once",
                 ));
             }
             out.push(x as u32);
@@ -414,7 +564,36 @@ impl Experiment {
     pub fn from_file(path: &Path, root: &Path) -> Result<Experiment, ConfigError> {
         let text = read_text_file(path, "the experiment file")?;
         let shown = path.display().to_string();
-        let raw: Raw = toml::from_str(&text).map_err(|e| toml_error(&shown, &text, &e))?;
+        let unknown_kind = |k: &Spanned<String>| {
+            invalid_at(
+                &shown,
+                &text,
+                &k.span(),
+                format!("kind {:?} is not an experiment kind", k.get_ref()),
+                format!(
+                    "one of {}",
+                    KINDS
+                        .iter()
+                        .map(|k| format!("\"{k}\""))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            )
+        };
+        let raw: Raw = toml::from_str(&text).map_err(|e| {
+            // A file of an unknown kind is not judged by this kind's keys ("missing key
+            // `workload`"): its kind is the error.
+            #[derive(Deserialize)]
+            struct RawKind {
+                kind: Option<Spanned<String>>,
+            }
+            match toml::from_str::<RawKind>(&text) {
+                Ok(RawKind { kind: Some(k) }) if !KINDS[..2].contains(&k.get_ref().as_str()) => {
+                    unknown_kind(&k)
+                }
+                _ => toml_error(&shown, &text, &e),
+            }
+        })?;
         let c = Ctx {
             name: &shown,
             text: &text,
@@ -428,13 +607,7 @@ impl Experiment {
 
         let kind = match &raw.kind {
             Some(k) if k.get_ref() == "simbed" || k.get_ref() == "dpm" => k.get_ref().clone(),
-            Some(k) => {
-                return Err(c.err(
-                    &k.span(),
-                    format!("kind {:?} is not an experiment kind", k.get_ref()),
-                    "\"simbed\" or \"dpm\"",
-                ))
-            }
+            Some(k) => return Err(unknown_kind(k)),
             None => "simbed".to_string(),
         };
         let dpm_kind = kind == "dpm";
@@ -450,10 +623,7 @@ impl Experiment {
                 }
                 s.clone()
             }
-            None => path
-                .file_stem()
-                .map(|s| s.to_string_lossy().into_owned())
-                .unwrap_or_else(|| "experiment".into()),
+            None => name_from_stem(path, &shown, &text)?,
         };
         let app = match &raw.app {
             Some(a) => {
@@ -469,13 +639,7 @@ impl Experiment {
         let machine = match &raw.machine {
             Some(m) => {
                 let p = dir.join(m.get_ref());
-                if !p.is_file() {
-                    return Err(c.err(
-                        &m.span(),
-                        format!("machine file {:?} does not exist", m.get_ref()),
-                        "a machine file relative to the experiment file",
-                    ));
-                }
+                input_file_at(&shown, &text, &m.span(), &p, "the machine file")?;
                 p
             }
             None => app.join("machine.toml"),
@@ -487,18 +651,13 @@ impl Experiment {
             .into_iter()
             .map(u64::from)
             .collect();
-        // Two runs of one seed would be the same run, writing the same files at once.
-        if let Some(list) = &raw.seeds {
-            for (i, s) in list.get_ref().iter().enumerate() {
-                if seeds[..i].contains(&seeds[i]) {
-                    return Err(c.err(
-                        &s.span(),
-                        format!("seed {} is listed twice", seeds[i]),
-                        "each seed once",
-                    ));
-                }
-            }
-        }
+        // (`ints` refuses a value listed twice: two runs of one seed would be the same run,
+        // writing the same files at once.)
+        let seeds_span = raw
+            .seeds
+            .as_ref()
+            .map(|s| s.span())
+            .unwrap_or_else(|| raw.sweep.span());
         let jitter_bin_us = c.int(&raw.jitter_bin_us, "jitter_bin_us", 1, 1_000_000, 10)?;
         let on_time_tolerance_pct = match &raw.on_time_tolerance_pct {
             None => 1.0,
@@ -523,6 +682,7 @@ impl Experiment {
                 }
                 cflags.push(f.get_ref().clone());
             }
+            defines_fit(&shown, &text, list.get_ref())?;
         }
 
         let sw = raw.sweep.get_ref();
@@ -548,20 +708,28 @@ impl Experiment {
                 c.strings(&Some(sw.workload.clone()), "workload", &DPM_WORKLOADS, &[])?;
             let policies = c.strings(&sw.policy, "policy", &POLICIES, &POLICIES)?;
             let modes = c.strings(&sw.mode, "mode", &MODES, &["dvfs"])?;
+            let n = (workloads.len() * policies.len() * modes.len()) as u128;
+            check_size(
+                &shown,
+                &text,
+                &raw.sweep.span(),
+                &seeds_span,
+                "",
+                0,
+                &format!("{n} variants x {} seeds", seeds.len()),
+                n * seeds.len() as u128,
+            )?;
             let mut dpm = Vec::new();
             for w in &workloads {
                 for m in &modes {
                     let mf = app.join(format!("{w}-{m}.machine.toml"));
-                    if !mf.is_file() {
-                        return Err(c.err(
-                            &sw.workload.span(),
-                            format!(
-                                "no machine file {} for workload {w:?} in mode {m:?}",
-                                mf.display()
-                            ),
-                            "APP/WORKLOAD-MODE.machine.toml",
-                        ));
-                    }
+                    input_file_at(
+                        &shown,
+                        &text,
+                        &sw.workload.span(),
+                        &mf,
+                        &format!("the machine file of workload {w:?} in mode {m:?}"),
+                    )?;
                     for p in &policies {
                         dpm.push(DpmVariant {
                             workload: w.clone(),
@@ -607,6 +775,44 @@ impl Experiment {
         let tick_hz = c.int(&sw.tick_hz, "tick_hz", 1, 100_000, 1000)?;
         let outputs = c.strings(&sw.output, "output", &["start", "end"], &["start"])?;
         let tick_us = 1_000_000 / tick_hz;
+
+        // Count the variants before making any: an absurd product is refused, not built.
+        let systems: u128 = oses
+            .iter()
+            .map(|os| {
+                if os == "ubik" {
+                    scheds.len() as u128
+                } else {
+                    1
+                }
+            })
+            .sum();
+        let settings: u128 = workloads
+            .iter()
+            .map(|w| {
+                if w == "up" || w == "down" {
+                    ratios.len() as u128
+                } else {
+                    1
+                }
+            })
+            .sum();
+        let n = systems * settings * (tasks.len() * periods.len() * outputs.len()) as u128;
+        check_size(
+            &shown,
+            &text,
+            &raw.sweep.span(),
+            &seeds_span,
+            &format!(
+                "{systems} systems x {settings} workload settings x {} task counts x {} periods x {} outputs",
+                tasks.len(),
+                periods.len(),
+                outputs.len()
+            ),
+            n,
+            &format!("{n} variants x {} seeds", seeds.len()),
+            n * seeds.len() as u128,
+        )?;
 
         let mut variants = Vec::new();
         for os in &oses {
@@ -759,6 +965,17 @@ mod tests {
             .to_string();
         assert!(e.contains("x.toml:3:1") && e.contains("colour"), "{e}");
         assert!(parse("[sweep]\n").is_err());
+    }
+
+    #[test]
+    fn every_variant_has_a_label_of_its_own() {
+        // Every value of every axis: no two variants share a build or run directory.
+        let e = parse("[sweep]\nos = [\"ubik\", \"nos\", \"nos-rtm\"]\nscheduler = [\"rr\", \"prio\", \"prio_rr\", \"bitmap\", \"coop\", \"edf\", \"rtm\"]\nworkload = [\"none\", \"ipc\", \"up\", \"down\", \"fir\", \"adpcm_enc\", \"adpcm_dec\"]\ntasks = [1, 2, 8]\nperiod_us = [8000, 16000]\nratio = [1, 2, 4]\noutput = [\"start\", \"end\"]\n").unwrap();
+        let mut labels: Vec<String> = e.variants.iter().map(|v| v.label()).collect();
+        let n = labels.len();
+        labels.sort();
+        labels.dedup();
+        assert_eq!(labels.len(), n);
     }
 
     #[test]
