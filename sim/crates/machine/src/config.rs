@@ -729,9 +729,41 @@ impl Ctx<'_> {
         if message.is_empty() {
             message = format!("invalid TOML syntax at {}", what_is_at(self.text, offset));
         }
+        // A table written where an array of tables belongs (`[uart.rx]` for `[[uart.rx]]`),
+        // or the other way round: serde says "invalid type: map" and names no key.
+        if message.starts_with("invalid type") {
+            if let Some((name, array)) = header_at(self.text, offset) {
+                let (message, expected) = match (array, expected.as_str()) {
+                    (false, "an array") => (
+                        format!("`[{name}]` is a single table"),
+                        format!("an array of tables: [[{name}]] (two brackets) before each entry"),
+                    ),
+                    (false, _) => (format!("`[{name}]` is a table"), expected),
+                    // An array of tables read as a table sees its first entry (a map) where
+                    // the table's first key belongs.
+                    (true, _) if message.starts_with("invalid type: map") => (
+                        format!("`[[{name}]]` is an array of tables"),
+                        format!("a single table: [{name}] (one bracket)"),
+                    ),
+                    (true, _) => (format!("`[[{name}]]` is an array of tables"), expected),
+                };
+                return ConfigError::Invalid {
+                    at: self.loc(offset),
+                    message,
+                    expected,
+                };
+            }
+        }
         // serde names the type, not the key: when the error points at a value, name its key.
         if message.starts_with("invalid type") || message.starts_with("invalid value") {
             if let Some(key) = key_before(self.text, offset) {
+                if message.starts_with("invalid type: map") && expected == "an array" {
+                    return ConfigError::Invalid {
+                        at: self.loc(offset),
+                        message: format!("`{key}` is a single table"),
+                        expected: format!("an array of tables: {key} = [{{ ... }}, ...]"),
+                    };
+                }
                 message = format!("`{key}`: {message}");
             }
         }
@@ -1419,17 +1451,32 @@ impl Ctx<'_> {
     fn load_times(&self, f: &Spanned<String>) -> R<std::sync::Arc<[f64]>> {
         let (path, bytes) = self.read_named_file(f, "stimulus times file")?;
         let file = path.display().to_string();
-        let at = |line: usize, column: usize| Location {
-            file: file.clone(),
-            line,
-            column,
-        };
         let text = crate::textfile::utf8(
             &bytes,
             &file,
             &format!("stimulus times file `{file}`"),
             "a text file of times in microseconds, one per line",
         )?;
+        let times = self.parse_times(text, &file)?;
+        // The text is not needed any more: gone before the times are copied into place.
+        drop(bytes);
+        if times.is_empty() {
+            return Err(self.err(
+                &f.span(),
+                format!("stimulus times file `{file}` has no times"),
+                "at least one time in microseconds",
+            ));
+        }
+        Ok(times.into())
+    }
+
+    /// The times of a times file's `text` (of file `file`, for messages).
+    fn parse_times(&self, text: &str, file: &str) -> R<Vec<f64>> {
+        let at = |line: usize, column: usize| Location {
+            file: file.to_string(),
+            line,
+            column,
+        };
         let mut times = Vec::with_capacity(crate::textfile::max_rows(text));
         let mut prev = 0.0;
         for row in crate::textfile::rows(text) {
@@ -1450,14 +1497,7 @@ impl Ctx<'_> {
             prev = t;
             times.push(t);
         }
-        if times.is_empty() {
-            return Err(self.err(
-                &f.span(),
-                format!("stimulus times file `{file}` has no times"),
-                "at least one time in microseconds",
-            ));
-        }
-        Ok(times.into())
+        Ok(times)
     }
 
     /// Reads a file a table names (`key = "path"`, relative to the machine file's folder)
@@ -1465,6 +1505,18 @@ impl Ctx<'_> {
     pub fn read_named_file(&self, path: &Spanned<String>, what: &str) -> R<(PathBuf, Vec<u8>)> {
         let full = self.base_dir.join(path.get_ref());
         let bytes = read_bounded(&full, MAX_STREAM_BYTES, Pipes::Refused)
+            .map_err(|e| read_error(&full, Some(self.loc(path.span().start)), what, e))?;
+        Ok((full, bytes))
+    }
+
+    /// As [`Ctx::read_named_file`], into one shared buffer with no second copy.
+    pub fn read_named_file_shared(
+        &self,
+        path: &Spanned<String>,
+        what: &str,
+    ) -> R<(PathBuf, std::sync::Arc<[u8]>)> {
+        let full = self.base_dir.join(path.get_ref());
+        let bytes = crate::infile::read_bounded_shared(&full, MAX_STREAM_BYTES)
             .map_err(|e| read_error(&full, Some(self.loc(path.span().start)), what, e))?;
         Ok((full, bytes))
     }
@@ -1491,6 +1543,8 @@ impl Ctx<'_> {
                     .to_string(),
             }
         })?;
+        // The text is not needed any more: gone before the samples are copied into place.
+        drop(bytes);
         if samples.is_empty() {
             return Err(self.err(
                 span,
@@ -1711,6 +1765,21 @@ fn what_is_at(text: &str, offset: usize) -> String {
         Some(c) if c.is_whitespace() || c.is_control() => format!("character U+{:04X}", c as u32),
         Some(c) => format!("`{c}`"),
     }
+}
+
+/// The table header on the line of byte `offset` (`[name]` or `[[name]]`), if that line is
+/// one: its name and whether it has two brackets.
+fn header_at(text: &str, offset: usize) -> Option<(&str, bool)> {
+    let offset = offset.min(text.len());
+    let start = text.get(..offset)?.rfind('\n').map_or(0, |i| i + 1);
+    let line = text[start..].lines().next().unwrap_or("");
+    let line = line.split('#').next().unwrap_or("").trim();
+    let (name, array) = match line.strip_prefix("[[").and_then(|l| l.strip_suffix("]]")) {
+        Some(n) => (n, true),
+        None => (line.strip_prefix('[')?.strip_suffix(']')?, false),
+    };
+    let name = name.trim();
+    (!name.is_empty()).then_some((name, array))
 }
 
 /// The key of a `key = value` line whose value starts at byte `offset`, if the line has that
@@ -2106,6 +2175,26 @@ bits = 12
             s.starts_with("m.toml:1:7: `opp`: invalid type: integer `3`; expected "),
             "{s}"
         );
+    }
+
+    /// A table where an array of tables belongs, and the other way round, is named as such
+    /// at its header (serde's "invalid type: map" names neither the key nor the fix).
+    #[test]
+    fn single_tables_and_arrays_of_tables_are_told_apart() {
+        for (text, want) in [
+            ("[uart.rx]\nat_us = 1\ntext = \"a\"\n", "m.toml:1:1: `[uart.rx]` is a single table; expected an array of tables: [[uart.rx]] (two brackets) before each entry"),
+            ("[uart]\nbaud = 0\n\n[io.pin]  # the button\npin = 1\n", "m.toml:4:1: `[io.pin]` is a single table; expected an array of tables: [[io.pin]]"),
+            ("[stimulus]\nline = 1\n", "m.toml:1:1: `[stimulus]` is a single table"),
+            ("[input]\nport = 1\n", "m.toml:1:1: `[input]` is a single table"),
+            ("[uart]\nrx = {at_us = 1}\n", "m.toml:2:6: `rx` is a single table; expected an array of tables: rx = [{ ... }, ...]"),
+            ("[[uart]]\nbaud = 0\n", "m.toml:1:1: `[[uart]]` is an array of tables; expected a single table: [uart] (one bracket)"),
+            ("[[io]]\n", "m.toml:1:1: `[[io]]` is an array of tables; expected a single table: [io]"),
+            ("[ram_size]\nx = 1\n", "m.toml:1:1: `[ram_size]` is a table; expected an integer"),
+        ] {
+            let e = err(text);
+            assert!(e.starts_with(want), "{text:?}: {e}");
+            assert!(!e.contains("invalid type"), "{e}");
+        }
     }
 
     #[test]

@@ -156,7 +156,7 @@ fn time_error(t: f64, prev: Option<f64>) -> Option<(String, String)> {
 
 /// The changes of a `changes_file`: rows `at_us,level`, `#` comments, and an optional header
 /// (a first row of names, such as `at_us,level`). Errors: (line, column, message, expected).
-fn parse_changes(text: &str) -> Result<PinChanges, (usize, usize, String, String)> {
+fn parse_changes(text: &str) -> Result<ChangesBuilder, (usize, usize, String, String)> {
     const ROW: &str = "rows `at_us,level` (microseconds, in increasing time; level 0 or 1)";
     let mut b = ChangesBuilder::with_capacity(crate::textfile::max_rows(text));
     for row in crate::textfile::rows(text) {
@@ -180,7 +180,7 @@ fn parse_changes(text: &str) -> Result<PinChanges, (usize, usize, String, String
         }
         b.push(time, lv);
     }
-    Ok(b.finish())
+    Ok(b)
 }
 
 /// One `[at_us, level]` of a `changes` array: exactly two numbers, the level 0 or 1.
@@ -267,11 +267,14 @@ impl DeviceConfig for IoConfig {
                         &format!("GPIO script file `{file}`"),
                         "a text file of rows `at_us,level`",
                     )?;
-                    parse_changes(text).map_err(|(line, column, message, expected)| ConfigError::Invalid {
+                    let b = parse_changes(text).map_err(|(line, column, message, expected)| ConfigError::Invalid {
                         at: crate::config::Location { file, line, column },
                         message,
                         expected,
-                    })?
+                    })?;
+                    // The text goes before the changes are copied into place.
+                    drop(bytes);
+                    b.finish()
                 }
                 (Some(c), Some(_)) => {
                     return Err(cx.err(&c.span(), "[[io.pin]] with both changes and changes_file", "one of them"))
@@ -544,7 +547,7 @@ mod tests {
 
     #[test]
     fn a_changes_file_has_a_header_comments_and_checked_rows() {
-        let ok = |t: &str| parse_changes(t).map(|c| c.iter().collect::<Vec<_>>());
+        let ok = |t: &str| parse_changes(t).map(|c| c.finish().iter().collect::<Vec<_>>());
         assert_eq!(
             ok("at_us,level\n10,1 # press\n\n20, 0\n"),
             Ok(vec![(10.0, true), (20.0, false)])

@@ -153,15 +153,12 @@ tx = "console"
         }
         let mut rx = Vec::new();
         if let Some(f) = &raw.rx_file {
-            let (_, bytes) = cx.read_named_file(f, "UART receive file")?;
+            let (_, bytes) = cx.read_named_file_shared(f, "UART receive file")?;
             let at_us = match &raw.rx_start_us {
                 Some(t) => time_us(t, "rx_start_us", cx)?,
                 None => 0.0,
             };
-            rx.push(RxChunk {
-                at_us,
-                bytes: bytes.into(),
-            });
+            rx.push(RxChunk { at_us, bytes });
         } else if let Some(t) = &raw.rx_start_us {
             return Err(cx.err(
                 &t.span(),
