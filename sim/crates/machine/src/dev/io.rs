@@ -80,7 +80,7 @@ impl ChangesBuilder {
 
     fn push(&mut self, t: f64, level: bool) {
         let i = self.times_us.len();
-        if i % 64 == 0 {
+        if i.is_multiple_of(64) {
             self.levels.push(0);
         }
         self.times_us.push(t);
@@ -127,9 +127,12 @@ pub struct RawPin {
     pin: Option<Spanned<i64>>,
     line: Option<Spanned<i64>>,
     initial: Option<Spanned<i64>>,
-    changes: Option<Spanned<Vec<Spanned<Vec<Spanned<toml::Value>>>>>>,
+    changes: Option<Spanned<Vec<RawChange>>>,
     changes_file: Option<Spanned<String>>,
 }
+
+/// One `[at_us, level]` of `changes`, as written (checked by `change_entry`).
+type RawChange = Spanned<Vec<Spanned<toml::Value>>>;
 
 /// Times a script may name: up to about 31.7 years, in microseconds.
 const MAX_US: f64 = 1e15;
@@ -184,7 +187,7 @@ fn parse_changes(text: &str) -> Result<ChangesBuilder, (usize, usize, String, St
 }
 
 /// One `[at_us, level]` of a `changes` array: exactly two numbers, the level 0 or 1.
-fn change_entry(entry: &Spanned<Vec<Spanned<toml::Value>>>, cx: &Ctx) -> Result<(f64, bool), ConfigError> {
+fn change_entry(entry: &RawChange, cx: &Ctx) -> Result<(f64, bool), ConfigError> {
     const PAIR: &str = "[at_us, level]: a time in microseconds and a level, 0 or 1";
     let [t, l] = &entry.get_ref()[..] else {
         let n = entry.get_ref().len();
