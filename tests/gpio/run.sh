@@ -46,3 +46,61 @@ lat = [int(rows[rows.index(p) + 1]["cycle"]) - int(p["cycle"]) for p in presses]
 print(f"PASS  gpio: three presses answered in {lat} cycles, releases ignored")
 PY
 if grep -q 'gpio_in5' "$work/io.vcd"; then echo "PASS  gpio: the VCD shows the input pin"; else echo "FAIL  gpio: no gpio_in5 in the VCD"; exit 1; fi
+
+# Input files near the 64 MiB bound are held near their size, shared by every copy of the
+# machine, and --io is written as the run goes: a UART rx_file, a stimulus times_file whose
+# events all fire during the run (each one a row of --io), a pin's changes_file and an
+# [[input]] stream file, 8 MiB each, must not take more than three times their size (they
+# took 20 to 65 times it: a 32-byte table entry per received byte, times in three copies).
+# The files are written by one Python and the run measured by another: a child's peak
+# counts the pages it shares with its parent before it execs.
+python3 - "$work" "$root/tests/firmware/gpio_button.machine.toml" <<'PY' >"$work/events" || exit 1
+import os, sys
+work, machine = sys.argv[1:]
+size = 8 << 20
+def fill(name, row):
+    with open(os.path.join(work, name), "w") as f:
+        n, i = 0, 0
+        while True:
+            s = row(i)
+            if n + len(s) > size:
+                return i
+            f.write(s); n += len(s); i += 1
+open(os.path.join(work, "rx.bin"), "wb").write(bytes(range(256)) * (size // 256))
+print(fill("times.csv", lambda i: f"{i / 1000:.3f}\n"))    # 1 ns apart: all fire in the run
+fill("changes.csv", lambda i: f"{2000000 + i},{i & 1}\n")  # pin 12, after the run
+fill("samples.txt", lambda i: f"{i % 10}\n")
+open(os.path.join(work, "big.toml"), "w").write(open(machine).read() + """
+[uart]
+rx_file = "rx.bin"
+rx_start_us = 1000000
+[[stimulus]]
+line = 3
+kind = "times"
+times_file = "times.csv"
+[[io.pin]]
+pin = 12
+changes_file = "changes.csv"
+[[input]]
+port = 3
+kind = "file"
+path = "samples.txt"
+""")
+PY
+python3 - "$root/ubik" "$elf" "$work" "$(cat "$work/events")" <<'PY' || exit 1
+import os, resource, subprocess, sys
+ubik, elf, work, events = sys.argv[1:]
+size, events = 8 << 20, int(events)
+io = os.path.join(work, "big_io.csv")
+r = subprocess.run([ubik, "run", elf, "--machine", os.path.join(work, "big.toml"), "--io", io],
+                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024
+if r.returncode != 0:
+    print("FAIL  gpio: the run with big inputs failed:", r.stderr.strip()); sys.exit(1)
+rows = sum(1 for line in open(io) if ",stimulus," in line)
+if rows != events:
+    print(f"FAIL  gpio: {rows} stimulus rows in --io, expected {events}"); sys.exit(1)
+if peak > 3 * 4 * size:
+    print(f"FAIL  gpio: 4 input files of {size >> 20} MiB took {peak >> 20} MiB (at most {3 * 4 * size >> 20} MiB)"); sys.exit(1)
+print(f"PASS  gpio: 4 input files of {size >> 20} MiB ({events} events in --io) took {peak >> 20} MiB")
+PY

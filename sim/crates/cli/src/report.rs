@@ -193,11 +193,27 @@ pub fn write_stats(path: &Path, stats: &Stats) -> std::io::Result<()> {
 /// The IO record as CSV, in time order (a stimulus is recorded when the machine reaches it,
 /// so the record is sorted by cycle, stable for events of the same cycle).
 pub fn write_io_csv(path: &Path, record: &[IoEvent]) -> std::io::Result<()> {
-    let mut rows: Vec<&IoEvent> = record.iter().collect();
-    rows.sort_by_key(|e| e.cycle);
     let mut w = std::io::BufWriter::new(std::fs::File::create(path)?);
-    writeln!(w, "cycle,time_s,kind,port,value")?;
-    for e in rows {
+    writeln!(w, "{IO_CSV_HEADER}")?;
+    if record.is_sorted_by_key(|e| e.cycle) {
+        write_io_rows(&mut w, record.iter())?;
+    } else {
+        let mut rows: Vec<&IoEvent> = record.iter().collect();
+        rows.sort_by_key(|e| e.cycle);
+        write_io_rows(&mut w, rows.into_iter())?;
+    }
+    w.flush()
+}
+
+/// The first line of the IO record's CSV.
+pub const IO_CSV_HEADER: &str = "cycle,time_s,kind,port,value";
+
+/// Rows of the IO record's CSV, one per event, in the order given.
+pub fn write_io_rows<'a>(
+    w: &mut impl Write,
+    events: impl Iterator<Item = &'a IoEvent>,
+) -> std::io::Result<()> {
+    for e in events {
         writeln!(
             w,
             "{},{},{},{},{}",
@@ -208,5 +224,5 @@ pub fn write_io_csv(path: &Path, record: &[IoEvent]) -> std::io::Result<()> {
             e.value
         )?;
     }
-    w.flush()
+    Ok(())
 }

@@ -278,10 +278,10 @@ pub fn run(args: RunArgs) -> Result<u8, Failure> {
         Box::new(std::io::BufWriter::with_capacity(1 << 16, stdout))
     };
     // Every output is created before the run: a path that cannot be written fails at once
-    // (exit 74), not after a long simulation. --stats and --io are written again, whole,
-    // at the end.
+    // (exit 74), not after a long simulation. --stats is written again, whole, at the end;
+    // so is --io, unless it is written as the run goes (below).
     create_output(&args.stats, "--stats")?;
-    create_output(&args.io, "--io")?;
+    let io_out = create_output(&args.io, "--io")?;
     let itrace_out = create_output(&args.itrace, "--itrace")?;
     let profile_out = create_output(&args.profile, "--profile")?;
     let trace_out = create_output(&args.trace, "--trace")?;
@@ -315,27 +315,53 @@ pub fn run(args: RunArgs) -> Result<u8, Failure> {
         ),
         None => (None, None),
     };
-    let done = simulate(Simulation {
-        cfg: &cfg,
-        image: &image,
-        seed: args.seed,
-        max_cycles: args.max_cycles,
-        max_time_fs: args.max_time.map(seconds_to_fs),
-        observe,
-        // The IO record is kept only for the outputs made from it.
-        record: args.io.is_some()
-            || args.vcd.is_some()
-            || uart_out.is_some()
-            || trace_out.is_some(),
-        itrace,
-        console,
-        stop: &stop,
-        gdb,
-        trace: trace_out.as_ref().map(|(f, _)| TraceStream {
-            out: f.try_clone().map(|f| Box::new(f) as Box<dyn Write>),
-            process: format!("ubik: {}", args.firmware.display()),
-        }),
-    });
+    // --io alone (no other output made from the record, no debugger's snapshots) is written
+    // as the run goes: a long run's record (a stimulus of 60 MiB of times) is not held.
+    let streamed =
+        (args.vcd.is_none() && uart_out.is_none() && trace_out.is_none() && gdb.is_none())
+            .then_some(io_out)
+            .flatten();
+    let io_sink = match &streamed {
+        Some((f, p)) => {
+            let mut w = std::io::BufWriter::with_capacity(
+                1 << 16,
+                f.try_clone().map_err(|e| write_failure("--io", p, &e))?,
+            );
+            writeln!(w, "{}", crate::report::IO_CSV_HEADER)
+                .map_err(|e| write_failure("--io", p, &e))?;
+            Some(Box::new(move |ev: &[machine::record::IoEvent]| {
+                crate::report::write_io_rows(&mut w, ev.iter())?;
+                w.flush()
+            }) as machine::record::RecordSink)
+        }
+        None => None,
+    };
+    let mut done = simulate_streaming(
+        Simulation {
+            cfg: &cfg,
+            image: &image,
+            seed: args.seed,
+            max_cycles: args.max_cycles,
+            max_time_fs: args.max_time.map(seconds_to_fs),
+            observe,
+            // The IO record is kept only for the outputs made from it.
+            record: args.io.is_some()
+                || args.vcd.is_some()
+                || uart_out.is_some()
+                || trace_out.is_some(),
+            itrace,
+            console,
+            stop: &stop,
+            gdb,
+            trace: trace_out.as_ref().map(|(f, _)| TraceStream {
+                out: f.try_clone().map(|f| Box::new(f) as Box<dyn Write>),
+                process: format!("ubik: {}", args.firmware.display()),
+            }),
+        },
+        io_sink,
+    );
+    // The record's last events (a sink hands them over as they become final).
+    let io_streamed = streamed.map(|(_, p)| (done.machine.flush_record(), p));
     let m = &done.machine;
     let status = match &done.console_flushed {
         Err(e) => Err(Failure::new(
@@ -361,7 +387,9 @@ pub fn run(args: RunArgs) -> Result<u8, Failure> {
     if let (Some(e), Some(p)) = (itrace_error.borrow().as_ref(), &itrace_path) {
         keep(&mut failed, Err(write_failure("--itrace", p, e)));
     }
-    if let Some(p) = &args.io {
+    if let Some((result, p)) = io_streamed {
+        keep(&mut failed, result.map_err(|e| write_failure("--io", &p, &e)));
+    } else if let Some(p) = &args.io {
         keep(
             &mut failed,
             write_io_csv(p, m.record()).map_err(|e| write_failure("--io", p, &e)),
@@ -486,8 +514,20 @@ pub struct Finished {
 /// Runs `sim` to its end. The observers are generic parameters of the run loop: without one,
 /// the loop is the plain one (no cost); with one, it cannot change what the machine does.
 pub fn simulate(sim: Simulation) -> Finished {
+    simulate_streaming(sim, None)
+}
+
+/// As [`simulate`], handing the IO record to `io_sink` as the run goes when given (see
+/// `Machine::stream_record`; the caller hands over the rest with `flush_record`).
+pub fn simulate_streaming(
+    sim: Simulation,
+    io_sink: Option<machine::record::RecordSink>,
+) -> Finished {
     let mut m = Machine::new(sim.cfg, sim.image, sim.seed, sim.console);
     m.set_recording(sim.record);
+    if let Some(sink) = io_sink {
+        m.stream_record(sink);
+    }
     m.itrace = sim.itrace;
     m.time_limit_fs = sim.max_time_fs;
     let mut results: Option<Results> = None;

@@ -16,9 +16,13 @@ pub struct SysBus {
     /// The devices, also reachable as fields of the bus (`bus.timer`).
     pub dev: Devices,
     pub wait: WaitStates,
-    /// The IO record (only while `recording`).
+    /// The IO record (only while `recording`): with a sink, only what it has not taken yet.
     pub record: Vec<IoEvent>,
     pub recording: bool,
+    /// Where the record goes as the run goes, if anywhere (`Machine::stream_record`), and
+    /// the first error it returned (then it is called no more).
+    pub record_sink: Option<crate::record::RecordSink>,
+    pub record_sink_error: Option<std::io::Error>,
     pub console: Box<dyn Write>,
     /// The value written to SIMCTRL.CTRL with bit 0 set, once the firmware halts.
     pub halt: Option<u32>,

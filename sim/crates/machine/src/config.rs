@@ -123,7 +123,11 @@ pub enum InputKind {
     /// `bits` (1..32) output bits.
     Lfsr { seed: u32, bits: u32 },
     /// Samples read from a text file (already loaded: `samples` is non-empty); wraps around.
-    File { path: PathBuf, samples: Vec<u32> },
+    /// The samples are shared by copies of the configuration and of the machine.
+    File {
+        path: PathBuf,
+        samples: std::sync::Arc<[u32]>,
+    },
 }
 
 /// One input stream. TOML: `[[input]]` with `port` and `kind` = `"sine"` (`amplitude`,
@@ -747,9 +751,41 @@ impl Ctx<'_> {
         if message.is_empty() {
             message = format!("invalid TOML syntax at {}", what_is_at(self.text, offset));
         }
+        // A table written where an array of tables belongs (`[uart.rx]` for `[[uart.rx]]`),
+        // or the other way round: serde says "invalid type: map" and names no key.
+        if message.starts_with("invalid type") {
+            if let Some((name, array)) = header_at(self.text, offset) {
+                let (message, expected) = match (array, expected.as_str()) {
+                    (false, "an array") => (
+                        format!("`[{name}]` is a single table"),
+                        format!("an array of tables: [[{name}]] (two brackets) before each entry"),
+                    ),
+                    (false, _) => (format!("`[{name}]` is a table"), expected),
+                    // An array of tables read as a table sees its first entry (a map) where
+                    // the table's first key belongs.
+                    (true, _) if message.starts_with("invalid type: map") => (
+                        format!("`[[{name}]]` is an array of tables"),
+                        format!("a single table: [{name}] (one bracket)"),
+                    ),
+                    (true, _) => (format!("`[[{name}]]` is an array of tables"), expected),
+                };
+                return ConfigError::Invalid {
+                    at: self.loc(offset),
+                    message,
+                    expected,
+                };
+            }
+        }
         // serde names the type, not the key: when the error points at a value, name its key.
         if message.starts_with("invalid type") || message.starts_with("invalid value") {
             if let Some(key) = key_before(self.text, offset) {
+                if message.starts_with("invalid type: map") && expected == "an array" {
+                    return ConfigError::Invalid {
+                        at: self.loc(offset),
+                        message: format!("`{key}` is a single table"),
+                        expected: format!("an array of tables: {key} = [{{ ... }}, ...]"),
+                    };
+                }
                 message = format!("`{key}`: {message}");
             }
         }
@@ -1235,7 +1271,7 @@ impl Ctx<'_> {
                     (Some(list), None) => {
                         let at = |_: usize| self.loc(list.span().start);
                         check_times(list.get_ref(), "times_us", at)?;
-                        list.get_ref().clone()
+                        list.get_ref().as_slice().into()
                     }
                     (None, Some(f)) => self.load_times(f)?,
                     (Some(list), Some(_)) => {
@@ -1253,9 +1289,7 @@ impl Ctx<'_> {
                         ))
                     }
                 };
-                StimulusKind::Times {
-                    times_us: times.into(),
-                }
+                StimulusKind::Times { times_us: times }
             }
             other => {
                 return Err(self.err(
@@ -1434,52 +1468,20 @@ impl Ctx<'_> {
     }
 
     /// The times of a `times_file`: one per line (CSV: the first field), in microseconds,
-    /// `#` starting a comment; a first line that is not a number is a header.
-    fn load_times(&self, f: &Spanned<String>) -> R<Vec<f64>> {
+    /// `#` starting a comment; a first row of names (`at_us`) is a header. The times are
+    /// stored once, 8 bytes each, and every error names the file's own line and column.
+    fn load_times(&self, f: &Spanned<String>) -> R<std::sync::Arc<[f64]>> {
         let (path, bytes) = self.read_named_file(f, "stimulus times file")?;
         let file = path.display().to_string();
-        let at = |line: usize, column: usize| Location {
-            file: file.clone(),
-            line,
-            column,
-        };
-        let text = String::from_utf8(bytes).map_err(|e| ConfigError::Invalid {
-            at: self.loc(f.span().start),
-            message: format!(
-                "stimulus times file `{file}` is not UTF-8 text (byte {})",
-                e.utf8_error().valid_up_to()
-            ),
-            expected: "a text file of times in microseconds, one per line".to_string(),
-        })?;
-        let mut times = Vec::new();
-        let mut lines = Vec::new();
-        for (i, raw) in text.lines().enumerate() {
-            let field = raw
-                .split('#')
-                .next()
-                .unwrap_or("")
-                .split(',')
-                .next()
-                .unwrap_or("");
-            let field = field.trim();
-            if field.is_empty() {
-                continue;
-            }
-            match field.parse::<f64>() {
-                Ok(t) => {
-                    times.push(t);
-                    lines.push(i + 1);
-                }
-                Err(_) if times.is_empty() && i == 0 => {} // a header
-                Err(_) => {
-                    return Err(ConfigError::Invalid {
-                        at: at(i + 1, raw.find(field).unwrap_or(0) + 1),
-                        message: format!("`{field}` is not a time"),
-                        expected: "a time in microseconds (the line's first field)".to_string(),
-                    })
-                }
-            }
-        }
+        let text = crate::textfile::utf8(
+            &bytes,
+            &file,
+            &format!("stimulus times file `{file}`"),
+            "a text file of times in microseconds, one per line",
+        )?;
+        let times = self.parse_times(text, &file)?;
+        // The text is not needed any more: gone before the times are copied into place.
+        drop(bytes);
         if times.is_empty() {
             return Err(self.err(
                 &f.span(),
@@ -1487,7 +1489,36 @@ impl Ctx<'_> {
                 "at least one time in microseconds",
             ));
         }
-        check_times(&times, "time", |i| at(lines[i], 1))?;
+        Ok(times.into())
+    }
+
+    /// The times of a times file's `text` (of file `file`, for messages).
+    fn parse_times(&self, text: &str, file: &str) -> R<Vec<f64>> {
+        let at = |line: usize, column: usize| Location {
+            file: file.to_string(),
+            line,
+            column,
+        };
+        let mut times = Vec::with_capacity(crate::textfile::max_rows(text));
+        let mut prev = 0.0;
+        for row in crate::textfile::rows(text) {
+            if row.is_header() {
+                continue;
+            }
+            let field = row.fields().next().unwrap_or("");
+            let here = at(row.line, row.column(field));
+            let Ok(t) = field.parse::<f64>() else {
+                return Err(ConfigError::Invalid {
+                    at: here,
+                    message: format!("`{}` is not a time", shown(field)),
+                    expected: "a time in microseconds (the line's first field)".to_string(),
+                });
+            };
+            let before = || format!("the one before, {prev}");
+            check_time(t, prev, &format!("time {t}"), before, here)?;
+            prev = t;
+            times.push(t);
+        }
         Ok(times)
     }
 
@@ -1501,23 +1532,34 @@ impl Ctx<'_> {
         Ok((full, bytes))
     }
 
-    /// Loads an input-stream file eagerly, so that errors show before the run.
-    fn load_stream(&self, path: &Path, span: &Range<usize>) -> R<Vec<u32>> {
+    /// As [`Ctx::read_named_file`], into one shared buffer with no second copy.
+    pub fn read_named_file_shared(
+        &self,
+        path: &Spanned<String>,
+        what: &str,
+    ) -> R<(PathBuf, std::sync::Arc<[u8]>)> {
+        let full = self.base_dir.join(path.get_ref());
+        let bytes = crate::infile::read_bounded_shared(&full, MAX_STREAM_BYTES)
+            .map_err(|e| read_error(&full, Some(self.loc(path.span().start)), what, e))?;
+        Ok((full, bytes))
+    }
+
+    /// Loads an input-stream file eagerly, so that errors show before the run. The samples
+    /// are stored once, 4 bytes each, shared by every copy of the configuration and machine.
+    fn load_stream(&self, path: &Path, span: &Range<usize>) -> R<std::sync::Arc<[u32]>> {
         // Read by `--check` and again by every run: a pipe would be empty the second time.
         self.read.borrow_mut().push(path.to_path_buf());
         let bytes = read_bounded(path, MAX_STREAM_BYTES, Pipes::Refused)
             .map_err(|e| read_error(path, Some(self.loc(span.start)), "input stream file", e))?;
-        let text = String::from_utf8(bytes).map_err(|e| ConfigError::Invalid {
-            at: self.loc(span.start),
-            message: format!(
-                "input stream file `{}` is not UTF-8 text (byte {})",
-                path.display(),
-                e.utf8_error().valid_up_to()
-            ),
-            expected: "a text file of whitespace-separated integers".to_string(),
-        })?;
-        let samples = parse_stream(&text).map_err(|(offset, message)| {
-            let (line, column) = line_col(&text, offset);
+        let file = path.display().to_string();
+        let text = crate::textfile::utf8(
+            &bytes,
+            &file,
+            &format!("input stream file `{file}`"),
+            "a text file of whitespace-separated integers",
+        )?;
+        let samples = parse_stream(text).map_err(|(offset, message)| {
+            let (line, column) = line_col(text, offset);
             ConfigError::Invalid {
                 at: Location { file: path.display().to_string(), line, column },
                 message,
@@ -1525,6 +1567,8 @@ impl Ctx<'_> {
                     .to_string(),
             }
         })?;
+        // The text is not needed any more: gone before the samples are copied into place.
+        drop(bytes);
         if samples.is_empty() {
             return Err(self.err(
                 span,
@@ -1532,7 +1576,7 @@ impl Ctx<'_> {
                 "at least one integer in the file",
             ));
         }
-        Ok(samples)
+        Ok(samples.into())
     }
 }
 
@@ -1546,35 +1590,50 @@ fn check_times(times: &[f64], what: &str, at: impl Fn(usize) -> Location) -> R<(
         } else {
             format!("{what} {t}")
         };
-        if !(t.is_finite() && (0.0..=MAX_TIME_US).contains(&t)) {
-            return Err(ConfigError::Invalid {
-                at: at(i),
-                message: format!("{name} is out of range"),
-                expected: format!("times from 0 to {MAX_TIME_US} microseconds"),
-            });
-        }
-        if t < prev {
-            let before = if what == "times_us" {
+        let before = || {
+            if what == "times_us" {
                 format!("times_us[{}] = {prev}", i - 1)
             } else {
                 format!("the one before, {prev}")
-            };
-            return Err(ConfigError::Invalid {
-                at: at(i),
-                message: format!("{name} comes before {before}"),
-                expected: "times in increasing order (equal times are one event each)".to_string(),
-            });
-        }
+            }
+        };
+        check_time(t, prev, &name, before, at(i))?;
         prev = t;
     }
     Ok(())
+}
+
+/// Checks one event time `t` (called `name`), written at `at`: in range, and not before
+/// `prev`, the time before it (`before()` names it and its value).
+fn check_time(t: f64, prev: f64, name: &str, before: impl Fn() -> String, at: Location) -> R<()> {
+    if !(t.is_finite() && (0.0..=MAX_TIME_US).contains(&t)) {
+        return Err(ConfigError::Invalid {
+            at,
+            message: format!("{name} is out of range"),
+            expected: format!("times from 0 to {MAX_TIME_US} microseconds"),
+        });
+    }
+    if t < prev {
+        return Err(ConfigError::Invalid {
+            at,
+            message: format!("{name} comes before {}", before()),
+            expected: "times in increasing order (equal times are one event each)".to_string(),
+        });
+    }
+    Ok(())
+}
+
+/// At most 40 characters of a bad field, for a message.
+fn shown(field: &str) -> String {
+    field.chars().take(40).collect()
 }
 
 /// Parses a stream file: whitespace-separated integers; `#` starts a comment to the end of
 /// the line. Decimal (optionally signed; negative values are stored as two's complement) or
 /// `0x`/`0X` hexadecimal. Error: byte offset of the bad token and a message.
 fn parse_stream(text: &str) -> Result<Vec<u32>, (usize, String)> {
-    let mut out = Vec::new();
+    // Sized once (at most one sample per word), not grown by doubling.
+    let mut out = Vec::with_capacity(text.split_ascii_whitespace().count());
     let mut line_start = 0;
     for line in text.split_inclusive('\n') {
         let content = match line.find('#') {
@@ -1730,6 +1789,21 @@ fn what_is_at(text: &str, offset: usize) -> String {
         Some(c) if c.is_whitespace() || c.is_control() => format!("character U+{:04X}", c as u32),
         Some(c) => format!("`{c}`"),
     }
+}
+
+/// The table header on the line of byte `offset` (`[name]` or `[[name]]`), if that line is
+/// one: its name and whether it has two brackets.
+fn header_at(text: &str, offset: usize) -> Option<(&str, bool)> {
+    let offset = offset.min(text.len());
+    let start = text.get(..offset)?.rfind('\n').map_or(0, |i| i + 1);
+    let line = text[start..].lines().next().unwrap_or("");
+    let line = line.split('#').next().unwrap_or("").trim();
+    let (name, array) = match line.strip_prefix("[[").and_then(|l| l.strip_suffix("]]")) {
+        Some(n) => (n, true),
+        None => (line.strip_prefix('[')?.strip_suffix(']')?, false),
+    };
+    let name = name.trim();
+    (!name.is_empty()).then_some((name, array))
 }
 
 /// The key of a `key = value` line whose value starts at byte `offset`, if the line has that
@@ -1976,7 +2050,7 @@ bits = 12
         let c = MachineConfig::from_file(&m).unwrap();
         match &c.inputs[0].kind {
             InputKind::File { samples, path } => {
-                assert_eq!(samples, &vec![1, 2, 16, 0xFFFF_FFFF, 7]);
+                assert_eq!(&samples[..], &[1, 2, 16, 0xFFFF_FFFF, 7]);
                 assert_eq!(path, &d.join("s.txt"));
             }
             k => panic!("{k:?}"),
@@ -2128,6 +2202,26 @@ bits = 12
         );
     }
 
+    /// A table where an array of tables belongs, and the other way round, is named as such
+    /// at its header (serde's "invalid type: map" names neither the key nor the fix).
+    #[test]
+    fn single_tables_and_arrays_of_tables_are_told_apart() {
+        for (text, want) in [
+            ("[uart.rx]\nat_us = 1\ntext = \"a\"\n", "m.toml:1:1: `[uart.rx]` is a single table; expected an array of tables: [[uart.rx]] (two brackets) before each entry"),
+            ("[uart]\nbaud = 0\n\n[io.pin]  # the button\npin = 1\n", "m.toml:4:1: `[io.pin]` is a single table; expected an array of tables: [[io.pin]]"),
+            ("[stimulus]\nline = 1\n", "m.toml:1:1: `[stimulus]` is a single table"),
+            ("[input]\nport = 1\n", "m.toml:1:1: `[input]` is a single table"),
+            ("[uart]\nrx = {at_us = 1}\n", "m.toml:2:6: `rx` is a single table; expected an array of tables: rx = [{ ... }, ...]"),
+            ("[[uart]]\nbaud = 0\n", "m.toml:1:1: `[[uart]]` is an array of tables; expected a single table: [uart] (one bracket)"),
+            ("[[io]]\n", "m.toml:1:1: `[[io]]` is an array of tables; expected a single table: [io]"),
+            ("[ram_size]\nx = 1\n", "m.toml:1:1: `[ram_size]` is a table; expected an integer"),
+        ] {
+            let e = err(text);
+            assert!(e.starts_with(want), "{text:?}: {e}");
+            assert!(!e.contains("invalid type"), "{e}");
+        }
+    }
+
     #[test]
     fn stimulus_times_from_a_file() {
         let d = tmpdir("times");
@@ -2157,6 +2251,22 @@ bits = 12
             format!("{f}:2:1: `soon` is not a time; expected a time in microseconds (the line's first field)")
         );
         assert!(m("# nothing\n").unwrap_err().contains("has no times"));
+        // A header may follow a comment; a bad first row is data, not a header.
+        let c = m("# from the logger\ntime_us\n7\n").unwrap();
+        assert_eq!(
+            c.stimuli[0].kind,
+            StimulusKind::Times {
+                times_us: vec![7.0].into()
+            }
+        );
+        assert_eq!(
+            m("10x\n20\n").unwrap_err(),
+            format!("{f}:1:1: `10x` is not a time; expected a time in microseconds (the line's first field)")
+        );
+        assert_eq!(
+            m("1\n  2e16 # far\n").unwrap_err(),
+            format!("{f}:2:3: time 20000000000000000 is out of range; expected times from 0 to 1000000000000000 microseconds")
+        );
         assert!(m("-3\n").unwrap_err().contains("time -3 is out of range"));
         let e = MachineConfig::from_str_in(
             "[[stimulus]]\nline = 3\nkind = \"times\"\ntimes_file = \"none.csv\"\n",

@@ -7,6 +7,7 @@
 use std::fmt;
 use std::io::Read;
 use std::path::Path;
+use std::sync::Arc;
 
 /// The most a machine file, `system.toml` or experiment file may hold: 16 MiB.
 pub const MAX_TOML_BYTES: u64 = 16 << 20;
@@ -108,7 +109,13 @@ pub fn read_bounded(path: &Path, limit: u64, pipes: Pipes) -> Result<Vec<u8>, Re
         return Err(ReadError::TooLarge { limit });
     }
     let file = std::fs::File::open(path).map_err(ReadError::Io)?;
-    let mut bytes = Vec::new();
+    // Sized once for a regular file (grown by doubling, a 60 MiB file would pass through a
+    // 128 MiB buffer and a copy).
+    let mut bytes = Vec::with_capacity(if meta.is_file() {
+        meta.len().min(limit) as usize + 1
+    } else {
+        0
+    });
     // One byte more than the limit tells a file of exactly `limit` bytes from a longer one
     // (a file can grow between the size check and the read; a pipe has no size).
     file.take(limit.saturating_add(1))
@@ -118,6 +125,32 @@ pub fn read_bounded(path: &Path, limit: u64, pipes: Pipes) -> Result<Vec<u8>, Re
         return Err(ReadError::TooLarge { limit });
     }
     Ok(bytes)
+}
+
+/// As [`read_bounded`] (pipes refused), into one shared buffer: a regular file is read in
+/// place, with no second copy (an input stream of 64 MiB is held once, by every copy of the
+/// machine).
+pub fn read_bounded_shared(path: &Path, limit: u64) -> Result<Arc<[u8]>, ReadError> {
+    let meta = std::fs::metadata(path).map_err(ReadError::Io)?;
+    if let Some(kind) = refused_kind(&meta, Pipes::Refused) {
+        return Err(ReadError::NotAFile(kind));
+    }
+    if meta.len() > limit {
+        return Err(ReadError::TooLarge { limit });
+    }
+    let mut file = std::fs::File::open(path).map_err(ReadError::Io)?;
+    let mut buf: Arc<[u8]> = std::iter::repeat_n(0u8, meta.len() as usize).collect();
+    let exact = match Arc::get_mut(&mut buf) {
+        Some(b) => file.read_exact(b).is_ok() && file.read(&mut [0u8]).ok() == Some(0),
+        None => false,
+    };
+    if exact {
+        Ok(buf)
+    } else {
+        // The file changed size under us: read it as it is now.
+        drop(buf);
+        read_bounded(path, limit, Pipes::Refused).map(Arc::from)
+    }
 }
 
 #[cfg(test)]
@@ -186,6 +219,19 @@ mod tests {
         let e = read_bounded(&fifo, 10_000, Pipes::Allowed).unwrap_err();
         assert!(e.is_too_large(), "{e}");
         writer.join().unwrap(); // the writer stops when the reader closes the pipe
+        let _ = std::fs::remove_dir_all(&d);
+    }
+
+    #[test]
+    fn a_shared_read_is_the_file() {
+        let d = tmp("shared");
+        let p = d.join("f");
+        std::fs::write(&p, b"12345").unwrap();
+        assert_eq!(&read_bounded_shared(&p, 5).unwrap()[..], b"12345");
+        assert!(read_bounded_shared(&p, 4).unwrap_err().is_too_large());
+        std::fs::write(&p, b"").unwrap();
+        assert!(read_bounded_shared(&p, 4).unwrap().is_empty());
+        assert!(read_bounded_shared(&d, 4).is_err(), "a directory");
         let _ = std::fs::remove_dir_all(&d);
     }
 

@@ -14,6 +14,7 @@
 //! - File: the samples loaded from the file at configuration time, wrapping around at the end.
 
 use crate::config::{InputConfig, InputKind};
+use std::sync::Arc;
 
 /// Galois toggle mask of the LFSR polynomial x^32 + x^22 + x^2 + x + 1.
 pub const LFSR_MASK: u32 = 0x8020_0003;
@@ -30,8 +31,10 @@ enum Gen {
         state: u32,
         bits: u32,
     },
+    /// The file's samples are shared by every copy of the stream (and of the machine);
+    /// each copy has its own position.
     File {
-        samples: Vec<u32>,
+        samples: Arc<[u32]>,
         pos: usize,
     },
 }
@@ -63,7 +66,7 @@ impl InputStream {
             },
             InputKind::File { samples, .. } => Gen::File {
                 samples: if samples.is_empty() {
-                    vec![0]
+                    Arc::from([0u32])
                 } else {
                     samples.clone()
                 },
@@ -311,10 +314,20 @@ mod tests {
     fn file_wraps() {
         let mut s = stream(InputKind::File {
             path: PathBuf::from("x"),
-            samples: vec![5, 6, 7],
+            samples: vec![5, 6, 7].into(),
         });
         let got: Vec<u32> = (0..7).map(|_| s.next_sample()).collect();
         assert_eq!(got, vec![5, 6, 7, 5, 6, 7, 5]);
+        // A copy shares the samples and goes on from its own position.
+        let mut t = s.clone();
+        match (&s.gen, &t.gen) {
+            (Gen::File { samples: a, .. }, Gen::File { samples: b, .. }) => {
+                assert!(Arc::ptr_eq(a, b))
+            }
+            _ => unreachable!(),
+        }
+        assert_eq!((t.next_sample(), t.next_sample()), (6, 7));
+        assert_eq!(s.next_sample(), 6);
     }
 
     #[test]

@@ -15,5 +15,6 @@ pub mod machine;
 pub mod record;
 pub mod rng;
 pub mod stimulus;
+pub mod textfile;
 
 pub use machine::{Counts, Machine, Outcome, Probe};

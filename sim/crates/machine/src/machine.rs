@@ -167,6 +167,8 @@ impl Machine {
             wait: cfg.wait_states,
             record: Vec::new(),
             recording: true,
+            record_sink: None,
+            record_sink_error: None,
             console,
             halt: None,
             sync: false,
@@ -207,6 +209,45 @@ impl Machine {
         if !on {
             self.bus.record = Vec::new();
         }
+    }
+
+    /// Hands the IO record to `sink` as the run goes instead of keeping it (a long run's
+    /// record can be far larger than the machine): `record()` then holds only the events
+    /// not handed over yet, which `flush_record` hands over at the end. Recording is turned
+    /// on. Not for a machine that is snapshotted (`state`/`restore`): what was handed over
+    /// cannot be taken back.
+    pub fn stream_record(&mut self, sink: crate::record::RecordSink) {
+        self.set_recording(true);
+        self.bus.record_sink = Some(sink);
+    }
+
+    /// Hands every event recorded so far to the sink (the end of a run), and returns the
+    /// first error the sink returned, if any. Without a sink: nothing to do.
+    pub fn flush_record(&mut self) -> std::io::Result<()> {
+        self.hand_over(u64::MAX);
+        match self.bus.record_sink_error.take() {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+
+    /// Hands the events before cycle `before` to the sink, in time order. Later events
+    /// cannot come before them: every event still to be recorded happens at or after the
+    /// earliest event a device has queued, and at or after the current cycle.
+    fn hand_over(&mut self, before: u64) {
+        let bus = &mut self.bus;
+        let Some(sink) = bus.record_sink.as_mut() else {
+            return;
+        };
+        // Stable: events of one cycle keep the order in which they happened.
+        bus.record.sort_by_key(|e| e.cycle);
+        let n = bus.record.partition_point(|e| e.cycle < before);
+        if bus.record_sink_error.is_none() {
+            if let Err(e) = sink(&bus.record[..n]) {
+                bus.record_sink_error = Some(e);
+            }
+        }
+        bus.record.drain(..n);
     }
 
     fn now(&self) -> u64 {
@@ -303,6 +344,10 @@ impl Machine {
         if visible != self.loop_state.lines_visible {
             self.loop_state.lines_visible = visible;
             self.loop_state.queue.set(LINES, visible);
+        }
+        if self.bus.record.len() >= crate::record::SINK_CHUNK && self.bus.record_sink.is_some() {
+            let next = self.loop_state.queue.next().unwrap_or(u64::MAX);
+            self.hand_over(next.min(now));
         }
     }
 

@@ -45,3 +45,10 @@ impl IoEvent {
         self.time_fs as f64 / crate::clock::FS_PER_S as f64
     }
 }
+
+/// Takes the IO record as the run goes: each call gets the next events, in time order
+/// (sorted by cycle; events of one cycle in the order they happened), each event once.
+pub type RecordSink = Box<dyn FnMut(&[IoEvent]) -> std::io::Result<()>>;
+
+/// How many events the record holds before it is handed to its sink.
+pub const SINK_CHUNK: usize = 1 << 15;

@@ -51,9 +51,12 @@ enum Law {
         probability: f64,
         rng: Rng,
     },
-    /// The listed times, from `start`; `next` indexes the one after the pending event.
+    /// The listed times (microseconds, shared with the configuration and every copy of the
+    /// machine: each is converted when it is due), from `start_fs`; `next` indexes the one
+    /// after the pending event.
     Times {
-        times_fs: std::sync::Arc<[u128]>,
+        times_us: std::sync::Arc<[f64]>,
+        start_fs: u128,
         next: usize,
     },
 }
@@ -98,18 +101,18 @@ impl StimulusGen {
                     count: 0,
                 }
             }
-            StimulusKind::Times { times_us } => {
-                let times_fs: std::sync::Arc<[u128]> = times_us
-                    .iter()
-                    .map(|&t| start_fs.saturating_add(us_to_fs(t)))
-                    .collect();
-                StimulusGen {
-                    line: cfg.line,
-                    next_fs: times_fs.first().copied(),
-                    law: Law::Times { times_fs, next: 1 },
-                    count: 0,
-                }
-            }
+            StimulusKind::Times { times_us } => StimulusGen {
+                line: cfg.line,
+                next_fs: times_us
+                    .first()
+                    .map(|&t| start_fs.saturating_add(us_to_fs(t))),
+                law: Law::Times {
+                    times_us: times_us.clone(),
+                    start_fs,
+                    next: 1,
+                },
+                count: 0,
+            },
         };
         if let Law::Geometric { .. } = g.law {
             // First event: K slots after start, K >= 1.
@@ -189,8 +192,14 @@ impl StimulusGen {
                 let k = geometric_slots(rng, *probability);
                 k.checked_mul(*slot_fs).and_then(|d| t.checked_add(d))
             }
-            Law::Times { times_fs, next } => {
-                let n = times_fs.get(*next).copied();
+            Law::Times {
+                times_us,
+                start_fs,
+                next,
+            } => {
+                let n = times_us
+                    .get(*next)
+                    .map(|&t| start_fs.saturating_add(us_to_fs(t)));
                 *next += 1;
                 n
             }
@@ -266,6 +275,18 @@ mod tests {
             seen,
             [(0, us(10.0)), (1, us(12.5)), (2, us(12.5)), (3, us(1010.0))]
         );
+        // A copy shares the listed times (the GDB server's snapshots copy the machine).
+        let h = g.clone();
+        match (&g.law, &h.law, &cfg.kind) {
+            (
+                Law::Times { times_us: a, .. },
+                Law::Times { times_us: b, .. },
+                StimulusKind::Times { times_us: c },
+            ) => {
+                assert!(std::sync::Arc::ptr_eq(a, b) && std::sync::Arc::ptr_eq(a, c))
+            }
+            _ => unreachable!(),
+        }
         let empty = StimulusConfig {
             kind: StimulusKind::Times {
                 times_us: Vec::new().into(),

@@ -809,3 +809,67 @@ fn time_limit_follows_the_clock_through_a_frequency_switch() {
     m.time_limit_fs = Some(1_000_000_000_000);
     assert_eq!(run(&mut m, Some(5_000)), Outcome::MaxCycles);
 }
+
+/// A record handed to a sink as the run goes (`ubik run --io` streams its CSV so that a long
+/// run's record is not held in memory) is the record kept whole, sorted by cycle (stable):
+/// each event once, in order, whatever the devices that made it.
+#[test]
+fn a_streamed_record_is_the_whole_record_in_time_order() {
+    let mut text = String::from(
+        "[[stimulus]]\nline = 3\nkind = \"periodic\"\nperiod_us = 0.05\n\
+         [[stimulus]]\nline = 4\nkind = \"geometric\"\nslot_us = 0.01\nprobability = 0.3\n\
+         [uart]\nbaud = 100000000\n[[uart.rx]]\nat_us = 3\ntext = \"",
+    );
+    text.push_str(&"stream me ".repeat(500));
+    text.push_str("\"\n[[io.pin]]\npin = 2\nchanges = [");
+    for k in 0..3000 {
+        text.push_str(&format!("[{}, {}], ", k as f64 * 0.7, k % 2));
+    }
+    text.push_str("]\n");
+    let c = cfg(&text);
+    // A loop writing OUT[1]: records stamped ahead of the devices' events.
+    let mut code = Vec::new();
+    code.extend(li(T0, 0x0004_0000));
+    code.push(sw(T1, T0, 4));
+    code.push(addi(T1, T1, 1));
+    code.push(jal(ZERO, -8));
+    let img = image(&code, None);
+    let (mut whole, _) = machine_with(&c, &img);
+    run(&mut whole, Some(400_000));
+    let mut want = whole.record().to_vec();
+    want.sort_by_key(|e| e.cycle);
+    assert!(
+        want.len() > 4 * machine::record::SINK_CHUNK,
+        "{} events",
+        want.len()
+    );
+
+    let got = Arc::new(Mutex::new(Vec::new()));
+    let (mut m, _) = machine_with(&c, &img);
+    let g = got.clone();
+    m.stream_record(Box::new(move |ev| {
+        g.lock().unwrap().extend_from_slice(ev);
+        Ok(())
+    }));
+    run(&mut m, Some(400_000));
+    assert!(
+        m.record().len() < 2 * machine::record::SINK_CHUNK,
+        "the record was handed over as the run went: {} held",
+        m.record().len()
+    );
+    m.flush_record().unwrap();
+    assert!(m.record().is_empty());
+    assert_eq!(*got.lock().unwrap(), want);
+
+    // A sink that fails is called no more; the error comes back at the end.
+    let (mut m, _) = machine_with(&c, &img);
+    let calls = Arc::new(Mutex::new(0));
+    let n = calls.clone();
+    m.stream_record(Box::new(move |_| {
+        *n.lock().unwrap() += 1;
+        Err(std::io::Error::other("disk full"))
+    }));
+    run(&mut m, Some(400_000));
+    assert_eq!(m.flush_record().unwrap_err().to_string(), "disk full");
+    assert_eq!(*calls.lock().unwrap(), 1);
+}

@@ -32,7 +32,81 @@ pub struct PinScript {
     pub line: Option<u8>,
     pub initial: bool,
     /// (time in microseconds, level), in increasing time.
-    pub changes: Vec<(f64, bool)>,
+    pub changes: PinChanges,
+}
+
+/// A pin's changes, stored compactly (8 bytes and a bit each) and shared, not copied, by
+/// copies of the configuration and of the machine: a `changes_file` may hold 64 MiB.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PinChanges {
+    times_us: Arc<[f64]>,
+    /// Level of change i: bit i % 64 of word i / 64.
+    levels: Arc<[u64]>,
+}
+
+impl PinChanges {
+    pub fn len(&self) -> usize {
+        self.times_us.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.times_us.is_empty()
+    }
+
+    /// Change i: (time in microseconds, level).
+    pub fn get(&self, i: usize) -> Option<(f64, bool)> {
+        let t = *self.times_us.get(i)?;
+        Some((t, self.levels[i / 64] >> (i % 64) & 1 == 1))
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = (f64, bool)> + '_ {
+        (0..self.len()).filter_map(|i| self.get(i))
+    }
+}
+
+/// Builds a [`PinChanges`], sized once.
+struct ChangesBuilder {
+    times_us: Vec<f64>,
+    levels: Vec<u64>,
+}
+
+impl ChangesBuilder {
+    fn with_capacity(n: usize) -> ChangesBuilder {
+        ChangesBuilder {
+            times_us: Vec::with_capacity(n),
+            levels: Vec::with_capacity(n.div_ceil(64)),
+        }
+    }
+
+    fn push(&mut self, t: f64, level: bool) {
+        let i = self.times_us.len();
+        if i.is_multiple_of(64) {
+            self.levels.push(0);
+        }
+        self.times_us.push(t);
+        *self.levels.last_mut().unwrap() |= (level as u64) << (i % 64);
+    }
+
+    fn last_time(&self) -> Option<f64> {
+        self.times_us.last().copied()
+    }
+
+    fn finish(self) -> PinChanges {
+        PinChanges {
+            times_us: self.times_us.into(),
+            levels: self.levels.into(),
+        }
+    }
+}
+
+impl From<Vec<(f64, bool)>> for PinChanges {
+    fn from(v: Vec<(f64, bool)>) -> PinChanges {
+        let mut b = ChangesBuilder::with_capacity(v.len());
+        for (t, l) in v {
+            b.push(t, l);
+        }
+        b.finish()
+    }
 }
 
 /// `[io]` in the machine file: the scripted input pins.
@@ -53,9 +127,12 @@ pub struct RawPin {
     pin: Option<Spanned<i64>>,
     line: Option<Spanned<i64>>,
     initial: Option<Spanned<i64>>,
-    changes: Option<Spanned<Vec<(f64, i64)>>>,
+    changes: Option<Spanned<Vec<RawChange>>>,
     changes_file: Option<Spanned<String>>,
 }
+
+/// One `[at_us, level]` of `changes`, as written (checked by `change_entry`).
+type RawChange = Spanned<Vec<Spanned<toml::Value>>>;
 
 /// Times a script may name: up to about 31.7 years, in microseconds.
 const MAX_US: f64 = 1e15;
@@ -68,24 +145,67 @@ fn level(v: i64) -> Option<bool> {
     }
 }
 
-/// The changes of a `changes_file`: `at_us,level` per line, `#` comments, an optional header.
-fn parse_changes(text: &str) -> Result<Vec<(f64, bool)>, (usize, String)> {
-    let mut out = Vec::new();
-    for (i, raw) in text.lines().enumerate() {
-        let body = raw.split('#').next().unwrap_or("").trim();
-        if body.is_empty() {
+/// Checks one change's time `t` against the change before (`prev`): the message if it is
+/// out of range or out of order.
+fn time_error(t: f64, prev: Option<f64>) -> Option<(String, String)> {
+    if !(t.is_finite() && (0.0..=MAX_US).contains(&t)) {
+        return Some((format!("time {t} us is out of range"), format!("times from 0 to {MAX_US} microseconds")));
+    }
+    match prev {
+        Some(p) if t < p => Some((format!("time {t} us comes before {p} us"), "changes in increasing time".into())),
+        _ => None,
+    }
+}
+
+/// The changes of a `changes_file`: rows `at_us,level`, `#` comments, and an optional header
+/// (a first row of names, such as `at_us,level`). Errors: (line, column, message, expected).
+fn parse_changes(text: &str) -> Result<ChangesBuilder, (usize, usize, String, String)> {
+    const ROW: &str = "rows `at_us,level` (microseconds, in increasing time; level 0 or 1)";
+    let mut b = ChangesBuilder::with_capacity(crate::textfile::max_rows(text));
+    for row in crate::textfile::rows(text) {
+        if row.is_header() {
             continue;
         }
-        let mut f = body.split(',').map(str::trim);
-        let t = f.next().and_then(|t| t.parse::<f64>().ok());
-        let l = f.next().and_then(|l| l.parse::<i64>().ok()).and_then(level);
-        match (t, l) {
-            (Some(t), Some(l)) => out.push((t, l)),
-            _ if i == 0 => {} // a header
-            _ => return Err((i + 1, format!("`{body}` is not `at_us,level`"))),
+        let fields: Vec<&str> = row.fields().collect();
+        let err = |at: &str, message: String, expected: &str| (row.line, row.column(at), message, expected.to_string());
+        let [t, l] = fields[..] else {
+            let n = fields.len();
+            return Err(err(row.body, format!("`{}` has {n} field{}", row.body, if n == 1 { "" } else { "s" }), ROW));
+        };
+        let Ok(time) = t.parse::<f64>() else {
+            return Err(err(t, format!("`{t}` is not a time"), "a time in microseconds"));
+        };
+        let Some(lv) = l.parse::<i64>().ok().and_then(level) else {
+            return Err(err(l, format!("`{l}` is not a level"), "a level, 0 or 1"));
+        };
+        if let Some((message, expected)) = time_error(time, b.last_time()) {
+            return Err(err(t, message, &expected));
         }
+        b.push(time, lv);
     }
-    Ok(out)
+    Ok(b)
+}
+
+/// One `[at_us, level]` of a `changes` array: exactly two numbers, the level 0 or 1.
+fn change_entry(entry: &RawChange, cx: &Ctx) -> Result<(f64, bool), ConfigError> {
+    const PAIR: &str = "[at_us, level]: a time in microseconds and a level, 0 or 1";
+    let [t, l] = &entry.get_ref()[..] else {
+        let n = entry.get_ref().len();
+        return Err(cx.err(&entry.span(), format!("a change with {n} element{}", if n == 1 { "" } else { "s" }), PAIR));
+    };
+    let time = match t.get_ref() {
+        toml::Value::Integer(i) => *i as f64,
+        toml::Value::Float(f) => *f,
+        v => return Err(cx.err(&t.span(), format!("time {v} is not a number"), PAIR)),
+    };
+    let lv = match l.get_ref() {
+        toml::Value::Integer(i) => level(*i),
+        _ => None,
+    };
+    let Some(lv) = lv else {
+        return Err(cx.err(&l.span(), format!("level {} at {time} us is not a level", l.get_ref()), "levels 0 or 1"));
+    };
+    Ok((time, lv))
 }
 
 impl DeviceConfig for IoConfig {
@@ -129,26 +249,35 @@ impl DeviceConfig for IoConfig {
                     cx.err(&v.span(), format!("initial = {} is not a level", v.get_ref()), "initial = 0 or 1")
                 })?,
             };
-            let (changes, at): (Vec<(f64, bool)>, _) = match (&r.changes, &r.changes_file) {
+            let changes = match (&r.changes, &r.changes_file) {
                 (Some(c), None) => {
-                    let mut v = Vec::new();
-                    for &(t, l) in c.get_ref() {
-                        let l = level(l).ok_or_else(|| {
-                            cx.err(&c.span(), format!("level {l} at {t} us is not a level"), "levels 0 or 1")
-                        })?;
-                        v.push((t, l));
+                    let mut b = ChangesBuilder::with_capacity(c.get_ref().len());
+                    for entry in c.get_ref() {
+                        let (t, l) = change_entry(entry, cx)?;
+                        if let Some((message, expected)) = time_error(t, b.last_time()) {
+                            return Err(cx.err(&entry.span(), message, expected));
+                        }
+                        b.push(t, l);
                     }
-                    (v, c.span())
+                    b.finish()
                 }
                 (None, Some(f)) => {
                     let (path, bytes) = cx.read_named_file(f, "GPIO script file")?;
-                    let text = String::from_utf8_lossy(&bytes);
-                    let v = parse_changes(&text).map_err(|(line, message)| ConfigError::Invalid {
-                        at: crate::config::Location { file: path.display().to_string(), line, column: 1 },
+                    let file = path.display().to_string();
+                    let text = crate::textfile::utf8(
+                        &bytes,
+                        &file,
+                        &format!("GPIO script file `{file}`"),
+                        "a text file of rows `at_us,level`",
+                    )?;
+                    let b = parse_changes(text).map_err(|(line, column, message, expected)| ConfigError::Invalid {
+                        at: crate::config::Location { file, line, column },
                         message,
-                        expected: "lines `at_us,level` (level 0 or 1)".into(),
+                        expected,
                     })?;
-                    (v, f.span())
+                    // The text goes before the changes are copied into place.
+                    drop(bytes);
+                    b.finish()
                 }
                 (Some(c), Some(_)) => {
                     return Err(cx.err(&c.span(), "[[io.pin]] with both changes and changes_file", "one of them"))
@@ -157,16 +286,6 @@ impl DeviceConfig for IoConfig {
                     return Err(cx.err(&p.span(), format!("[[io.pin]] {pin} without changes"), "changes = [[at_us, level], ...] or changes_file = \"<file>\""))
                 }
             };
-            let mut prev = 0.0;
-            for &(t, _) in &changes {
-                if !(t.is_finite() && (0.0..=MAX_US).contains(&t)) {
-                    return Err(cx.err(&at, format!("time {t} us is out of range"), format!("times from 0 to {MAX_US} microseconds")));
-                }
-                if t < prev {
-                    return Err(cx.err(&at, format!("time {t} us comes before {prev} us"), "changes in increasing time"));
-                }
-                prev = t;
-            }
             pins.push(PinScript { pin: pin as u8, line, initial, changes });
         }
         self.pins = pins;
@@ -185,9 +304,11 @@ pub struct IoPorts {
     fall: u32,
     /// Each scripted pin's fast line.
     pin_line: [Option<u8>; 32],
-    /// Every scripted change (femtoseconds, pin, level), in time order; the next one.
-    script: Arc<[(u128, u8, bool)]>,
-    next: usize,
+    /// The scripted pins (their changes shared with the configuration and every copy of the
+    /// machine), and the next change of each: the changes of all pins are taken in time
+    /// order, at one time in the order the pins were listed.
+    script: Arc<[PinScript]>,
+    next: [usize; 32],
 }
 
 impl IoPorts {
@@ -206,24 +327,33 @@ impl IoPorts {
             fall: 0,
             pin_line: [None; 32],
             script: Arc::from([]),
-            next: 0,
+            next: [0; 32],
         }
     }
 
     /// With the scripted input pins of `cfg`.
     fn with_pins(mut self, cfg: &IoConfig) -> IoPorts {
-        let mut script = Vec::new();
         for p in &cfg.pins {
             self.gpio_in |= (p.initial as u32) << p.pin;
             self.pin_line[p.pin as usize] = p.line;
-            for &(t, l) in &p.changes {
-                script.push(((t * 1e9).round() as u128, p.pin, l));
+        }
+        self.script = cfg.pins.clone().into();
+        self
+    }
+
+    /// The next scripted change: (femtoseconds, index of its pin in `script`, level). The
+    /// earliest; at one time, the first pin listed.
+    fn next_change(&self) -> Option<(u128, usize, bool)> {
+        let mut best: Option<(u128, usize, bool)> = None;
+        for (i, p) in self.script.iter().enumerate() {
+            if let Some((t, l)) = p.changes.get(self.next[i]) {
+                let fs = (t * 1e9).round() as u128;
+                if best.is_none_or(|b| fs < b.0) {
+                    best = Some((fs, i, l));
+                }
             }
         }
-        // In time order; at one time, in the order the pins were listed (a stable sort).
-        script.sort_by_key(|&(t, _, _)| t);
-        self.script = script.into();
-        self
+        best
     }
 
     /// A read of IN[n] with no stream configured returns 0.
@@ -324,15 +454,16 @@ impl Device for IoPorts {
     }
 
     fn next_event(&mut self, clock: &Clock) -> Option<u64> {
-        self.script.get(self.next).map(|&(t, _, _)| clock.cycle_at(t))
+        self.next_change().map(|(t, _, _)| clock.cycle_at(t))
     }
 
     /// Applies every scripted change due: a pin that changes level is recorded (`gpio_in`),
     /// and an enabled edge latches its line at the change's cycle.
     fn advance(&mut self, cx: &mut Act) {
         let until = cx.clock.time_fs(cx.now);
-        while let Some(&(t, pin, level)) = self.script.get(self.next).filter(|c| c.0 <= until) {
-            self.next += 1;
+        while let Some((t, i, level)) = self.next_change().filter(|c| c.0 <= until) {
+            self.next[i] += 1;
+            let pin = self.script[i].pin;
             let bit = 1u32 << pin;
             if (self.gpio_in & bit != 0) == level {
                 continue;
@@ -357,9 +488,11 @@ impl Device for IoPorts {
 
     /// The lines of pins with changes to come.
     fn wakes(&self) -> u32 {
-        self.script[self.next.min(self.script.len())..]
+        self.script
             .iter()
-            .filter_map(|&(_, pin, _)| self.pin_line[pin as usize])
+            .enumerate()
+            .filter(|&(i, p)| self.next[i] < p.changes.len())
+            .filter_map(|(_, p)| self.pin_line[p.pin as usize])
             .fold(0, |m, line| m | 1 << (16 + line as u32))
     }
 }
@@ -389,7 +522,7 @@ mod tests {
                 pin: 31,
                 line: Some(0),
                 initial: true,
-                changes: vec![(0.5, false), (2.0, true)]
+                changes: vec![(0.5, false), (2.0, true)].into()
             }]
         );
     }
@@ -417,13 +550,96 @@ mod tests {
 
     #[test]
     fn a_changes_file_has_a_header_comments_and_checked_rows() {
+        let ok = |t: &str| parse_changes(t).map(|c| c.finish().iter().collect::<Vec<_>>());
         assert_eq!(
-            parse_changes("at_us,level\n10,1 # press\n\n20, 0\n"),
+            ok("at_us,level\n10,1 # press\n\n20, 0\n"),
             Ok(vec![(10.0, true), (20.0, false)])
         );
+        // A comment before the header: still the first row.
+        assert_eq!(ok("# pin 5\nat_us,level\n10,1\n"), Ok(vec![(10.0, true)]));
+        let bad = |t: &str| parse_changes(t).map(|_| ()).unwrap_err();
+        assert_eq!(bad("10,1\n20,high\n").0, 2);
+        assert_eq!(bad("10,1\n20,high\n").2, "`high` is not a level");
+        // A bad first row is data, not a header.
+        assert_eq!(bad("100,2\n").2, "`2` is not a level");
+        assert_eq!((bad("100,2\n").0, bad("100,2\n").1), (1, 5));
+        assert_eq!(bad("10x,1\n").2, "`10x` is not a time");
+        // Exactly two fields.
+        assert_eq!(bad("100,1,0\n").2, "`100,1,0` has 3 fields");
+        assert_eq!(bad("at_us,level\n100\n").2, "`100` has 1 field");
+        // Times in range and order, at their own line and column.
+        assert_eq!(bad("10,1\n 5,0\n"), (2, 2, "time 5 us comes before 10 us".into(), "changes in increasing time".into()));
+        assert_eq!(bad("-1,1\n").2, "time -1 us is out of range");
+    }
+
+    fn tmpdir(tag: &str) -> std::path::PathBuf {
+        let d = std::env::temp_dir().join(format!("ubik-io-{}-{tag}", std::process::id()));
+        std::fs::create_dir_all(&d).unwrap();
+        d
+    }
+
+    /// An error in a changes file names the file's line, not the machine file's.
+    #[test]
+    fn changes_file_errors_point_into_the_file() {
+        let d = tmpdir("csv");
+        let m = |body: &[u8]| {
+            std::fs::write(d.join("p.csv"), body).unwrap();
+            MachineConfig::from_str_in("[[io.pin]]\npin = 1\nchanges_file = \"p.csv\"\n", "m.toml", &d)
+                .map(|c| c.devices.io.pins[0].changes.iter().collect::<Vec<_>>())
+                .map_err(|e| e.to_string())
+        };
+        let f = d.join("p.csv").display().to_string();
+        assert_eq!(m(b"#c\nat_us,level\n1,1\n2,0\n"), Ok(vec![(1.0, true), (2.0, false)]));
         assert_eq!(
-            parse_changes("10,1\n20,high\n"),
-            Err((2, "`20,high` is not `at_us,level`".into()))
+            m(b"at_us,level\n5,1\n3,0\n").unwrap_err(),
+            format!("{f}:3:1: time 3 us comes before 5 us; expected changes in increasing time")
         );
+        assert_eq!(
+            m(b"1e16,1\n").unwrap_err(),
+            format!("{f}:1:1: time 10000000000000000 us is out of range; expected times from 0 to 1000000000000000 microseconds")
+        );
+        assert!(m(b"100,2\n").unwrap_err().starts_with(&format!("{f}:1:5: `2` is not a level")));
+        assert!(m(b"1,1\n2,\xff\n").unwrap_err().starts_with(&format!("{f}:2:3: GPIO script file")));
+        let _ = std::fs::remove_dir_all(&d);
+    }
+
+    #[test]
+    fn inline_changes_are_pairs_checked_where_they_are() {
+        for (text, want) in [
+            ("[[io.pin]]\npin = 1\nchanges = [[1, 1], [100, 1, 0]]\n", "m.toml:3:20: a change with 3 elements; expected [at_us, level]"),
+            ("[[io.pin]]\npin = 1\nchanges = [[100]]\n", "m.toml:3:12: a change with 1 element;"),
+            ("[[io.pin]]\npin = 1\nchanges = [[1, 1], [\"x\", 0]]\n", "m.toml:3:21: time \"x\" is not a number"),
+            ("[[io.pin]]\npin = 1\nchanges = [[1, 0.5]]\n", "m.toml:3:16: level 0.5 at 1 us is not a level"),
+            ("[[io.pin]]\npin = 1\nchanges = [[5, 1], [3, 0]]\n", "m.toml:3:20: time 3 us comes before 5 us"),
+        ] {
+            let e = cfg(text).unwrap_err();
+            assert!(e.starts_with(want), "{text:?}: {e}");
+        }
+        let c = cfg("[[io.pin]]\npin = 1\nchanges = [[0.5, 1], [2, 0]]\n").unwrap();
+        assert_eq!(c.pins[0].changes.iter().collect::<Vec<_>>(), [(0.5, true), (2.0, false)]);
+    }
+
+    /// The changes of several pins are taken in time order, at one time in the order the pins
+    /// are listed; copies of the ports share the changes.
+    #[test]
+    fn pins_merge_in_time_then_listing_order_and_share_their_changes() {
+        let c = MachineConfig::from_str(
+            "[[io.pin]]\npin = 7\nline = 2\nchanges = [[1, 1], [3, 0]]\n\
+             [[io.pin]]\npin = 2\nchanges = [[0, 1], [1, 1], [3, 0], [4, 1]]\n",
+            "m.toml",
+        )
+        .unwrap();
+        let mut io = IoPorts::build(&c.devices.io, &c, 1);
+        let copy = io.clone();
+        assert!(Arc::ptr_eq(&io.script, &copy.script));
+        assert!(Arc::ptr_eq(&io.script[0].changes.times_us, &c.devices.io.pins[0].changes.times_us));
+        assert_eq!(io.wakes(), 1 << 18);
+        let mut order = Vec::new();
+        while let Some((t, i, l)) = io.next_change() {
+            order.push((t / 1_000_000_000, io.script[i].pin, l));
+            io.next[i] += 1;
+        }
+        assert_eq!(order, [(0, 2, true), (1, 7, true), (1, 2, true), (3, 7, false), (3, 2, false), (4, 2, true)]);
+        assert_eq!(io.wakes(), 0);
     }
 }

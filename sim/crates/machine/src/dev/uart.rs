@@ -35,11 +35,12 @@ pub const TX_IRQ: u32 = 1 << 1;
 const MAX_BAUD: i64 = 100_000_000;
 const MAX_FIFO: i64 = 4096;
 
-/// Bytes arriving from `at_us` on, back to back.
+/// Bytes arriving from `at_us` on, back to back. The bytes are shared, not copied, by
+/// copies of the configuration and of the machine (an `rx_file` may hold 64 MiB).
 #[derive(Clone, Debug, PartialEq)]
 pub struct RxChunk {
     pub at_us: f64,
-    pub bytes: Vec<u8>,
+    pub bytes: Arc<[u8]>,
 }
 
 /// `[uart]` in the machine file.
@@ -152,7 +153,7 @@ tx = "console"
         }
         let mut rx = Vec::new();
         if let Some(f) = &raw.rx_file {
-            let (_, bytes) = cx.read_named_file(f, "UART receive file")?;
+            let (_, bytes) = cx.read_named_file_shared(f, "UART receive file")?;
             let at_us = match &raw.rx_start_us {
                 Some(t) => time_us(t, "rx_start_us", cx)?,
                 None => 0.0,
@@ -167,7 +168,7 @@ tx = "console"
         }
         for r in raw.rx.iter().flatten() {
             let bytes = match (&r.text, &r.bytes) {
-                (Some(t), None) => t.get_ref().as_bytes().to_vec(),
+                (Some(t), None) => Arc::from(t.get_ref().as_bytes()),
                 (None, Some(b)) => {
                     let mut out = Vec::new();
                     for &v in b.get_ref() {
@@ -180,7 +181,7 @@ tx = "console"
                         }
                         out.push(v as u8);
                     }
-                    out
+                    out.into()
                 }
                 (Some(t), Some(_)) => {
                     return Err(cx.err(
@@ -233,15 +234,54 @@ pub struct Uart {
     shifting: Option<(u8, u128)>,
     holding: Option<u8>,
     rx_fifo: VecDeque<u8>,
-    /// Every byte the script sends and when its stop bit arrives, in order (shared by
-    /// copies of the machine).
-    rx_script: Arc<[(u128, u8)]>,
-    rx_next: usize,
+    /// What the script sends, in start order (shared by copies of the machine: a byte's
+    /// time is worked out when it is due, so no per-byte table is built).
+    rx_chunks: Arc<[RxChunk]>,
+    /// The next byte to arrive: chunk, byte in it, and when that chunk's first byte starts
+    /// (its `at_us`, or later if the line was still busy with the chunk before).
+    rx_chunk: usize,
+    rx_byte: usize,
+    rx_start_fs: u128,
     /// An interrupt enable was set while its condition held: latch at the next look.
     latch_now: bool,
 }
 
 impl Uart {
+    /// Moves the receive cursor to chunk `i` (or past the end), the line being free from
+    /// `line_free`; empty chunks are passed over.
+    fn rx_enter(&mut self, mut i: usize, mut line_free: u128) {
+        while let Some(c) = self.rx_chunks.get(i) {
+            let start = line_free.max(chunk_start_fs(c.at_us));
+            if !c.bytes.is_empty() {
+                self.rx_start_fs = start;
+                break;
+            }
+            line_free = start;
+            i += 1;
+        }
+        self.rx_chunk = i;
+        self.rx_byte = 0;
+    }
+
+    /// The next byte to arrive and when its stop bit does, if any is left.
+    fn rx_peek(&self) -> Option<(u128, u8)> {
+        let c = self.rx_chunks.get(self.rx_chunk)?;
+        let t = self.rx_start_fs + (self.rx_byte as u128 + 1) * self.byte_fs;
+        Some((t, c.bytes[self.rx_byte]))
+    }
+
+    /// Past the byte `rx_peek` returned.
+    fn rx_pop(&mut self) {
+        let Some(c) = self.rx_chunks.get(self.rx_chunk) else {
+            return;
+        };
+        self.rx_byte += 1;
+        if self.rx_byte == c.bytes.len() {
+            let line_free = self.rx_start_fs + c.bytes.len() as u128 * self.byte_fs;
+            self.rx_enter(self.rx_chunk + 1, line_free);
+        }
+    }
+
     fn status(&self) -> u32 {
         let mut s = self.sticky;
         if !self.rx_fifo.is_empty() {
@@ -281,17 +321,7 @@ impl Device for Uart {
         } else {
             10 * FS_PER_S / own.baud as u128
         };
-        let mut script = Vec::new();
-        let mut line_free = 0u128;
-        for chunk in &own.rx {
-            let mut t = line_free.max((chunk.at_us * 1e9).round() as u128);
-            for &b in &chunk.bytes {
-                t += byte_fs;
-                script.push((t, b));
-            }
-            line_free = t;
-        }
-        Uart {
+        let mut u = Uart {
             byte_fs,
             baud: own.baud,
             irq_line: own.irq_line,
@@ -302,10 +332,14 @@ impl Device for Uart {
             shifting: None,
             holding: None,
             rx_fifo: VecDeque::new(),
-            rx_script: script.into(),
-            rx_next: 0,
+            rx_chunks: own.rx.clone().into(),
+            rx_chunk: 0,
+            rx_byte: 0,
+            rx_start_fs: 0,
             latch_now: false,
-        }
+        };
+        u.rx_enter(0, 0);
+        u
     }
 
     fn read(&mut self, reg: u32, _cx: &mut Access) -> Option<u32> {
@@ -357,7 +391,7 @@ impl Device for Uart {
             return Some(0); // due at once
         }
         let tx = self.shifting.map(|(_, t)| t);
-        let rx = self.rx_script.get(self.rx_next).map(|&(t, _)| t);
+        let rx = self.rx_peek().map(|(t, _)| t);
         let t = match (tx, rx) {
             (Some(a), Some(b)) => a.min(b),
             (a, b) => a.or(b)?,
@@ -374,10 +408,10 @@ impl Device for Uart {
         }
         loop {
             let tx = self.shifting.filter(|&(_, t)| t <= until);
-            let rx = self.rx_script.get(self.rx_next).filter(|&&(t, _)| t <= until);
+            let rx = self.rx_peek().filter(|&(t, _)| t <= until);
             match (tx, rx) {
                 // The earlier first; a byte sent and one received at once: sent first.
-                (Some((b, t)), r) if r.is_none_or(|&(rt, _)| t <= rt) => {
+                (Some((b, t)), r) if r.is_none_or(|(rt, _)| t <= rt) => {
                     if self.tx_console {
                         cx.console(b);
                     }
@@ -388,8 +422,8 @@ impl Device for Uart {
                         cx.latch(line, || clock.cycle_at(t));
                     }
                 }
-                (_, Some(&(t, b))) => {
-                    self.rx_next += 1;
+                (_, Some((t, b))) => {
+                    self.rx_pop();
                     let lost = self.rx_fifo.len() >= self.rx_depth;
                     if lost {
                         self.sticky |= RX_OVERRUN;
@@ -409,12 +443,17 @@ impl Device for Uart {
 
     /// Its line, while something is still to be sent or received.
     fn wakes(&self) -> u32 {
-        if self.latch_now || self.shifting.is_some() || self.rx_next < self.rx_script.len() {
+        if self.latch_now || self.shifting.is_some() || self.rx_chunk < self.rx_chunks.len() {
             1 << (16 + self.irq_line as u32)
         } else {
             0
         }
     }
+}
+
+/// When a chunk due at `at_us` may start, in femtoseconds.
+fn chunk_start_fs(at_us: f64) -> u128 {
+    (at_us * 1e9).round() as u128
 }
 
 #[cfg(test)]
@@ -438,8 +477,8 @@ mod tests {
                      [[uart.rx]]\nat_us = 2\ntext = \"ok\"\n")
             .unwrap();
         assert_eq!(c.baud, 0);
-        assert_eq!(c.rx[0].bytes, b"ok");
-        assert_eq!(c.rx[1].bytes, [1, 255]);
+        assert_eq!(&c.rx[0].bytes[..], b"ok");
+        assert_eq!(&c.rx[1].bytes[..], [1, 255]);
     }
 
     #[test]
@@ -470,7 +509,58 @@ mod tests {
             .unwrap();
         let u = Uart::build(&c, &MachineConfig::default(), 1);
         // 10 us a byte: a at 10, b at 20, c (due from 5 us) after b, at 30.
-        let us: Vec<u128> = u.rx_script.iter().map(|&(t, _)| t / 1_000_000_000).collect();
+        let us: Vec<u128> = script(u).iter().map(|&(t, _)| t / 1_000_000_000).collect();
         assert_eq!(us, [10, 20, 30]);
+    }
+
+    /// Every byte the receive script sends and when, from the cursor on.
+    fn script(mut u: Uart) -> Vec<(u128, u8)> {
+        let mut out = Vec::new();
+        while let Some(b) = u.rx_peek() {
+            out.push(b);
+            u.rx_pop();
+        }
+        out
+    }
+
+    #[test]
+    fn empty_chunks_and_a_free_line_are_passed_over() {
+        let c = cfg("[uart]\nbaud = 1000000\n[[uart.rx]]\nat_us = 0\ntext = \"\"\n\
+                     [[uart.rx]]\nat_us = 1\nbytes = [7]\n[[uart.rx]]\nat_us = 2\ntext = \"\"\n\
+                     [[uart.rx]]\nat_us = 100\ntext = \"z\"\n")
+        .unwrap();
+        let u = Uart::build(&c, &MachineConfig::default(), 1);
+        assert!(u.wakes() != 0);
+        let us: Vec<(u128, u8)> = script(u)
+            .into_iter()
+            .map(|(t, b)| (t / 1_000_000_000, b))
+            .collect();
+        assert_eq!(us, [(11, 7), (110, b'z')]);
+        // Baud 0: a byte takes no time.
+        let c = cfg("[uart]\nbaud = 0\n[[uart.rx]]\nat_us = 3\ntext = \"ab\"\n").unwrap();
+        let u = Uart::build(&c, &MachineConfig::default(), 1);
+        assert_eq!(script(u), [(3_000_000_000, b'a'), (3_000_000_000, b'b')]);
+        let c = cfg("[[uart.rx]]\nat_us = 3\ntext = \"\"\n").unwrap();
+        let u = Uart::build(&c, &MachineConfig::default(), 1);
+        assert_eq!(u.wakes(), 0, "nothing to receive");
+    }
+
+    /// A copy of the UART (as the GDB server's snapshots make) shares the received bytes:
+    /// an `rx_file` of 64 MiB is held once, not once per copy.
+    #[test]
+    fn copies_share_the_received_bytes() {
+        let d = std::env::temp_dir().join(format!("ubik-uart-share-{}", std::process::id()));
+        std::fs::create_dir_all(&d).unwrap();
+        std::fs::write(d.join("rx.bin"), vec![0x55u8; 1 << 16]).unwrap();
+        let m = d.join("m.toml");
+        let c = MachineConfig::from_str("[uart]\nrx_file = \"rx.bin\"\n", m.to_str().unwrap())
+            .unwrap();
+        let _ = std::fs::remove_dir_all(&d);
+        let u = Uart::build(&c.devices.uart, &c, 1);
+        let v = u.clone();
+        assert!(Arc::ptr_eq(&u.rx_chunks, &v.rx_chunks));
+        assert!(Arc::ptr_eq(&u.rx_chunks[0].bytes, &c.devices.uart.rx[0].bytes));
+        assert_eq!(script(v).len(), 1 << 16);
+        assert_eq!(script(u).last(), Some(&((1 << 16) * 86_805_555_555u128, 0x55)));
     }
 }
