@@ -1539,6 +1539,7 @@ impl Ctx<'_> {
         what: &str,
     ) -> R<(PathBuf, std::sync::Arc<[u8]>)> {
         let full = self.base_dir.join(path.get_ref());
+        self.read.borrow_mut().push(full.clone());
         let bytes = crate::infile::read_bounded_shared(&full, MAX_STREAM_BYTES)
             .map_err(|e| read_error(&full, Some(self.loc(path.span().start)), what, e))?;
         Ok((full, bytes))

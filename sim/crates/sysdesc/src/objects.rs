@@ -1898,7 +1898,7 @@ mod tests {
         (
             "kind_array",
             "[[task]]\nentry = \"f\"\n",
-            "system.toml:1:1: invalid type: sequence; expected one table per task, [task.NAME]",
+            "system.toml:1:1: `[[task]]` is an array of tables; expected one table per task, [task.NAME]",
         ),
         (
             "kind_value",
