@@ -279,7 +279,8 @@ UK_OTHER_FN(uk_task_set_prio) int uk_task_set_prio(uk_task_t *t, uint8_t prio)
         return UK_EPERM;
     if (!t)
         t = uk__current;
-    if (!valid_task(t) || uk__sched_valid_prio(prio) != UK_OK)
+    /* The idle task keeps the lowest priority: above a ready task it would starve it. */
+    if (!valid_task(t) || t == &uk__idle_task || uk__sched_valid_prio(prio) != UK_OK)
         return UK_EINVAL;
     unsigned key = uk__lock();
     if (prio != t->base_prio) {
@@ -329,7 +330,9 @@ UK_OTHER_FN(uk_task_set_deadline) int uk_task_set_deadline(uk_task_t *t, uk_tick
         return UK_EPERM;
     if (!t)
         t = uk__current;
-    if (!valid_task(t) || relative == UK_FOREVER)
+    /* The idle task has no deadline: with one, a deadline policy would run it ahead of
+     * the tasks without one. */
+    if (!valid_task(t) || t == &uk__idle_task || relative == UK_FOREVER)
         return UK_EINVAL;
     unsigned key = uk__lock();
     t->rel_deadline = relative;
