@@ -13,7 +13,9 @@ UK_OTHER_FN(uk_task_create) int uk_task_create(uk_task_t *t, const char *name, v
 {
     if (!t || !entry || !stack || stack_bytes < 128 || ((uintptr_t)stack & 3))
         return UK_EINVAL;
-    if (uk__sched_valid_prio(prio) != UK_OK)
+    /* The lowest priority is the idle task's alone: a task beside it would queue behind the
+     * idle task, which never gives way (system.toml refuses it too). */
+    if (uk__sched_valid_prio(prio) != UK_OK || (prio == UK_IDLE_PRIO && t != &uk__idle_task))
         return UK_EINVAL;
     if (UK_IN_ISR())
         return UK_EPERM;
@@ -279,8 +281,9 @@ UK_OTHER_FN(uk_task_set_prio) int uk_task_set_prio(uk_task_t *t, uint8_t prio)
         return UK_EPERM;
     if (!t)
         t = uk__current;
-    /* The idle task keeps the lowest priority: above a ready task it would starve it. */
-    if (!valid_task(t) || t == &uk__idle_task || uk__sched_valid_prio(prio) != UK_OK)
+    /* The idle task keeps the lowest priority, and alone: above a ready task it would starve
+     * it, and a task beside it would wait behind it for ever. */
+    if (!valid_task(t) || t == &uk__idle_task || prio == UK_IDLE_PRIO || uk__sched_valid_prio(prio) != UK_OK)
         return UK_EINVAL;
     unsigned key = uk__lock();
     if (prio != t->base_prio) {

@@ -6,7 +6,8 @@
  * - The idle task (reached through uk_debug_info) refuses a priority, a deadline and a
  *   signal handler with UK_EINVAL, as it refuses suspend and delete: a priority above a
  *   ready task's, or (edf) a deadline, would let it starve every task; a handler would run
- *   as the idle task, which must never block. The tasks keep running afterwards.
+ *   as the idle task, which must never block. No other task gets the idle task's priority
+ *   (it would wait behind the idle task for ever). The tasks keep running afterwards.
  * Self-checking. */
 #include <ubik/ubik.h>
 #include "bsp/bsp.h"
@@ -57,6 +58,12 @@ static void ctl_entry(void *arg)
     CHECK_EQ(uk_task_deadline(idle), UK_FOREVER);
     CHECK_EQ(uk_signal_handler(idle, handler), UK_EINVAL);
     CHECK_EQ(uk_signal_send(idle, 1), UK_ESTATE); /* no handler: refused */
+    /* Nor does another task get the idle task's priority: it would wait behind it. */
+    CHECK_EQ(uk_task_set_prio(0, idle_prio), UK_EINVAL);
+    CHECK_EQ(uk_task_prio(0), 10);
+    static uk_task_t other;
+    static uint32_t other_stack[64];
+    CHECK_EQ(uk_task_create(&other, "x", ctl_entry, 0, idle_prio, other_stack, sizeof other_stack), UK_EINVAL);
     CHECK_EQ(uk_task_suspend(idle), UK_EINVAL);
     CHECK_EQ(uk_task_delete(idle), UK_EINVAL);
     t0 = uk_time();

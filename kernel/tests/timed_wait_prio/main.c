@@ -3,7 +3,8 @@
  * a queue's receive and send, event flags, a pool, a mutex) the waiter's priority is changed
  * two ticks in, by uk_task_set_prio and by inheritance (a higher task blocks on a mutex the
  * waiter owns); then in the middle of a chain of mutexes, whose owner must give back the
- * priority lent through the chain when the middle waiter times out. Under rtm the change
+ * priority lent through the chain when the middle waiter times out; and in a deadlock cycle
+ * of two mutexes, which the first timeout breaks. Under rtm the change
  * used to rewrite the waiter's RTM record without its delay: the wait never ended. Unique
  * priorities throughout (bitmap, rtm). Self-checking. */
 #include <ubik/ubik.h>
@@ -152,6 +153,54 @@ static void chain_case(void)
     }
 }
 
+/* A deadlock cycle, broken by a timeout: A (3) holds m1 and waits on m2 (timeout 10); B (2)
+ * holds m2 and, a tick later, waits on m1 (timeout 10), lending A its 2. A times out first,
+ * at its very tick, and hands m1 to B; both end at their base priorities. */
+static volatile int a_result, b_result;
+static volatile uk_tick_t a_took;
+
+static void a_cycle(void *arg)
+{
+    (void)arg;
+    CHECK_EQ(uk_mutex_lock(&m1, UK_NO_WAIT), UK_OK);
+    CHECK_EQ(uk_task_sleep(1), UK_OK);
+    uk_tick_t t0 = uk_time();
+    a_result = uk_mutex_lock(&m2, TIMEOUT);
+    a_took = uk_time() - t0;
+    if (a_result == UK_OK)
+        CHECK_EQ(uk_mutex_unlock(&m2), UK_OK);
+    CHECK_EQ(uk_mutex_unlock(&m1), UK_OK);
+}
+
+static void b_cycle(void *arg)
+{
+    (void)arg;
+    CHECK_EQ(uk_mutex_lock(&m2, UK_NO_WAIT), UK_OK);
+    CHECK_EQ(uk_task_sleep(2), UK_OK);
+    b_result = uk_mutex_lock(&m1, TIMEOUT); /* A waits on m2, held here: a cycle */
+    if (b_result == UK_OK)
+        CHECK_EQ(uk_mutex_unlock(&m1), UK_OK);
+    CHECK_EQ(uk_mutex_unlock(&m2), UK_OK);
+}
+
+static void cycle_case(void)
+{
+    a_result = b_result = 99;
+    CHECK_EQ(uk_task_create(&w, "A", a_cycle, 0, 3, w_stack, sizeof w_stack), UK_OK);
+    CHECK_EQ(uk_task_create(&h, "B", b_cycle, 0, 2, h_stack, sizeof h_stack), UK_OK);
+    CHECK_EQ(uk_task_activate(&w), UK_OK);
+    CHECK_EQ(uk_task_activate(&h), UK_OK);
+    CHECK_EQ(uk_task_sleep(4), UK_OK);
+    CHECK_EQ(uk_task_prio(&w), 2); /* lent by B through the cycle */
+    CHECK_EQ(uk_task_sleep(2 * TIMEOUT), UK_OK);
+    CHECK_EQ(a_result, UK_ETIMEOUT);
+    CHECK_EQ(a_took, TIMEOUT);
+    CHECK_EQ(b_result, UK_OK);
+    CHECK_EQ(uk_task_state(&w), UK_TASK_DELETED);
+    CHECK_EQ(uk_task_state(&h), UK_TASK_DELETED);
+    CHECK(m1.owner == 0 && m2.owner == 0);
+}
+
 static void ctl_entry(void *arg)
 {
     (void)arg;
@@ -166,6 +215,7 @@ static void ctl_entry(void *arg)
             run_case(kind, how);
     CHECK_EQ(uk_mutex_unlock(&held), UK_OK);
     chain_case();
+    cycle_case();
     bsp_exit(check_result());
 }
 
