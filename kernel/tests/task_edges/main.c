@@ -60,7 +60,7 @@ static void ctl_entry(void *arg)
     CHECK_EQ(uk_signal_send(idle, 1), UK_ESTATE); /* no handler: refused */
     /* Nor does another task get the idle task's priority: it would wait behind it. */
     CHECK_EQ(uk_task_set_prio(0, idle_prio), UK_EINVAL);
-    CHECK_EQ(uk_task_prio(0), 10);
+    CHECK_EQ(uk_task_prio(&ctl), 10);
     static uk_task_t other;
     static uint32_t other_stack[64];
     CHECK_EQ(uk_task_create(&other, "x", ctl_entry, 0, idle_prio, other_stack, sizeof other_stack), UK_EINVAL);
