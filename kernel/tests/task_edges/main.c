@@ -3,6 +3,8 @@
  *   deadline *last_wake + period is ahead and the task sleeps to it (it used to return
  *   UK_ETIMEOUT at once whenever the deadline was more than one period ahead); one now or
  *   passed still returns UK_ETIMEOUT at once, with *last_wake advanced.
+ * - The deadline uk_task_deadline reports after sleep_until and set_deadline (docs/api.md
+ *   says which policies renew it when the task becomes ready).
  * - The idle task (reached through uk_debug_info) refuses a priority, a deadline and a
  *   signal handler with UK_EINVAL, as it refuses suspend and delete: a priority above a
  *   ready task's, or (edf) a deadline, would let it starve every task; a handler would run
@@ -30,8 +32,12 @@ static void ctl_entry(void *arg)
     CHECK_EQ(uk_task_sleep_until(&last, 5), UK_OK);
     CHECK_EQ(uk_time(), t0 + 25);
     CHECK_EQ(last, t0 + 25);
+    /* The job released at the wake-up is due at the next release, under every policy (the
+     * deadline policies renew it as the task becomes ready, the others at sleep_until). */
+    CHECK_EQ(uk_task_deadline(&ctl), t0 + 30);
     CHECK_EQ(uk_task_sleep_until(&last, 5), UK_OK); /* and on along the grid */
     CHECK_EQ(uk_time(), t0 + 30);
+    CHECK_EQ(uk_task_deadline(&ctl), t0 + 35);
     /* Far ahead (below half the tick range) is still ahead. */
     t0 = uk_time();
     last = t0 + 200;
@@ -46,6 +52,13 @@ static void ctl_entry(void *arg)
     last = t0 - 100;
     CHECK_EQ(uk_task_sleep_until(&last, 5), UK_ETIMEOUT);
     CHECK_EQ(last, t0 - 95);
+    CHECK_EQ(uk_task_deadline(&ctl), t0 - 90); /* a late job: its release + period */
+    uk_tick_t now = uk_time();
+    CHECK_EQ(uk_task_set_deadline(0, 7), UK_OK);
+    uk_tick_t due = uk_task_deadline(&ctl);
+    CHECK(due - now == 7 || due - now == 8); /* set at once, every policy (a tick may pass) */
+    CHECK_EQ(uk_task_set_deadline(0, 0), UK_OK);
+    CHECK_EQ(uk_task_deadline(&ctl), UK_FOREVER); /* none */
 
     /* The idle task. */
     uk_task_t *idle = (uk_task_t *)(uintptr_t)uk_debug_info.idle_task;
