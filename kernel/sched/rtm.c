@@ -149,6 +149,8 @@ UK_SCHED_FN(uk__sched_tick) bool uk__sched_tick(uk_task_t *t)
     return false;
 }
 
+/* t ready, or (sched_core.c's requeue_waiter) waiting: the priority byte alone is written,
+ * so a waiter's status (DELAYED, a pending EXPIRED), event id and delay stay as they are. */
 UK_SCHED_FN(uk__sched_set_prio) void uk__sched_set_prio(uk_task_t *t, uk_prio_t prio)
 {
     t->prio = prio;

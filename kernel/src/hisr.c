@@ -57,8 +57,10 @@ static UK_OTHER_FN(hisr_run) void hisr_run(void *arg)
 
 #ifdef UK_CONFIG_CHECKS_FULL
 /* The lists' invariant: each holds live HISRs of its level, each running, with a run still
- * to make unless it is the one running now (its last run ends after the list is left);
- * uk__hisr_ready marks exactly the non-empty levels. */
+ * to make unless it is in its last run: the one running now, or the first of a lower level
+ * than the one running now (a higher level's activation preempted it mid-run, e.g. the
+ * timers' HISR at a tick; it resumes when the higher levels are done, and its run ends after
+ * the list is left); uk__hisr_ready marks exactly the non-empty levels. */
 UK_OTHER_FN(uk__hisr_check) void uk__hisr_check(void)
 {
     for (unsigned p = 0; p < UK_HISR_PRIOS; p++) {
@@ -68,7 +70,9 @@ UK_OTHER_FN(uk__hisr_check) void uk__hisr_check(void)
             const uk_hisr_t *h = UK_CONTAINER_OF(at, uk_hisr_t, node);
             UK_CHECK(h->magic == UK_HISR_MAGIC && h->prio == p && h->running,
                      "a HISR ready list holds running HISRs of its level");
-            UK_CHECK(h->pending || h == uk__current_hisr, "a listed HISR has a run to make");
+            const uk_hisr_t *cur = uk__current_hisr;
+            bool preempted = at == ready[p].next && cur && cur->prio < p;
+            UK_CHECK(h->pending || h == cur || preempted, "a listed HISR has a run to make");
         }
     }
 }

@@ -64,7 +64,7 @@ UK_OTHER_FN(uk_start) void uk_start(void)
     uk__arch_timer_start(UK_TICK_HZ);
     uk_task_t *first = uk__sched_pick();
     uk__current = first;
-    UK_POWER_SWITCH(first);
+    UK_POWER_START(first); /* every policy: the machine may start at another point */
     uk__arch_switch(&boot_context.sp, &first->sp);
     for (;;) {
     }

@@ -42,6 +42,16 @@ UK_SCHED_FN(uk__power_switch) void uk__power_switch(const uk_task_t *next)
     select_opp(table[policy][cls]);
 }
 
+/* The first switch (uk_start): the machine may have started at any operating point, so
+ * every policy selects the first task's point here, DEFAULT included (its point 0). The
+ * switches after it pay for a policy other than DEFAULT only: under DEFAULT the point stays
+ * where this put it, until uk_power_set_policy. */
+UK_OTHER_FN(uk__power_start) void uk__power_start(const uk_task_t *first)
+{
+    current = (uint8_t)uk__arch_opp_selected(); /* already there: no selection, no settling */
+    uk__power_switch(first);
+}
+
 UK_OTHER_FN(uk_task_set_power_class) int uk_task_set_power_class(uk_task_t *t, uk_power_class_t cls)
 {
     if (!t || t->magic != UK_TASK_MAGIC || (unsigned)cls > UK_POWER_LOW)

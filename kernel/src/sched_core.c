@@ -91,9 +91,16 @@ UK_SCHED_FN(uk__tail) void uk__tail(void)
 static UK_SCHED_FN(requeue_waiter) __attribute__((noinline, aligned(4))) void requeue_waiter(uk_task_t *t, uk_prio_t prio)
 {
     uk_list_t *q = t->waiting_on;
+#if UK_SCHED_RTM
+    /* The RTM orders the queue by the records' priorities: only the priority changes. The
+     * record keeps its status (DELAYED, a pending EXPIRED) and its delay, so a timed wait
+     * still times out; taking it out of the queue and back in would rewrite the status. */
+    uk__sched_set_prio(t, prio);
+#else
     uk__waitq_remove(t);
     t->prio = prio;
     uk__waitq_insert(q, t);
+#endif
     uk__wait_moved(t, q);
 }
 

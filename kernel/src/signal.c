@@ -85,8 +85,8 @@ UK_OTHER_FN(uk_signal_handler) int uk_signal_handler(uk_task_t *t, uk_signal_han
         return UK_EPERM;
     if (!t)
         t = uk__current;
-    if (!valid_sig_task(t))
-        return UK_EINVAL;
+    if (!valid_sig_task(t) || t == &uk__idle_task)
+        return UK_EINVAL; /* a handler would run as the idle task, which must never block */
     unsigned key = uk__lock();
     t->sig_handler = fn;
     if (!fn)

@@ -13,7 +13,9 @@ UK_OTHER_FN(uk_task_create) int uk_task_create(uk_task_t *t, const char *name, v
 {
     if (!t || !entry || !stack || stack_bytes < 128 || ((uintptr_t)stack & 3))
         return UK_EINVAL;
-    if (uk__sched_valid_prio(prio) != UK_OK)
+    /* The lowest priority is the idle task's alone: a task beside it would queue behind the
+     * idle task, which never gives way (system.toml refuses it too). */
+    if (uk__sched_valid_prio(prio) != UK_OK || (prio == UK_IDLE_PRIO && t != &uk__idle_task))
         return UK_EINVAL;
     if (UK_IN_ISR())
         return UK_EPERM;
@@ -279,7 +281,9 @@ UK_OTHER_FN(uk_task_set_prio) int uk_task_set_prio(uk_task_t *t, uint8_t prio)
         return UK_EPERM;
     if (!t)
         t = uk__current;
-    if (!valid_task(t) || uk__sched_valid_prio(prio) != UK_OK)
+    /* The idle task keeps the lowest priority, and alone: above a ready task it would starve
+     * it, and a task beside it would wait behind it for ever. */
+    if (!valid_task(t) || t == &uk__idle_task || prio == UK_IDLE_PRIO || uk__sched_valid_prio(prio) != UK_OK)
         return UK_EINVAL;
     unsigned key = uk__lock();
     if (prio != t->base_prio) {
@@ -329,7 +333,9 @@ UK_OTHER_FN(uk_task_set_deadline) int uk_task_set_deadline(uk_task_t *t, uk_tick
         return UK_EPERM;
     if (!t)
         t = uk__current;
-    if (!valid_task(t) || relative == UK_FOREVER)
+    /* The idle task has no deadline: with one, a deadline policy would run it ahead of
+     * the tasks without one. */
+    if (!valid_task(t) || t == &uk__idle_task || relative == UK_FOREVER)
         return UK_EINVAL;
     unsigned key = uk__lock();
     t->rel_deadline = relative;

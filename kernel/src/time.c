@@ -125,7 +125,10 @@ UK_TIME_FN(uk_task_sleep) int uk_task_sleep(uk_tick_t ticks)
 }
 
 /* Sleep until *last_wake + period and advance *last_wake by period: periods do not drift
- * however long the task ran. A deadline already passed returns at once with UK_ETIMEOUT. */
+ * however long the task ran. A deadline already passed returns at once with UK_ETIMEOUT.
+ * Ticks compare by their difference (the tick count wraps): the deadline is ahead when it
+ * lies less than half the tick range after now, so *last_wake may start in the future (a
+ * grid that begins later); it is not limited to one period ahead. */
 UK_TIME_FN(uk_task_sleep_until) int uk_task_sleep_until(uk_tick_t *last_wake, uk_tick_t period)
 {
     if (UK_IN_ISR() || !uk__started)
@@ -136,10 +139,14 @@ UK_TIME_FN(uk_task_sleep_until) int uk_task_sleep_until(uk_tick_t *last_wake, uk
     *last_wake += period;
     uk_tick_t wait = *last_wake - uk__ticks;
     int r = UK_OK;
-#if UK_SCHED_DEADLINES
     uk__current->rel_deadline = period; /* each release's deadline: the next release */
+#if !UK_SCHED_DEADLINES
+    /* Policies that do not order by deadline do not renew it when the task becomes ready:
+     * the job that starts at the wake-up (or now, a late one) is due at *last_wake + period,
+     * which uk_task_deadline reports. */
+    uk__current->deadline = *last_wake + period;
 #endif
-    if (wait == 0 || wait > period) {
+    if ((int32_t)wait <= 0) {
         r = UK_ETIMEOUT; /* the deadline is now or already passed */
 #if UK_SCHED_DEADLINES
         /* The late job runs now, due one period after its release. */

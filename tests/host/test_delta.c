@@ -206,7 +206,25 @@ int main(void)
     me->state = UK_TASK_READY;
     assert(uk_task_sleep_until(&last, 10) == UK_ETIMEOUT);
     assert(last == 14 && me->state == UK_TASK_READY);
-    checks += 6;
+    /* *last_wake in the future, more than a period ahead (a grid that starts later): the
+     * deadline is ahead by difference, so the task sleeps to it, across the wrap too. */
+    uk__ticks = 100;
+    last = 120;
+    assert(uk_task_sleep_until(&last, 5) == UK_OK);
+    assert(last == 125 && me->state == UK_TASK_DELAYED && me->delta == 25);
+    uk__delay_remove(me);
+    me->state = UK_TASK_READY;
+    uk__ticks = 0xFFFFFFF0u;
+    last = 0x30; /* 0x40 ticks ahead, past the wrap */
+    assert(uk_task_sleep_until(&last, 0x10) == UK_OK);
+    assert(last == 0x40 && me->delta == 0x50);
+    uk__delay_remove(me);
+    me->state = UK_TASK_READY;
+    uk__ticks = 1000; /* 2^31 ticks or more ahead counts as passed */
+    last = 1000 + 0x80000000u - 5;
+    assert(uk_task_sleep_until(&last, 5) == UK_ETIMEOUT);
+    assert(last == 1000 + 0x80000000u && me->state == UK_TASK_READY);
+    checks += 9;
 
     printf("test_delta: %u checks passed\n", checks);
     return 0;

@@ -90,13 +90,15 @@ int uk_task_sleep_until(uk_tick_t *last_wake, uk_tick_t period);
 uk_task_t *uk_task_self(void);
 int uk_task_set_prio(uk_task_t *t, uint8_t prio);
 int uk_task_set_slice(uk_task_t *t, uk_tick_t ticks);
-/* t's relative deadline (NULL: the calling task): each time t becomes ready, its deadline is
- * `relative` ticks later; 0 removes it (t then runs after every task with a deadline, by
- * priority). If t is ready, its deadline becomes now + relative at once. uk_task_sleep_until
- * sets it to its period, so a periodic task's deadline is its next release. Only the deadline
- * policies (edf, coop) order tasks by it; the others keep it. */
+/* t's relative deadline (NULL: the calling task; not the idle task): 0 removes it (t then
+ * runs after every task with a deadline, by priority). uk_task_sleep_until sets it to its
+ * period, so a periodic task's deadline is its next release. The deadline policies (edf,
+ * coop) order tasks by it and renew the absolute deadline, now + relative, each time t
+ * becomes ready (a ready t's at once); the others set it only here (now + relative) and in
+ * uk_task_sleep_until (the job's release + period). */
 int uk_task_set_deadline(uk_task_t *t, uk_tick_t relative);
-/* t's absolute deadline (a tick; NULL: the calling task's), or UK_FOREVER if it has none. */
+/* t's absolute deadline (a tick; NULL: the calling task's), or UK_FOREVER if it has none (a
+ * deadline at tick 0xFFFFFFFF reads the same). */
 uk_tick_t uk_task_deadline(const uk_task_t *t);
 uk_task_state_t uk_task_state(const uk_task_t *t);
 uint8_t uk_task_prio(const uk_task_t *t);
