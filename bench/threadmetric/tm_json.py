@@ -2,8 +2,10 @@
 """Thread-Metric results -> JSON, and the suite's self-check (bench/threadmetric/run.sh).
 
 Reads RESULTS/ROW/KEY.txt (the console of one run; ROW is OS-SCHED), whose summary line is
-    tm SCENARIO count=N cycles=C cpc=X
+    tm SCENARIO count=N cycles=C cpc=X [interrupts=I]
 and writes {"ROW": {"KEY": X, ...}, ...}: X, cycles per count, an integer.
+Units: the interrupt scenarios must say how many interrupts they counted and count exactly one
+per interrupt, as Thread-Metric does (issue 28, item 30); otherwise this exits 1.
 The self-check: basic processing measures the machine, not the OS, so its cycles per count
 must agree across every row within 1 % (of the smallest), or within what counting whole
 passes allows in a short window (two passes of the row with the fewest: run.sh --check
@@ -18,12 +20,15 @@ import os
 import re
 import sys
 
-SUMMARY = re.compile(r"^tm (\w+) count=(\d+) cycles=(\d+) cpc=(\d+)$")
+SUMMARY = re.compile(r"^tm (\w+) count=(\d+) cycles=(\d+) cpc=(\d+)(?: interrupts=(\d+))?$")
+# Thread-Metric counts one per interrupt in these (the handler's count), whatever else counts.
+PER_INTERRUPT = ("interrupt", "interrupt_preemption")
 BASIC_TOLERANCE = 0.01
 
 
-def read_results(results, counts=None):
-    """{ROW: {KEY: cpc}}; with `counts` (a dict), also fills {(ROW, KEY): count}."""
+def read_results(results, counts=None, units=None):
+    """{ROW: {KEY: cpc}}; with `counts` (a dict), also fills {(ROW, KEY): count}; with
+    `units` (a list), appends why a result does not count in Thread-Metric's unit."""
     out = {}
     for row in sorted(os.listdir(results)):
         rdir = os.path.join(results, row)
@@ -37,10 +42,27 @@ def read_results(results, counts=None):
                     m = SUMMARY.match(line.strip())
                     if m:
                         count, cycles = int(m.group(2)), int(m.group(3))
+                        if units is not None:
+                            why = unit_mismatch(m.group(1), count, m.group(5))
+                            if why:
+                                units.append(f"{row} {fname[:-4]}: {why}")
                         out.setdefault(row, {})[fname[:-4]] = round(cycles / count)
                         if counts is not None:
                             counts[(row, fname[:-4])] = count
     return out
+
+
+def unit_mismatch(scenario, count, interrupts):
+    """None if `count` is in Thread-Metric's unit for `scenario`, else why not."""
+    if scenario not in PER_INTERRUPT:
+        return None
+    if interrupts is None:
+        return ("the summary line does not say how many interrupts its count covers "
+                "(interrupts=N); expected it in the interrupt scenarios")
+    if count != int(interrupts):
+        return (f"counts {count} for {interrupts} interrupts; expected one count per interrupt, "
+                f"Thread-Metric's unit, so that the figure stands beside its published ones")
+    return None
 
 
 def tolerance_applied(counts, rows):
@@ -77,10 +99,12 @@ def main():
     ap.add_argument("results")
     ap.add_argument("-o", "--output")
     args = ap.parse_args()
-    counts = {}
-    table = read_results(args.results, counts)
+    counts, units = {}, []
+    table = read_results(args.results, counts, units)
     if not table:
         sys.exit("tm_json.py: no results in " + args.results)
+    for u in units:
+        print("threadmetric: not Thread-Metric's unit: " + u, file=sys.stderr)
     why, _, which, spread = basic_disagreement(table, counts)
     if why:
         print("threadmetric: self-check failed: " + why, file=sys.stderr)
@@ -93,7 +117,7 @@ def main():
         with open(args.output, "w") as f:
             json.dump(table, f, indent=2, sort_keys=True)
             f.write("\n")
-    sys.exit(1 if why else 0)
+    sys.exit(1 if why or units else 0)
 
 
 if __name__ == "__main__":
