@@ -2,6 +2,7 @@
 //! function, LISR, HISR) that the application does not define is reported where it is named,
 //! `FILE:LINE:COLUMN` with the key, exit 65, one line -- not as the linker's undefined
 //! reference from the generated code (`uk_gen.c.o:(.rodata...): undefined reference to ...`).
+//! Likewise `main`, which the start-up code calls.
 //! Against this repository's kernel and BSP; one build directory throughout, so the kernel is
 //! compiled once.
 
@@ -157,6 +158,19 @@ fn missing_functions_are_reported_where_system_toml_names_them() {
         65,
         &["app/system.toml:17:8: hisr = \"dev_hisr\" names a variable of main.c, not a function"],
         "variable",
+    );
+
+    // No main: crt0 calls it; the linker blamed crt0.S.o.
+    write(
+        &app.join("main.c"),
+        &MAIN_C.replace("int main(void)", "int start(void)"),
+    );
+    let r = build(&d);
+    assert_one_line_failure(
+        &r,
+        65,
+        &["app: no source of the application defines main; expected `int main(void)` with external linkage in one of its sources"],
+        "no main",
     );
 
     // Everything defined: it builds, silently.

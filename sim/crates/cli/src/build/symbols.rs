@@ -4,10 +4,11 @@
 //! `uk_gen.c.o:(.rodata...): undefined reference to 'NAME'`, which points at generated code,
 //! not at the line of `system.toml` that names the function. This reads the symbol tables of
 //! the relocatable objects (ELF32, little-endian: what the cross compiler writes) and reports
-//! the first function missing at its `FILE:LINE:COLUMN`.
+//! the first function missing at its `FILE:LINE:COLUMN`; likewise `main`, which `bsp/crt0.S`
+//! calls (the linker blamed crt0 for it).
 //!
 //! Anything this reader does not understand makes it step aside (the link still reports the
-//! problem in its own words): it never fails a build that would have linked.
+//! problem in its own words): an object it cannot read never fails a build.
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -116,34 +117,33 @@ pub fn defined_symbols(bytes: &[u8]) -> Option<Vec<Defined>> {
     Some(out)
 }
 
-/// Checks that some object of `objects` ((object, the source it was compiled from as
-/// messages show it)) defines each function of `functions` with external linkage, as code.
-/// `Err` is the message for the first function, in the order of the text, that is missing:
-/// `FILE:LINE:COLUMN: ...; expected ...`. `Ok` also when an object cannot be read.
-pub fn check_functions(
-    functions: &[NamedFunction],
-    objects: &[(PathBuf, String)],
-) -> Result<(), String> {
-    if functions.is_empty() {
-        return Ok(());
-    }
-    // name -> (external, kind, source) of its best definition: an external one wins.
-    let mut defs: HashMap<String, (bool, Kind, &str)> = HashMap::new();
-    for (obj, source) in objects {
-        let Some(syms) = std::fs::read(obj).ok().and_then(|b| defined_symbols(&b)) else {
-            return Ok(());
-        };
-        for s in syms {
-            let e = defs
-                .entry(s.name)
-                .or_insert((s.external, s.kind, source.as_str()));
-            if s.external && !e.0 {
-                *e = (s.external, s.kind, source.as_str());
+/// What the objects define: name -> (external, kind, the source as messages show it) of its
+/// best definition (an external one wins over a local one).
+pub struct Definitions(HashMap<String, (bool, Kind, String)>);
+
+impl Definitions {
+    /// The symbols `objects` define ((object, the source it was compiled from as messages
+    /// show it)); `None` when an object cannot be read (no verdict then: the link decides).
+    pub fn read(objects: &[(PathBuf, String)]) -> Option<Definitions> {
+        let mut defs: HashMap<String, (bool, Kind, String)> = HashMap::new();
+        for (obj, source) in objects {
+            let syms = defined_symbols(&std::fs::read(obj).ok()?)?;
+            for s in syms {
+                match defs.get_mut(&s.name) {
+                    Some(e) if s.external && !e.0 => *e = (true, s.kind, source.clone()),
+                    Some(_) => {}
+                    None => {
+                        defs.insert(s.name, (s.external, s.kind, source.clone()));
+                    }
+                }
             }
         }
+        Some(Definitions(defs))
     }
-    let problem = |f: &NamedFunction| -> Option<String> {
-        match defs.get(&f.name) {
+
+    /// Why `name` is not a function with external linkage, or `None` if it is one.
+    fn not_a_function(&self, name: &str) -> Option<String> {
+        match self.0.get(name) {
             Some((true, Kind::Code, _)) => None,
             None => Some("names a function that no source of the application defines".into()),
             Some((false, _, src)) => Some(format!(
@@ -153,22 +153,44 @@ pub fn check_functions(
                 Some(format!("names a variable of {src}, not a function"))
             }
         }
-    };
-    let mut missing = functions.iter().filter_map(|f| problem(f).map(|p| (f, p)));
-    let Some((f, why)) = missing.next() else {
-        return Ok(());
-    };
-    let others: Vec<String> = missing
-        .map(|(g, _)| format!("{} = \"{}\" (line {})", g.key, g.name, g.at.line))
-        .collect();
-    let also = match others.len() {
-        0 => String::new(),
-        _ => format!(" (so do {})", others.join(", ")),
-    };
-    Err(format!(
-        "{}: {} = \"{}\" {why}{also}; expected {} `{}` defined with external linkage in the application's sources",
-        f.at, f.key, f.name, f.role, f.prototype
-    ))
+    }
+
+    /// Checks that the objects define each function of `functions` with external linkage, as
+    /// code. `Err` is the message for the first function, in the order of the text, that is
+    /// not: `FILE:LINE:COLUMN: ...; expected ...`, naming the others with it.
+    pub fn check_functions(&self, functions: &[NamedFunction]) -> Result<(), String> {
+        let mut missing = functions
+            .iter()
+            .filter_map(|f| self.not_a_function(&f.name).map(|p| (f, p)));
+        let Some((f, why)) = missing.next() else {
+            return Ok(());
+        };
+        let others: Vec<String> = missing
+            .map(|(g, _)| format!("{} = \"{}\" (line {})", g.key, g.name, g.at.line))
+            .collect();
+        let also = match others.len() {
+            0 => String::new(),
+            _ => format!(" (so do {})", others.join(", ")),
+        };
+        Err(format!(
+            "{}: {} = \"{}\" {why}{also}; expected {} `{}` defined with external linkage in the application's sources",
+            f.at, f.key, f.name, f.role, f.prototype
+        ))
+    }
+
+    /// Checks that the objects define `main`, which the start-up code (`bsp/crt0.S`) calls;
+    /// `appdir` names the application in the message.
+    pub fn check_main(&self, appdir: &str) -> Result<(), String> {
+        let why = match self.0.get("main") {
+            Some((true, Kind::Code, _)) => return Ok(()),
+            None => "no source of the application defines main".to_string(),
+            Some((false, _, src)) => format!("{src} defines main static"),
+            Some((true, Kind::Data, src)) => format!("main is a variable of {src}"),
+        };
+        Err(format!(
+            "{appdir}: {why}; expected `int main(void)` with external linkage in one of its sources (bsp/crt0.S calls it; a Ubik application's main calls uk_init() and uk_start())"
+        ))
+    }
 }
 
 #[cfg(test)]
@@ -272,6 +294,9 @@ mod tests {
         )
         .unwrap();
         let objs = vec![(obj.clone(), "main.c".to_string())];
+        let check_functions = |f: &[NamedFunction], objs: &[(PathBuf, String)]| {
+            Definitions::read(objs).map_or(Ok(()), |d| d.check_functions(f))
+        };
         assert_eq!(
             check_functions(&[named("producer", "entry", 3)], &objs),
             Ok(())
@@ -299,6 +324,18 @@ mod tests {
             e.contains("names a variable of main.c, not a function"),
             "{e}"
         );
+        let d = Definitions::read(&objs).unwrap();
+        assert_eq!(
+            d.check_main("app"),
+            Err("app: no source of the application defines main; expected `int main(void)` with external linkage in one of its sources (bsp/crt0.S calls it; a Ubik application's main calls uk_init() and uk_start())".into())
+        );
+        std::fs::write(&obj, object(&[("main", STB_GLOBAL, STT_FUNC, 1)])).unwrap();
+        assert_eq!(Definitions::read(&objs).unwrap().check_main("app"), Ok(()));
+        std::fs::write(&obj, object(&[("main", 0, STT_FUNC, 1)])).unwrap();
+        let e = Definitions::read(&objs).unwrap().check_main("app");
+        assert!(e
+            .unwrap_err()
+            .starts_with("app: main.c defines main static;"));
         // An object this reader cannot read: no verdict, the link decides.
         std::fs::write(&obj, b"junk").unwrap();
         assert_eq!(check_functions(&[named("x", "entry", 1)], &objs), Ok(()));
