@@ -50,8 +50,8 @@ use std::path::Path;
 use machine::config::{invalid_at, read_text_file, toml_error};
 pub use machine::config::{ConfigError, Location};
 pub use objects::{
-    Arg, Flags, Heap, Hisr, Interrupt, Mutex, Objects, Pool, Port, PowerClass, PowerConfig,
-    PowerPolicy, Queue, QueueKind, Sem, Task, TaskStart, Timer, TimerAction,
+    Arg, Flags, Heap, Hisr, Interrupt, Mutex, NamedFunction, Objects, Pool, Port, PowerClass,
+    PowerConfig, PowerPolicy, Queue, QueueKind, Sem, Task, TaskStart, Timer, TimerAction,
 };
 use serde::Deserialize;
 use toml::Spanned;

@@ -217,6 +217,23 @@ pub struct Interrupt {
     pub hisr: Option<Hisr>,
 }
 
+/// A function the description names (a task entry, signal handler, timer function, LISR or
+/// HISR), which the application must define with external linkage: `ubik build` checks the
+/// compiled objects for it before linking, and reports a missing one where it is named.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NamedFunction {
+    pub name: String,
+    /// The key that names it where it is first named (`entry`, `signal`, `call`, `lisr`,
+    /// `hisr`).
+    pub key: &'static str,
+    /// Its role, `a task entry`, `a LISR`, ...
+    pub role: &'static str,
+    /// Its C prototype, `void NAME(void *arg)`.
+    pub prototype: String,
+    /// Where it is first named (the value of the key).
+    pub at: Location,
+}
+
 /// Everything a description declares, each kind in the order written.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Objects {
@@ -230,6 +247,8 @@ pub struct Objects {
     pub tasks: Vec<Task>,
     pub timers: Vec<Timer>,
     pub interrupts: Vec<Interrupt>,
+    /// Every function the description names, once each, in the order first named in the text.
+    pub functions: Vec<NamedFunction>,
 }
 
 impl Objects {
@@ -517,6 +536,29 @@ enum Role {
 }
 
 impl Role {
+    /// The role alone, for messages that show the prototype.
+    fn noun(self) -> &'static str {
+        match self {
+            Role::Entry => "a task entry",
+            Role::TimerCall => "a timer function",
+            Role::Lisr => "a LISR",
+            Role::Hisr => "a HISR entry",
+            Role::Signal => "a signal handler",
+        }
+    }
+
+    /// The C prototype of `name` in this role (as `uk_gen.h` declares it).
+    fn prototype(self, name: &str) -> String {
+        let params = match self {
+            Role::Entry => "void *arg",
+            Role::TimerCall => "uk_timer_t *tm, void *arg",
+            Role::Lisr => "unsigned line",
+            Role::Hisr => "uk_hisr_t *h",
+            Role::Signal => "uint32_t sigs",
+        };
+        format!("void {name}({params})")
+    }
+
     fn what(self) -> &'static str {
         match self {
             Role::Entry => "a task entry, void f(void *arg)",
@@ -554,6 +596,8 @@ pub(crate) struct Resolver<'c, 'a> {
     index: HashMap<String, usize>,
     /// The functions named, by name.
     functions: HashMap<String, Function>,
+    /// The same, each where it is first named, for `Objects::functions`.
+    named: Vec<NamedFunction>,
     /// References to check once every name is known: (span, referring key, name, wanted kind;
     /// "" for any object).
     refs: Vec<(Range<usize>, &'static str, String, &'static str)>,
@@ -574,6 +618,7 @@ impl<'c, 'a> Resolver<'c, 'a> {
             names: Vec::new(),
             index: HashMap::new(),
             functions: HashMap::new(),
+            named: Vec::new(),
             refs: Vec::new(),
         }
     }
@@ -658,7 +703,7 @@ impl<'c, 'a> Resolver<'c, 'a> {
     }
 
     /// A function the application defines, in `role`.
-    fn function(&mut self, v: &Spanned<String>, key: &str, role: Role) -> R<String> {
+    fn function(&mut self, v: &Spanned<String>, key: &'static str, role: Role) -> R<String> {
         let name = v.get_ref();
         let span = v.span();
         self.c_name(
@@ -681,6 +726,13 @@ impl<'c, 'a> Resolver<'c, 'a> {
         }
         if !self.functions.contains_key(name) {
             let at = self.ctx.loc(span.start);
+            self.named.push(NamedFunction {
+                name: name.clone(),
+                key,
+                role: role.noun(),
+                prototype: role.prototype(name),
+                at: at.clone(),
+            });
             self.functions.insert(name.clone(), Function { role, at });
         }
         Ok(name.clone())
@@ -879,6 +931,9 @@ impl<'c, 'a> Resolver<'c, 'a> {
             }
         }
         self.check_refs(&o)?;
+        let mut named = std::mem::take(&mut self.named);
+        named.sort_by_key(|f| (f.at.line, f.at.column));
+        o.functions = named;
         Ok(o)
     }
 

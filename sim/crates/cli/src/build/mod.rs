@@ -8,7 +8,9 @@
 //! 3. Compile, in parallel and only what is out of date ([`compile`]): the kernel
 //!    (`kernel/src/*.c`, `kernel/sched/<scheduler>.c`, `kernel/arch/rv32/*.S|*.c`), the BSP
 //!    (`bsp/crt0.S`, `bsp/src/*.c`), `BUILD/uk_gen.c` and the application's sources, into
-//!    `BUILD/obj/`; then link them with `bsp/link.ld` and libgcc.
+//!    `BUILD/obj/`; then check that they define every function `system.toml` names and `main`
+//!    ([`symbols`]: a missing one is reported at its `FILE:LINE:COLUMN`, 65) and link them
+//!    with `bsp/link.ld` and libgcc.
 //!
 //! BUILD is `--build-dir`, else `DIR/STEM.build/` beside `-o DIR/STEM.elf`, else `APPDIR/build/`
 //! (which also holds the default ELF, `app.elf`).
@@ -17,6 +19,7 @@ pub mod compile;
 pub mod flags;
 pub mod hv;
 pub mod root;
+pub mod symbols;
 
 use crate::{code, Failure};
 use clap::Args;
@@ -478,6 +481,25 @@ pub fn build_app(
 
     // ---- Compile.
     let report = compile_units(&units, jobs, verbose, &appdir)?;
+
+    // ---- The functions system.toml names, and main, defined? Reported where they are named
+    // (main: the application), before the linker reports them against the generated code
+    // and crt0.
+    let objects: Vec<(PathBuf, String)> = units
+        .iter()
+        .map(|u| {
+            let rel = u
+                .src
+                .strip_prefix(&appdir)
+                .or_else(|_| u.src.strip_prefix(&root));
+            (u.obj.clone(), rel.unwrap_or(&u.src).display().to_string())
+        })
+        .collect();
+    if let Some(defs) = symbols::Definitions::read(&objects) {
+        defs.check_functions(&desc.objects.functions)
+            .and_then(|()| defs.check_main(appdir_shown))
+            .map_err(|m| Failure::new(code::DATA, m))?;
+    }
 
     // ---- Link.
     if let Some(dir) = elf.parent() {
