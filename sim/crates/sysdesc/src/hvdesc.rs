@@ -497,6 +497,24 @@ mod tests {
     }
 
     #[test]
+    fn small_shares_and_turns_are_kept() {
+        // min_share in millionths: 0.0004 is not rounded away (issue 28, item 7).
+        let d = HypervisorDesc::from_str(
+            "[hypervisor]\npolicy = \"rt\"\nmin_share = 0.0004\nslice_us = 100\nperiod_us = 100\n[partition.a]\napp = \"x\"\nrealtime = true\n",
+            "h.toml",
+        )
+        .unwrap();
+        assert_eq!((d.min_share_ppm, d.slice_us, d.period_us), (400, 100, 100));
+        assert!(d.config_c(&[0]).contains(".min_share_ppm = 400,"));
+        // Where each RAM is given: its ram_kib, else its table (the file's start for the
+        // hypervisor's).
+        let d = HypervisorDesc::from_str(TWO, "h.toml").unwrap();
+        assert_eq!(d.ram_at.to_string(), "h.toml:1:1");
+        assert_eq!(d.partitions[0].ram_at.to_string(), "h.toml:5:1");
+        assert_eq!(d.partitions[1].ram_at.to_string(), "h.toml:13:11");
+    }
+
+    #[test]
     fn errors_say_where_and_what() {
         assert!(err("[partition.a]\napp = \"x\"\nram_kib = 100\n")
             .starts_with("h.toml:3:11: ram_kib = 100"));
@@ -523,6 +541,24 @@ mod tests {
         assert!(
             err("[partition.a]\napp = \"x\"\nslice_us = 0\n").contains("h.toml:3:12: slice_us = 0")
         );
+        // Turns shorter than a partition switch never let a guest run (issue 28, item 8).
+        for (text, want) in [
+            ("[hypervisor]\nslice_us = 1\n[partition.a]\napp = \"x\"\n", "h.toml:2:12: slice_us = 1 is shorter than a partition switch"),
+            ("[hypervisor]\nperiod_us = 99\n[partition.a]\napp = \"x\"\n", "h.toml:2:13: period_us = 99 is shorter"),
+            ("[partition.a]\napp = \"x\"\nslice_us = 5\n", "h.toml:3:12: slice_us = 5 is shorter"),
+        ] {
+            let e = err(text);
+            assert!(e.starts_with(want), "{e}");
+        }
+        // A name too long for the build's files, a dotted table name: one line at the name.
+        let long = format!("[partition.{}]\napp = \"x\"\n", "a".repeat(3000));
+        let e = err(&long);
+        assert!(e.starts_with("h.toml:1:12: partition name of 3000 characters; expected a name of at most 64"), "{e}");
+        let e = err("[partition.a.b]\napp = \"x\"\n");
+        assert!(e.starts_with("h.toml:1:14: a dotted table name `[partition.a.b]`"), "{e}");
+        assert!(!e.contains("borrowed") && !e.contains('\n'), "{e}");
+        let e = err("[bogus = 1\n");
+        assert!(e.starts_with("h.toml:1:"), "{e}");
         let e = err("[partition.a]\napp = \"x\"\nbogus = 1\n");
         assert!(
             e.starts_with("h.toml:3:1: unknown") && e.contains("bogus"),

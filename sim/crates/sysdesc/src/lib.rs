@@ -727,6 +727,18 @@ mod tests {
     }
 
     #[test]
+    fn a_dotted_table_name_is_named() {
+        // serde's "expected a borrowed string" put in the description's terms (issue 28).
+        for (text, want) in [
+            ("[task.a.b]\nentry = \"f\"\n", "system.toml:1:9: a dotted table name `[task.a.b]`"),
+            ("[sem.s.t.u]\n", "system.toml:1:"),
+        ] {
+            let e = err(text);
+            assert!(e.starts_with(want) && !e.contains("borrowed"), "{e}");
+        }
+    }
+
+    #[test]
     fn os_nos_and_bad_os() {
         let d = parse("[kernel]\nos = \"nos\"\n").unwrap();
         assert_eq!(d.kernel.os, Os::Nos);

@@ -568,3 +568,25 @@ fn io_reason(e: &std::io::Error) -> String {
         None => s,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_link_that_overflows_ram_is_recognised() {
+        let ld = "/usr/bin/ld: x.elf section `.bss' will not fit in region `RAM'\n\
+                  /usr/bin/ld: region `RAM' overflowed by 13632 bytes\n\
+                  collect2: error: ld returned 1 exit status\n";
+        assert_eq!(link_overflow(ld), Some(13632));
+        let stack = "ld: program and data leave no room for the stack (__stack_size)\n";
+        assert_eq!(link_overflow(stack), Some(0));
+        let undefined = "main.c:(.text+0x8): undefined reference to `foo'\n";
+        assert_eq!(link_overflow(undefined), None);
+        let f = too_small("h.toml:3:11", "partition a's guest", 4096, 12, "more");
+        assert_eq!(
+            f.message,
+            "h.toml:3:11: partition a's guest does not fit its 4 KiB of RAM (by 12 bytes); expected more"
+        );
+    }
+}
