@@ -27,8 +27,8 @@
 use std::ops::Range;
 use std::path::Path;
 
-pub use machine::config::{ConfigError, Location};
 use machine::config::{invalid_at, line_col, read_text_file};
+pub use machine::config::{ConfigError, Location};
 use serde::Deserialize;
 use toml::Spanned;
 
@@ -543,9 +543,18 @@ mod tests {
         );
         // Turns shorter than a partition switch never let a guest run (issue 28, item 8).
         for (text, want) in [
-            ("[hypervisor]\nslice_us = 1\n[partition.a]\napp = \"x\"\n", "h.toml:2:12: slice_us = 1 is shorter than a partition switch"),
-            ("[hypervisor]\nperiod_us = 99\n[partition.a]\napp = \"x\"\n", "h.toml:2:13: period_us = 99 is shorter"),
-            ("[partition.a]\napp = \"x\"\nslice_us = 5\n", "h.toml:3:12: slice_us = 5 is shorter"),
+            (
+                "[hypervisor]\nslice_us = 1\n[partition.a]\napp = \"x\"\n",
+                "h.toml:2:12: slice_us = 1 is shorter than a partition switch",
+            ),
+            (
+                "[hypervisor]\nperiod_us = 99\n[partition.a]\napp = \"x\"\n",
+                "h.toml:2:13: period_us = 99 is shorter",
+            ),
+            (
+                "[partition.a]\napp = \"x\"\nslice_us = 5\n",
+                "h.toml:3:12: slice_us = 5 is shorter",
+            ),
         ] {
             let e = err(text);
             assert!(e.starts_with(want), "{e}");
@@ -553,9 +562,17 @@ mod tests {
         // A name too long for the build's files, a dotted table name: one line at the name.
         let long = format!("[partition.{}]\napp = \"x\"\n", "a".repeat(3000));
         let e = err(&long);
-        assert!(e.starts_with("h.toml:1:12: partition name of 3000 characters; expected a name of at most 64"), "{e}");
+        assert!(
+            e.starts_with(
+                "h.toml:1:12: partition name of 3000 characters; expected a name of at most 64"
+            ),
+            "{e}"
+        );
         let e = err("[partition.a.b]\napp = \"x\"\n");
-        assert!(e.starts_with("h.toml:1:14: a dotted table name `[partition.a.b]`"), "{e}");
+        assert!(
+            e.starts_with("h.toml:1:14: a dotted table name `[partition.a.b]`"),
+            "{e}"
+        );
         assert!(!e.contains("borrowed") && !e.contains('\n'), "{e}");
         let e = err("[bogus = 1\n");
         assert!(e.starts_with("h.toml:1:"), "{e}");

@@ -730,7 +730,10 @@ mod tests {
     fn a_dotted_table_name_is_named() {
         // serde's "expected a borrowed string" put in the description's terms (issue 28).
         for (text, want) in [
-            ("[task.a.b]\nentry = \"f\"\n", "system.toml:1:9: a dotted table name `[task.a.b]`"),
+            (
+                "[task.a.b]\nentry = \"f\"\n",
+                "system.toml:1:9: a dotted table name `[task.a.b]`",
+            ),
             ("[sem.s.t.u]\n", "system.toml:1:"),
         ] {
             let e = err(text);

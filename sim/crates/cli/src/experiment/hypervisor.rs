@@ -260,9 +260,7 @@ fn runner_code(status: &std::process::ExitStatus) -> u8 {
         code::INTERRUPTED,
     ];
     match status.code() {
-        Some(c) if (1..=63).contains(&c) || PASSED_ON.iter().any(|&p| i32::from(p) == c) => {
-            c as u8
-        }
+        Some(c) if (1..=63).contains(&c) || PASSED_ON.iter().any(|&p| i32::from(p) == c) => c as u8,
         Some(_) => code::INTERNAL,
         None if status.signal() == Some(2) => code::INTERRUPTED,
         None => code::INTERNAL,
