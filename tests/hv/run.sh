@@ -153,16 +153,17 @@ for case in rt-alone rt-no-share short-turns; do
     verdict "$case" "$why"
 done
 
-# Bad descriptions: exit 65 and exactly one line, `ubik: FILE:LINE:COL: ...`, at the value.
-# CASE|TEXT (printf %b)|LINE:COL|words the message must hold
+# Bad descriptions: exit 65 (66: no application there) and exactly one line,
+# `ubik: FILE:LINE:COL: ...`, at the value.
+# CASE|TEXT (printf %b)|LINE:COL|words the message must hold|exit code (65 if none)
 long_name=$(printf 'p%.0s' {1..3000})
-while IFS='|' read -r case text at words; do
+while IFS='|' read -r case text at words code; do
     dir=$work/bad-$case
     stage_text "$dir" "$(printf '%b' "$text")" good
     out=$(UBIK_ROOT="$root" timeout 120 "$ubik" build "$dir" 2>&1 >/dev/null)
     rc=$?
     why=""
-    [[ $rc -eq 65 ]] || why="exit $rc (expected 65)"
+    [[ $rc -eq ${code:-65} ]] || why="exit $rc (expected ${code:-65})"
     [[ $(wc -l <<< "$out") -eq 1 ]] || why="${why:+$why; }$(wc -l <<< "$out") lines on stderr (expected one)"
     [[ $out == "ubik: $dir/hypervisor.toml:$at: "*"$words"* ]] \
         || why="${why:+$why; }expected \"ubik: $dir/hypervisor.toml:$at: ...$words...\""
@@ -175,6 +176,7 @@ guest-ram-4|[partition.good]\napp = "good"\nram_kib = 4\n|3:11|partition good's 
 hv-ram-4|[hypervisor]\nram_kib = 4\n[partition.good]\napp = "good"\n|2:11|the hypervisor does not fit its 4 KiB of RAM
 long-name|[partition.$long_name]\napp = "good"\n|1:12|partition name of 3000 characters
 dotted-name|[partition.a.b]\napp = "good"\n|1:14|a dotted table name
+no-app|[partition.good]\napp = "nowhere"\n|2:7|partition good's app "nowhere" has no system.toml|66
 CASES
 
 # ---- The hypervisor experiment takes nothing from its file into a shell (issue 28): an

@@ -89,6 +89,8 @@ pub struct Partition {
     pub slice_us: Option<u32>,
     /// Where its RAM is given (its `ram_kib`, else its table): for the build's "does not fit".
     pub ram_at: Location,
+    /// Where `app` is written: for the build's "no application there".
+    pub app_at: Location,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -385,6 +387,7 @@ impl Ctx<'_> {
                 realtime,
                 slice_us,
                 ram_at,
+                app_at: self.at(&app.span()),
             });
         }
         if let Some(r) = run_until {
@@ -512,6 +515,7 @@ mod tests {
         assert_eq!(d.ram_at.to_string(), "h.toml:1:1");
         assert_eq!(d.partitions[0].ram_at.to_string(), "h.toml:5:1");
         assert_eq!(d.partitions[1].ram_at.to_string(), "h.toml:13:11");
+        assert_eq!(d.partitions[0].app_at.to_string(), "h.toml:6:7");
     }
 
     #[test]

@@ -98,16 +98,16 @@ pub fn build(args: &BuildArgs, dir: &Path) -> Result<u8, Failure> {
     );
     for p in &desc.partitions {
         let app = dir.join(&p.app);
-        let shown = format!(
-            "{}: partition {}: app \"{}\"",
-            desc_path.display(),
-            p.name,
-            p.app
-        );
         if !app.join("system.toml").is_file() {
             return Err(Failure::new(
                 code::NO_INPUT,
-                format!("{shown}: no system.toml there; expected the guest's application directory, relative to {}", dir.display()),
+                format!(
+                    "{}: partition {}'s app \"{}\" has no system.toml; expected the guest's application directory, relative to {}",
+                    p.app_at,
+                    p.name,
+                    p.app,
+                    dir.display()
+                ),
             ));
         }
         let app = app.canonicalize().unwrap_or(app);
