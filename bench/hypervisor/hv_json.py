@@ -65,7 +65,7 @@ def settings(exp_path, check):
 
     def text(key):
         v = e.get(key)
-        if type(v) is not str or not v or "\0" in v:
+        if type(v) is not str or not v or "\0" in v or v.startswith("/"):
             bad(f"{key} = {v!r}; expected the application's directory, relative to the repository")
         return v
     out = {"rt": text("rt"), "gp": text("gp")}

@@ -76,7 +76,11 @@ fn check(path: &Path, root: &Path) -> Result<(), ConfigError> {
         }
     };
     for app in [&raw.rt, &raw.gp] {
-        if !root.join(app.get_ref()).join("system.toml").is_file() {
+        // (an absolute path would replace the repository's in the join, and the runner's
+        // $root/PATH would not)
+        if Path::new(app.get_ref()).is_absolute()
+            || !root.join(app.get_ref()).join("system.toml").is_file()
+        {
             return Err(err(
                 app.span(),
                 format!("no application at {:?}", app.get_ref()),
