@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """The hypervisor experiment's figures (bench/hypervisor/run.sh, docs/hypervisor.md).
 
+  hv_json.py settings EXPERIMENT.toml CHECK         -> the experiment's settings, checked, for
+                                                        run.sh: NUL-separated KEY VALUE pairs
   hv_json.py measure IO.csv CONSOLE.txt BURST        -> one run's figures as JSON on stdout
   hv_json.py combine EXPERIMENT.toml RUNS_DIR OUT.json -> out/bench/hypervisor.json
 
@@ -29,7 +31,70 @@ FIGURES = [f"{m}_us{p}" for m in ("task_switch", "irq_latency", "wake_latency") 
 
 
 def fail(why):
-    sys.exit(f"hv_json: {why}")
+    """One line, exit 65: the record or the file holds no usable data (docs/contract.md)."""
+    print(f"hv_json: {why}", file=sys.stderr)
+    sys.exit(65)
+
+
+NAME = re.compile(r"[A-Za-z0-9_-]+")
+
+
+def settings(exp_path, check):
+    """The experiment file's settings for run.sh, every one checked: integers in range, the
+    policies and load names from their sets (so that run.sh may split and print them), the
+    applications' directories as plain strings (run.sh passes them quoted, as arguments).
+    Written NUL-separated, KEY and VALUE in turn: nothing in the file is ever shell code.
+    Bad data: one line, exit 65 (docs/contract.md)."""
+    def bad(why):
+        print(f"hypervisor: {exp_path}: {why}", file=sys.stderr)
+        sys.exit(65)
+    try:
+        with open(exp_path, "rb") as f:
+            e = tomllib.load(f)
+    except OSError as x:
+        print(f"hypervisor: {exp_path}: cannot read it ({x.strerror})", file=sys.stderr)
+        sys.exit(66)
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as x:
+        bad(f"not valid TOML: {x}")
+
+    def integer(tab, key, lo, hi, where=""):
+        v = tab.get(key)
+        if type(v) is not int or not lo <= v <= hi:
+            bad(f"{where}{key} = {v!r}; expected an integer from {lo} to {hi}")
+        return v
+
+    def text(key):
+        v = e.get(key)
+        if type(v) is not str or not v or "\0" in v or v.startswith("/"):
+            bad(f"{key} = {v!r}; expected the application's directory, relative to the repository")
+        return v
+    out = {"rt": text("rt"), "gp": text("gp")}
+    pols = e.get("policies")
+    if type(pols) is not list or not pols or any(p not in ("fair", "rt") for p in pols) or len(set(pols)) != len(pols):
+        bad(f"policies = {pols!r}; expected a list of \"fair\" and \"rt\", each once")
+    out["policies"] = " ".join(pols)
+    for key, lo in (("slice_us", 100), ("period_us", 100), ("rt_event_period_us", 10), ("rt_probe_period_us", 10)):
+        out[key] = str(integer(e, key, lo, 1_000_000_000))
+    out["rt_burst"] = str(integer(e, "rt_burst", 1, 100_000))
+    out["rt_bursts"] = str(15 if check else integer(e, "rt_bursts", 1, 100_000))
+    share = e.get("min_share")
+    if type(share) not in (int, float) or not 0 <= share <= 0.9:
+        bad(f"min_share = {share!r}; expected a fraction of the CPU from 0 to 0.9")
+    out["min_share"] = repr(float(share))
+    loads = e.get("load")
+    if type(loads) is not list or not loads or any(type(l) is not dict for l in loads):
+        bad("no [[load]]; expected at least one")
+    names = []
+    for l in loads:
+        name = l.get("name")
+        if type(name) is not str or not NAME.fullmatch(name) or name in names:
+            bad(f"load name {name!r}; expected letters, digits, '-' and '_', each load named once")
+        names.append(name)
+        where = f"load {name}: "
+        out[f"load_{name}"] = " ".join(str(integer(l, k, lo, hi, where)) for k, lo, hi in (
+            ("tick_hz", 1, 100_000), ("device_period_us", 0, 1_000_000_000), ("words", 1, 16_384)))
+    out["loads"] = " ".join(names)
+    sys.stdout.buffer.write(b"".join(k.encode() + b"\0" + v.encode() + b"\0" for k, v in out.items()))
 
 
 def latencies(rows, line, pin):
@@ -119,9 +184,11 @@ def combine(exp_path, runs, out_path):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) == 5 and sys.argv[1] == "measure":
+    if len(sys.argv) == 4 and sys.argv[1] == "settings":
+        settings(sys.argv[2], sys.argv[3] == "1")
+    elif len(sys.argv) == 5 and sys.argv[1] == "measure":
         print(json.dumps(measure(sys.argv[2], sys.argv[3], int(sys.argv[4]))))
     elif len(sys.argv) == 5 and sys.argv[1] == "combine":
         combine(sys.argv[2], sys.argv[3], sys.argv[4])
     else:
-        fail("usage: hv_json.py measure IO.csv CONSOLE.txt BURST | combine EXPERIMENT.toml RUNS_DIR OUT.json")
+        fail("usage: hv_json.py settings EXPERIMENT.toml CHECK | measure IO.csv CONSOLE.txt BURST | combine EXPERIMENT.toml RUNS_DIR OUT.json")

@@ -11,6 +11,12 @@
 #                                            fair degrades the interrupt latency by orders of
 #                                            magnitude, rt does not, and keeps the medians of
 #                                            task switch and interrupt latency within 2x
+#                                            (exit 1 when a finding does not hold)
+# Nothing from the experiment file reaches a shell: hv_json.py settings checks every value
+# and hands them over as data (NUL-separated), used only quoted or as checked integers and
+# names. A failure is one line on stderr and the contract's exit code (docs/contract.md): 65
+# bad data, 66 unreadable, a build's or a run's own code passed on (a firmware's 1..63, 71,
+# 72, ...).
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 ubik="$root/sim/target/release/ubik"
@@ -29,30 +35,38 @@ done
 py="${PYTHON:-python3}"
 work="$root/build/hypervisor"
 runs="$work/runs"
-mkdir -p "$runs"
-# The experiment's settings, as shell assignments (tomllib: the file is the one source).
-eval "$("$py" - "$exp" "$check" <<'PY'
-import sys, tomllib
-e = tomllib.load(open(sys.argv[1], "rb"))
-check = sys.argv[2] == "1"
-print(f'policies="{" ".join(e["policies"])}"')
-for k in ("slice_us", "period_us", "rt_event_period_us", "rt_probe_period_us", "rt_burst"):
-    print(f'{k}={e[k]}')
-print(f'rt_bursts={15 if check else e["rt_bursts"]}')
-print(f'min_share={e["min_share"]}')
-print(f'rt_app="{e["rt"]}"; gp_app="{e["gp"]}"')
-print('loads="' + " ".join(l["name"] for l in e["load"]) + '"')
-for l in e["load"]:
-    print(f'load_{l["name"]}="{l["tick_hz"]} {l["device_period_us"]} {l["words"]}"')
-PY
-)" || { echo "hypervisor: cannot read $exp" >&2; exit 65; }
-fail=0
+mkdir -p "$runs" || { echo "hypervisor: cannot create $runs" >&2; exit 74; }
+# The experiment's settings (tomllib: the file is the one source), checked by hv_json.py and
+# read as data into S[KEY]: never evaluated.
+"$py" "$here/hv_json.py" settings "$exp" "$check" > "$work/settings.bin"
+rc=$?
+[[ $rc -eq 0 ]] || exit "$rc"
+declare -A S
+mapfile -d '' -t kv < "$work/settings.bin"
+for ((i = 0; i + 1 < ${#kv[@]}; i += 2)); do
+    S[${kv[i]}]=${kv[i + 1]}
+done
+slice_us=${S[slice_us]} period_us=${S[period_us]} min_share=${S[min_share]}
+rt_event_period_us=${S[rt_event_period_us]} rt_probe_period_us=${S[rt_probe_period_us]}
+rt_burst=${S[rt_burst]} rt_bursts=${S[rt_bursts]}
+rt_app=${S[rt]} gp_app=${S[gp]}
+read -r -a policies <<< "${S[policies]}"
+read -r -a loads <<< "${S[loads]}"
+# failed CODE MESSAGE: the experiment stops at its first failure, with one line on stderr and
+# that failure's exit code.
+failed() {
+    echo "hypervisor: $2" >&2
+    exit "$1"
+}
 
 # copy_app SRC DST CFLAGS [TICK_HZ]: the application with [build] cflags (and tick_hz) set.
 copy_app() {
     local src=$root/$1 dst=$2 cflags=$3 tick=${4:-}
+    if [[ ! -f $src/system.toml ]]; then
+        failed 66 "$exp: no application at $1 (no system.toml there); expected a directory relative to the repository"
+    fi
     mkdir -p "$dst"
-    cp "$src"/*.c "$dst/"
+    cp -- "$src"/*.c "$dst/" 2>/dev/null
     { sed -e '/^\[build\]/,$d' ${tick:+-e "s/^tick_hz = .*/tick_hz = $tick/"} "$src/system.toml"
       printf '[build]\ncflags = [%s]\n' "$cflags"; } > "$dst/system.toml.new"
     cmp -s "$dst/system.toml.new" "$dst/system.toml" || mv "$dst/system.toml.new" "$dst/system.toml"
@@ -70,14 +84,35 @@ machine() {
 
 # measure NAME ELF MACHINE: run, keep the console and the IO record, write NAME.json.
 measure() {
-    local name=$1
-    if ! timeout 600 "$ubik" run "$2" --machine "$3" --io "$runs/$name.io.csv" --max-cycles 4000000000 \
-        > "$runs/$name.txt" 2>&1; then
-        echo "hypervisor: $name: the run failed" >&2; tail -5 "$runs/$name.txt" >&2; fail=1; return 1
+    local name=$1 rc
+    timeout 600 "$ubik" run "$2" --machine "$3" --io "$runs/$name.io.csv" --max-cycles 4000000000 \
+        > "$runs/$name.txt" 2>&1
+    rc=$?
+    if [[ $rc -ne 0 ]]; then
+        [[ $rc -eq 124 ]] && rc=72 # timeout's: the run did not stop
+        local why
+        why=$(grep -m1 '^ubik: ' "$runs/$name.txt" || tail -1 "$runs/$name.txt")
+        failed "$rc" "$name: the run failed (exit $rc): ${why#ubik: }; its console is in $runs/$name.txt"
+        return 1
     fi
     "$py" "$here/hv_json.py" measure "$runs/$name.io.csv" "$runs/$name.txt" "$rt_burst" > "$runs/$name.json" \
-        || { fail=1; return 1; }
+        2> "$runs/$name.err"
+    rc=$?
+    if [[ $rc -ne 0 ]]; then
+        failed "$rc" "$name: $(tail -1 "$runs/$name.err")"
+        return 1
+    fi
     echo "hypervisor: $name: $(cat "$runs/$name.json")"
+}
+
+# build NAME DIR: ubik build, its messages in DIR.build.log.
+build() {
+    UBIK_ROOT="$root" "$ubik" build "$2" > "$2.build.log" 2>&1
+    local rc=$?
+    local why
+    why=$(grep -m1 '^ubik: ' "$2.build.log" || tail -1 "$2.build.log")
+    [[ $rc -eq 0 ]] || failed "$rc" "$1: the build failed (exit $rc): ${why#ubik: }; its messages are in $2.build.log"
+    return $rc
 }
 
 rt_flags="\"-DRT_BURST=$rt_burst\", \"-DRT_BURSTS=$rt_bursts\""
@@ -85,15 +120,13 @@ rt_flags="\"-DRT_BURST=$rt_burst\", \"-DRT_BURSTS=$rt_bursts\""
 # The real-time application alone on the machine.
 copy_app "$rt_app" "$work/alone" "$rt_flags"
 machine "$work/alone/machine.toml" 0
-if UBIK_ROOT="$root" "$ubik" build "$work/alone" > "$work/alone.build.log" 2>&1; then
+if build alone "$work/alone"; then
     measure alone "$work/alone/build/app.elf" "$work/alone/machine.toml"
-else
-    echo "hypervisor: alone: build failed" >&2; tail -20 "$work/alone.build.log" >&2; fail=1
 fi
 
-for pol in $policies; do
-    for load in $loads; do
-        read -r tick dev words <<< "$(eval echo "\$load_$load")"
+for pol in "${policies[@]}"; do
+    for load in "${loads[@]}"; do
+        read -r tick dev words <<< "${S[load_$load]}"
         dir=$work/$pol-$load
         copy_app "$rt_app" "$dir/rt" "$rt_flags"
         copy_app "$gp_app" "$dir/gp" "\"-DGP_WORDS=$words\"" "$tick"
@@ -119,16 +152,13 @@ TOML
         cmp -s "$dir/hypervisor.toml.new" "$dir/hypervisor.toml" || mv "$dir/hypervisor.toml.new" "$dir/hypervisor.toml"
         rm -f "$dir/hypervisor.toml.new"
         machine "$dir/machine.toml" "$dev"
-        if ! UBIK_ROOT="$root" "$ubik" build "$dir" > "$dir.build.log" 2>&1; then
-            echo "hypervisor: $pol-$load: build failed" >&2; tail -20 "$dir.build.log" >&2; fail=1; continue
-        fi
+        build "$pol-$load" "$dir" || continue
         measure "$pol-$load" "$dir/build/hv.elf" "$dir/machine.toml"
     done
 done
-[[ $fail -eq 0 ]] || exit 1
 
 if [[ $check -eq 1 ]]; then
-    "$py" - "$runs" "$loads" <<'PY' || exit 1
+    "$py" - "$runs" "${S[loads]}" <<'PY' || exit 1
 import json, sys
 runs, loads = sys.argv[1], sys.argv[2].split()
 a = json.load(open(f"{runs}/alone.json"))
@@ -152,5 +182,5 @@ sys.exit(1 if bad else 0)
 PY
     exit 0
 fi
-mkdir -p "$(dirname "$out")"
+mkdir -p "$(dirname "$out")" || exit 74
 "$py" "$here/hv_json.py" combine "$exp" "$runs" "$out"

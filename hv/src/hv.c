@@ -745,21 +745,28 @@ static struct hv_vcpu no_page;
 int main(void)
 {
     mtime_hz = MMIO32(TIMER_MTIME_HZ);
+    /* A turn must outlast the switch into it, or no guest instruction runs and the run never
+     * ends: ubik build refuses turns under 100 us, and on a slow clock they are lengthened to
+     * HV_MIN_TURN_CYCLES of the core (the operating point is the hypervisor's: it stays). */
+    uint32_t hz = MMIO32(POWER_FREQ_HZ);
+    uint64_t min_turn = hz ? ((uint64_t)HV_MIN_TURN_CYCLES * mtime_hz + hz - 1) / hz : 1;
+    if (!min_turn)
+        min_turn = 1;
     slice_counts = us_to_counts(hv_config.slice_us);
     period_counts = us_to_counts(hv_config.period_us);
-    if (!slice_counts)
-        slice_counts = 1;
-    if (!period_counts)
-        period_counts = 1;
-    min_counts = period_counts * hv_config.min_share_permille / 1000u;
+    if (slice_counts < min_turn)
+        slice_counts = min_turn;
+    if (period_counts < min_turn)
+        period_counts = min_turn;
+    min_counts = period_counts * hv_config.min_share_ppm / 1000000u;
     for (uint32_t i = 0; i < hv_config.n; i++) {
         struct hv_part *p = &parts[i];
         p->cfg = &hv_config.partitions[i];
         p->lines = p->cfg->lines;
         p->fast_page = &no_page;
         p->slice = p->cfg->slice_us ? us_to_counts(p->cfg->slice_us) : slice_counts;
-        if (!p->slice)
-            p->slice = 1;
+        if (p->slice < min_turn)
+            p->slice = min_turn;
         p->id = i;
         p->vtimecmp = NEVER;
         p->state = PART_RUNNABLE;
@@ -771,6 +778,10 @@ int main(void)
     }
     csr_write(mcounteren, 5); /* cycle and instret for the guests */
     MMIO32(INTC_ENABLE) = 0;
+    /* The compare comes out of reset at 0, a timer always due; hv_armed says NEVER. Make the
+     * two agree before the first plan: a plan whose deadline is NEVER (rt with one partition,
+     * or no minimum share) arms nothing, and must not leave the reset compare firing. */
+    set_compare(NEVER);
     csr_write(mie, (1u << 7) | (0x7FFFu << 16));
     uint64_t t = now();
     period_start = t;

@@ -11,6 +11,9 @@
 #endif
 #define HV_MAX_PARTITIONS 4
 #define HV_MAX_DEVICES 4
+/* The shortest turn and minimum-share period, in core cycles: a partition switch costs about
+ * a thousand; a shorter turn would end before its guest ran an instruction. */
+#define HV_MIN_TURN_CYCLES 5000u
 
 #ifndef __ASSEMBLER__
 enum hv_policy {
@@ -33,7 +36,8 @@ struct hv_config {
     enum hv_policy policy;
     uint32_t slice_us;          /* a partition's turn (fair; the others' turns under rt) */
     uint32_t period_us;         /* rt: the window the minimum share is counted over */
-    uint32_t min_share_permille; /* rt: the CPU every other partition gets at least, per period */
+    uint32_t min_share_ppm;     /* rt: the CPU the other partitions get at least, per period, in
+                                 * millionths */
     int run_until;              /* the partition whose exit ends the run; -1: when all stopped */
     uint32_t n;                 /* partitions */
     const struct hv_partition_config *partitions;

@@ -21,12 +21,14 @@
 //! slice_us = 5000        # its own turn (default: [hypervisor] slice_us)
 //! ```
 //! Errors are one line `FILE:LINE:COLUMN: what is wrong; expected what` (exit 65).
+//! Turns and periods are at least [`MIN_TURN_US`]: a turn shorter than a partition switch
+//! would let no guest run.
 
 use std::ops::Range;
 use std::path::Path;
 
-pub use machine::config::ConfigError;
-use machine::config::{invalid_at, read_text_file, toml_error};
+use machine::config::{invalid_at, line_col, read_text_file};
+pub use machine::config::{ConfigError, Location};
 use serde::Deserialize;
 use toml::Spanned;
 
@@ -46,6 +48,16 @@ pub const DEVICES: [(&str, u32); 3] = [
 ];
 /// Fast interrupt lines.
 pub const FAST_LINES: i64 = 15;
+/// The shortest turn (`slice_us`) and minimum-share window (`period_us`), us. A partition
+/// switch costs the hypervisor several microseconds (docs/hypervisor.md: its register swap
+/// alone is 124 cycles, the C path and the plan several hundred more), longer at a slower
+/// operating point; a turn that ends before the switch into it is done lets no guest
+/// instruction run, and the run never ends. 100 us leaves a guest most of even the
+/// shortest turn.
+pub const MIN_TURN_US: i64 = 100;
+/// The longest partition name: it names files of the build (`guests/NAME.elf`), sections and
+/// symbols.
+pub const MAX_NAME_CHARS: usize = 64;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum HvPolicy {
@@ -75,6 +87,10 @@ pub struct Partition {
     pub realtime: bool,
     /// Its turn (fair) or its turn among the others (rt), us; None: `[hypervisor] slice_us`.
     pub slice_us: Option<u32>,
+    /// Where its RAM is given (its `ram_kib`, else its table): for the build's "does not fit".
+    pub ram_at: Location,
+    /// Where `app` is written: for the build's "no application there".
+    pub app_at: Location,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -82,12 +98,14 @@ pub struct HypervisorDesc {
     pub policy: HvPolicy,
     pub slice_us: u32,
     pub period_us: u32,
-    /// Per mille.
-    pub min_share_permille: u32,
+    /// In millionths.
+    pub min_share_ppm: u32,
     /// Index into `partitions`; None: the run ends when every partition has stopped.
     pub run_until: Option<usize>,
     /// The hypervisor's own RAM (from [`RAM_BASE`]).
     pub ram_size: u32,
+    /// Where that is given (`[hypervisor] ram_kib`, else the file's start).
+    pub ram_at: Location,
     pub partitions: Vec<Partition>,
 }
 
@@ -144,6 +162,35 @@ impl Ctx<'_> {
         invalid_at(self.name, self.text, span, what, expected)
     }
 
+    fn at(&self, span: &Range<usize>) -> Location {
+        let (line, column) = line_col(self.text, span.start);
+        Location {
+            file: self.name.to_string(),
+            line,
+            column,
+        }
+    }
+
+    /// A turn or a period in us: from [`MIN_TURN_US`] (shorter than a partition switch, it
+    /// would never let a guest run) to 1,000 s.
+    fn turn(&self, v: &Spanned<i64>, key: &str) -> R<u32> {
+        let n = *v.get_ref();
+        if n < MIN_TURN_US {
+            return Err(self.err(
+                &v.span(),
+                format!("{key} = {n} is shorter than a partition switch can be"),
+                format!("a time in us from {MIN_TURN_US} to 1000000000"),
+            ));
+        }
+        Ok(self.int(
+            v,
+            key,
+            MIN_TURN_US,
+            1_000_000_000,
+            &format!("a time in us from {MIN_TURN_US} to 1000000000"),
+        )? as u32)
+    }
+
     fn int(&self, v: &Spanned<i64>, key: &str, lo: i64, hi: i64, expected: &str) -> R<i64> {
         let n = *v.get_ref();
         if (lo..=hi).contains(&n) {
@@ -171,9 +218,10 @@ impl Ctx<'_> {
             policy: HvPolicy::Fair,
             slice_us: 10_000,
             period_us: 10_000,
-            min_share_permille: 100,
+            min_share_ppm: 100_000,
             run_until: None,
             ram_size: 64 << 10,
+            ram_at: self.at(&(0..0)),
             partitions: Vec::new(),
         };
         let mut run_until = None;
@@ -191,12 +239,11 @@ impl Ctx<'_> {
                     }
                 };
             }
-            let us = "a time in us, 1..=1000000000";
             if let Some(v) = &s.slice_us {
-                d.slice_us = self.int(v, "slice_us", 1, 1_000_000_000, us)? as u32;
+                d.slice_us = self.turn(v, "slice_us")?;
             }
             if let Some(v) = &s.period_us {
-                d.period_us = self.int(v, "period_us", 1, 1_000_000_000, us)? as u32;
+                d.period_us = self.turn(v, "period_us")?;
             }
             if let Some(v) = &s.min_share {
                 let f = *v.get_ref();
@@ -207,10 +254,11 @@ impl Ctx<'_> {
                         "a fraction of the CPU from 0 to 0.9",
                     ));
                 }
-                d.min_share_permille = (f * 1000.0).round() as u32;
+                d.min_share_ppm = (f * 1e6).round() as u32;
             }
             if let Some(v) = &s.ram_kib {
                 d.ram_size = self.kib(v)?;
+                d.ram_at = self.at(&v.span());
             }
             run_until = s.run_until;
         }
@@ -241,6 +289,16 @@ impl Ctx<'_> {
                     "letters, digits and _, not starting with a digit",
                 ));
             }
+            if name.get_ref().chars().count() > MAX_NAME_CHARS {
+                return Err(self.err(
+                    &name.span(),
+                    format!(
+                        "partition name of {} characters",
+                        name.get_ref().chars().count()
+                    ),
+                    format!("a name of at most {MAX_NAME_CHARS} characters"),
+                ));
+            }
             let app = t.app.as_ref().ok_or_else(|| {
                 self.err(
                     &table.span(),
@@ -248,9 +306,9 @@ impl Ctx<'_> {
                     "app = \"DIR\": the guest's application directory",
                 )
             })?;
-            let ram_size = match &t.ram_kib {
-                Some(v) => self.kib(v)?,
-                None => 256 << 10,
+            let (ram_size, ram_at) = match &t.ram_kib {
+                Some(v) => (self.kib(v)?, self.at(&v.span())),
+                None => (256 << 10, self.at(&table.span())),
             };
             // Aligned to its size: one NAPOT entry.
             let base = next.div_ceil(ram_size as u64) * ram_size as u64;
@@ -316,13 +374,7 @@ impl Ctx<'_> {
                 ));
             }
             let slice_us = match &t.slice_us {
-                Some(v) => Some(self.int(
-                    v,
-                    "slice_us",
-                    1,
-                    1_000_000_000,
-                    "a time in us, 1..=1000000000",
-                )? as u32),
+                Some(v) => Some(self.turn(v, "slice_us")?),
                 None => None,
             };
             d.partitions.push(Partition {
@@ -334,6 +386,8 @@ impl Ctx<'_> {
                 lines,
                 realtime,
                 slice_us,
+                ram_at,
+                app_at: self.at(&app.span()),
             });
         }
         if let Some(r) = run_until {
@@ -367,7 +421,8 @@ impl HypervisorDesc {
 
     #[allow(clippy::should_implement_trait)]
     pub fn from_str(text: &str, name_for_errors: &str) -> Result<HypervisorDesc, ConfigError> {
-        let raw: RawHv = toml::from_str(text).map_err(|e| toml_error(name_for_errors, text, &e))?;
+        let raw: RawHv =
+            toml::from_str(text).map_err(|e| crate::toml_err(name_for_errors, text, &e))?;
         Ctx {
             name: name_for_errors,
             text,
@@ -399,14 +454,14 @@ impl HypervisorDesc {
         }
         s.push_str("};\n\n");
         s.push_str(&format!(
-            "const struct hv_config hv_config = {{\n    .policy = {},\n    .slice_us = {},\n    .period_us = {},\n    .min_share_permille = {},\n    .run_until = {},\n    .n = {},\n    .partitions = partitions,\n}};\n",
+            "const struct hv_config hv_config = {{\n    .policy = {},\n    .slice_us = {},\n    .period_us = {},\n    .min_share_ppm = {},\n    .run_until = {},\n    .n = {},\n    .partitions = partitions,\n}};\n",
             match self.policy {
                 HvPolicy::Fair => "HV_POLICY_FAIR",
                 HvPolicy::Rt => "HV_POLICY_RT",
             },
             self.slice_us,
             self.period_us,
-            self.min_share_permille,
+            self.min_share_ppm,
             self.run_until.map(|i| i as i64).unwrap_or(-1),
             self.partitions.len()
         ));
@@ -445,6 +500,25 @@ mod tests {
     }
 
     #[test]
+    fn small_shares_and_turns_are_kept() {
+        // min_share in millionths: 0.0004 is not rounded away (issue 28, item 7).
+        let d = HypervisorDesc::from_str(
+            "[hypervisor]\npolicy = \"rt\"\nmin_share = 0.0004\nslice_us = 100\nperiod_us = 100\n[partition.a]\napp = \"x\"\nrealtime = true\n",
+            "h.toml",
+        )
+        .unwrap();
+        assert_eq!((d.min_share_ppm, d.slice_us, d.period_us), (400, 100, 100));
+        assert!(d.config_c(&[0]).contains(".min_share_ppm = 400,"));
+        // Where each RAM is given: its ram_kib, else its table (the file's start for the
+        // hypervisor's).
+        let d = HypervisorDesc::from_str(TWO, "h.toml").unwrap();
+        assert_eq!(d.ram_at.to_string(), "h.toml:1:1");
+        assert_eq!(d.partitions[0].ram_at.to_string(), "h.toml:5:1");
+        assert_eq!(d.partitions[1].ram_at.to_string(), "h.toml:13:11");
+        assert_eq!(d.partitions[0].app_at.to_string(), "h.toml:6:7");
+    }
+
+    #[test]
     fn errors_say_where_and_what() {
         assert!(err("[partition.a]\napp = \"x\"\nram_kib = 100\n")
             .starts_with("h.toml:3:11: ram_kib = 100"));
@@ -471,6 +545,41 @@ mod tests {
         assert!(
             err("[partition.a]\napp = \"x\"\nslice_us = 0\n").contains("h.toml:3:12: slice_us = 0")
         );
+        // Turns shorter than a partition switch never let a guest run (issue 28, item 8).
+        for (text, want) in [
+            (
+                "[hypervisor]\nslice_us = 1\n[partition.a]\napp = \"x\"\n",
+                "h.toml:2:12: slice_us = 1 is shorter than a partition switch",
+            ),
+            (
+                "[hypervisor]\nperiod_us = 99\n[partition.a]\napp = \"x\"\n",
+                "h.toml:2:13: period_us = 99 is shorter",
+            ),
+            (
+                "[partition.a]\napp = \"x\"\nslice_us = 5\n",
+                "h.toml:3:12: slice_us = 5 is shorter",
+            ),
+        ] {
+            let e = err(text);
+            assert!(e.starts_with(want), "{e}");
+        }
+        // A name too long for the build's files, a dotted table name: one line at the name.
+        let long = format!("[partition.{}]\napp = \"x\"\n", "a".repeat(3000));
+        let e = err(&long);
+        assert!(
+            e.starts_with(
+                "h.toml:1:12: partition name of 3000 characters; expected a name of at most 64"
+            ),
+            "{e}"
+        );
+        let e = err("[partition.a.b]\napp = \"x\"\n");
+        assert!(
+            e.starts_with("h.toml:1:14: a dotted table name `[partition.a.b]`"),
+            "{e}"
+        );
+        assert!(!e.contains("borrowed") && !e.contains('\n'), "{e}");
+        let e = err("[bogus = 1\n");
+        assert!(e.starts_with("h.toml:1:"), "{e}");
         let e = err("[partition.a]\napp = \"x\"\nbogus = 1\n");
         assert!(
             e.starts_with("h.toml:3:1: unknown") && e.contains("bogus"),

@@ -375,9 +375,37 @@ impl SystemDesc {
             lines: lines::LineIndex::new(text),
         };
         let raw: RawSystem =
-            toml::from_str(text).map_err(|e| toml_error(name_for_errors, text, &e))?;
+            toml::from_str(text).map_err(|e| toml_err(name_for_errors, text, &e))?;
         ctx.resolve(raw)
     }
+}
+
+/// The TOML reader's error as one line (`machine::config::toml_error`), with the case serde
+/// words as "expected a borrowed string" put in the description's terms: a dotted table name
+/// (`[task.a.b]`, `[partition.a.b]`) makes a table inside an object's table.
+pub(crate) fn toml_err(name_for_errors: &str, text: &str, e: &toml::de::Error) -> ConfigError {
+    if e.message().contains("expected a borrowed string") {
+        if let Some(span) = e.span() {
+            let start = text[..span.start.min(text.len())]
+                .rfind('\n')
+                .map_or(0, |i| i + 1);
+            let line = text[start..].lines().next().unwrap_or("").trim();
+            let header = if line.starts_with('[') {
+                let end = line.find(']').map_or(line.len(), |i| i + 1);
+                format!("table name `{}`", &line[..end])
+            } else {
+                "key".to_string()
+            };
+            return invalid_at(
+                name_for_errors,
+                text,
+                &span,
+                format!("a dotted {header} makes a table inside an object's table"),
+                "[KIND.NAME] with NAME a plain name (letters, digits and _, no dots)",
+            );
+        }
+    }
+    toml_error(name_for_errors, text, e)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -726,6 +754,21 @@ mod tests {
                 assert_eq!(e.exit_code(), 65, "{s}");
                 s
             }
+        }
+    }
+
+    #[test]
+    fn a_dotted_table_name_is_named() {
+        // serde's "expected a borrowed string" put in the description's terms (issue 28).
+        for (text, want) in [
+            (
+                "[task.a.b]\nentry = \"f\"\n",
+                "system.toml:1:9: a dotted table name `[task.a.b]`",
+            ),
+            ("[sem.s.t.u]\n", "system.toml:1:"),
+        ] {
+            let e = err(text);
+            assert!(e.starts_with(want) && !e.contains("borrowed"), "{e}");
         }
     }
 

@@ -243,8 +243,9 @@ pub fn compile_all(units: &[Unit], jobs: usize, verbose: bool, cwd: &Path) -> Co
 pub enum LinkOutcome {
     UpToDate,
     Linked,
-    /// The linker failed: its error count (at least 1).
-    Failed(usize),
+    /// The linker failed: its error count (at least 1) and its messages, not yet shown (the
+    /// caller may put them in its own words: `link_result` passes them on).
+    Failed(usize, String),
     /// The linker could not be started.
     Spawn(String),
 }
@@ -270,16 +271,17 @@ pub fn link(
     let _ = std::fs::remove_file(cmd_file);
     match run_captured(argv, cwd) {
         Ok((ok, text)) => {
-            if !text.is_empty() {
-                let mut err = std::io::stderr().lock();
-                let _ = err.write_all(&text);
-                let _ = err.flush();
-            }
             if ok {
+                if !text.is_empty() {
+                    let mut err = std::io::stderr().lock();
+                    let _ = err.write_all(&text);
+                    let _ = err.flush();
+                }
                 let _ = std::fs::write(cmd_file, &line);
                 LinkOutcome::Linked
             } else {
-                LinkOutcome::Failed(count_link_errors(&String::from_utf8_lossy(&text)).max(1))
+                let text = String::from_utf8_lossy(&text).into_owned();
+                LinkOutcome::Failed(count_link_errors(&text).max(1), text)
             }
         }
         Err(e) => LinkOutcome::Spawn(format!("cannot run {}: {e}", argv[0].to_string_lossy())),

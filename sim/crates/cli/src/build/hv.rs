@@ -12,9 +12,9 @@
 //!    with each guest's symbols as `NAME:symbol` (`hv_guest_symbols.S`: absolute, typed and
 //!    sized), so that profiles, traces and `nm` of the one image name guest code too.
 
-use super::compile::{link, Unit};
+use super::compile::{link, LinkOutcome, Unit};
 use super::{build_app, compile_units, cross_compiler, flags, io_failure, jobs, link_result};
-use super::{link_command, list, obj_path, output_paths, root};
+use super::{link_command, link_overflow, list, obj_path, output_paths, root, too_small};
 use super::{BuildArgs, GuestPlace};
 use crate::{code, Failure};
 use std::ffi::OsString;
@@ -98,16 +98,16 @@ pub fn build(args: &BuildArgs, dir: &Path) -> Result<u8, Failure> {
     );
     for p in &desc.partitions {
         let app = dir.join(&p.app);
-        let shown = format!(
-            "{}: partition {}: app \"{}\"",
-            desc_path.display(),
-            p.name,
-            p.app
-        );
         if !app.join("system.toml").is_file() {
             return Err(Failure::new(
                 code::NO_INPUT,
-                format!("{shown}: no system.toml there; expected the guest's application directory, relative to {}", dir.display()),
+                format!(
+                    "{}: partition {}'s app \"{}\" has no system.toml; expected the guest's application directory, relative to {}",
+                    p.app_at,
+                    p.name,
+                    p.app,
+                    dir.display()
+                ),
             ));
         }
         let app = app.canonicalize().unwrap_or(app);
@@ -117,6 +117,8 @@ pub fn build(args: &BuildArgs, dir: &Path) -> Result<u8, Failure> {
         let place = GuestPlace {
             ram_base: p.ram_base,
             ram_size: p.ram_size,
+            name: p.name.clone(),
+            ram_at: p.ram_at.to_string(),
         };
         build_app(
             &app,
@@ -246,7 +248,7 @@ pub fn build(args: &BuildArgs, dir: &Path) -> Result<u8, Failure> {
     if let Some(d) = elf.parent() {
         std::fs::create_dir_all(d).map_err(|e| io_failure("the ELF into", d, &e))?;
     }
-    link_result(link(
+    let outcome = link(
         &argv,
         &elf,
         &build_dir.join("link.cmd"),
@@ -254,6 +256,18 @@ pub fn build(args: &BuildArgs, dir: &Path) -> Result<u8, Failure> {
         report.compiled > 0,
         args.verbose,
         dir,
-    ))?;
+    );
+    if let LinkOutcome::Failed(_, text) = &outcome {
+        if let Some(over) = link_overflow(text) {
+            return Err(too_small(
+                &desc.ram_at.to_string(),
+                "the hypervisor",
+                desc.ram_size,
+                over,
+                "a larger [hypervisor] ram_kib (a power of two)",
+            ));
+        }
+    }
+    link_result(outcome)?;
     Ok(0)
 }

@@ -265,13 +265,19 @@ fn link_command(
 fn link_result(outcome: LinkOutcome) -> Result<(), Failure> {
     match outcome {
         LinkOutcome::UpToDate | LinkOutcome::Linked => Ok(()),
-        LinkOutcome::Failed(n) => Err(Failure::bare(
-            code::DATA,
-            format!(
-                "ubik build: link failed ({n} error{})",
-                if n == 1 { "" } else { "s" }
-            ),
-        )),
+        LinkOutcome::Failed(n, text) => {
+            // The linker's own lines first, as the compiler's.
+            let mut err = std::io::stderr().lock();
+            let _ = std::io::Write::write_all(&mut err, text.as_bytes());
+            let _ = std::io::Write::flush(&mut err);
+            Err(Failure::bare(
+                code::DATA,
+                format!(
+                    "ubik build: link failed ({n} error{})",
+                    if n == 1 { "" } else { "s" }
+                ),
+            ))
+        }
         LinkOutcome::Spawn(e) => Err(Failure::new(
             code::UNAVAILABLE,
             format!("{e}; expected a working RISC-V cross compiler: run scripts/setup.sh"),
@@ -292,6 +298,41 @@ fn jobs(args: &BuildArgs) -> usize {
 pub struct GuestPlace {
     pub ram_base: u32,
     pub ram_size: u32,
+    /// Which partition, and where its RAM is given (`FILE:LINE:COL` of its `ram_kib`): what a
+    /// guest too large for it is reported as.
+    pub name: String,
+    pub ram_at: String,
+}
+
+/// The one line for an image that overflowed its RAM (`link_overflow`): `who` at `at`.
+pub fn too_small(at: &str, who: &str, size: u32, over: u64, expected: &str) -> Failure {
+    let by = if over > 0 {
+        format!(" (by {over} bytes)")
+    } else {
+        String::new()
+    };
+    Failure::new(
+        code::DATA,
+        format!(
+            "{at}: {who} does not fit its {} KiB of RAM{by}; expected {expected}",
+            size >> 10
+        ),
+    )
+}
+
+/// Did the link fail because the image is larger than its RAM region (`bsp/link.ld`: the
+/// region overflowed, or no room is left for the stack)? The bytes missing, when the linker
+/// says (0: it does not).
+pub fn link_overflow(text: &str) -> Option<u64> {
+    if let Some(i) = text.find("overflowed by ") {
+        let n: String = text[i + 14..]
+            .chars()
+            .take_while(char::is_ascii_digit)
+            .collect();
+        return Some(n.parse().unwrap_or(0));
+    }
+    (text.contains("will not fit in region") || text.contains("leave no room for the stack"))
+        .then_some(0)
 }
 
 /// Builds one application (`desc`, from `appdir`) into `elf`, with its generated files and
@@ -519,7 +560,7 @@ pub fn build_app(
     }
     let (argv, inputs) = link_command(&cc, &flags, &link_ld, extra, &elf, &units);
     let cmd_file = build_dir.join("link.cmd");
-    link_result(link(
+    let outcome = link(
         &argv,
         &elf,
         &cmd_file,
@@ -527,7 +568,19 @@ pub fn build_app(
         report.compiled > 0,
         verbose,
         &appdir,
-    ))
+    );
+    if let (Some(g), LinkOutcome::Failed(_, text)) = (guest, &outcome) {
+        if let Some(over) = link_overflow(text) {
+            return Err(too_small(
+                &g.ram_at,
+                &format!("partition {}'s guest", g.name),
+                g.ram_size,
+                over,
+                "a larger ram_kib (a power of two)",
+            ));
+        }
+    }
+    link_result(outcome)
 }
 
 fn io_reason(e: &std::io::Error) -> String {
@@ -535,5 +588,27 @@ fn io_reason(e: &std::io::Error) -> String {
     match s.find(" (os error") {
         Some(i) => s[..i].to_string(),
         None => s,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_link_that_overflows_ram_is_recognised() {
+        let ld = "/usr/bin/ld: x.elf section `.bss' will not fit in region `RAM'\n\
+                  /usr/bin/ld: region `RAM' overflowed by 13632 bytes\n\
+                  collect2: error: ld returned 1 exit status\n";
+        assert_eq!(link_overflow(ld), Some(13632));
+        let stack = "ld: program and data leave no room for the stack (__stack_size)\n";
+        assert_eq!(link_overflow(stack), Some(0));
+        let undefined = "main.c:(.text+0x8): undefined reference to `foo'\n";
+        assert_eq!(link_overflow(undefined), None);
+        let f = too_small("h.toml:3:11", "partition a's guest", 4096, 12, "more");
+        assert_eq!(
+            f.message,
+            "h.toml:3:11: partition a's guest does not fit its 4 KiB of RAM (by 12 bytes); expected more"
+        );
     }
 }

@@ -4,6 +4,11 @@
 //! and runs every (policy, load) and the real-time application alone and writes
 //! `OUT/bench/hypervisor.json` (OUT: `-o`, default `out`, so that it is `make bench`'s file;
 //! `ubik report OUT` shows it with the other benchmark figures).
+//!
+//! The runner gets the file's path, never its values: it reads them itself as data
+//! (`hv_json.py settings`), so nothing in the file reaches a shell. Its failure is the
+//! experiment's: its one line (`ubik: ...`) and its exit code, when the contract has it (65
+//! bad data, 66, 69, 74, a firmware's 1..63, 71, 72, 130; anything else 70).
 
 use crate::{code, Failure};
 use machine::config::{invalid_at, read_text_file, toml_error, ConfigError};
@@ -71,7 +76,11 @@ fn check(path: &Path, root: &Path) -> Result<(), ConfigError> {
         }
     };
     for app in [&raw.rt, &raw.gp] {
-        if !root.join(app.get_ref()).join("system.toml").is_file() {
+        // (an absolute path would replace the repository's in the join, and the runner's
+        // $root/PATH would not)
+        if Path::new(app.get_ref()).is_absolute()
+            || !root.join(app.get_ref()).join("system.toml").is_file()
+        {
             return Err(err(
                 app.span(),
                 format!("no application at {:?}", app.get_ref()),
@@ -99,8 +108,17 @@ fn check(path: &Path, root: &Path) -> Result<(), ConfigError> {
             ));
         }
     }
-    range(&raw.slice_us, "slice_us", 1, 1_000_000_000)?;
-    range(&raw.period_us, "period_us", 1, 1_000_000_000)?;
+    if raw.policies.get_ref().is_empty() {
+        return Err(err(
+            raw.policies.span(),
+            "no policy".into(),
+            "\"fair\", \"rt\" or both",
+        ));
+    }
+    // As hypervisor.toml: a turn shorter than a partition switch never lets a guest run.
+    let min_turn = sysdesc::hvdesc::MIN_TURN_US;
+    range(&raw.slice_us, "slice_us", min_turn, 1_000_000_000)?;
+    range(&raw.period_us, "period_us", min_turn, 1_000_000_000)?;
     range(
         &raw.rt_event_period_us,
         "rt_event_period_us",
@@ -137,7 +155,7 @@ fn check(path: &Path, root: &Path) -> Result<(), ConfigError> {
             return Err(err(
                 l.name.span(),
                 format!("load {:?} is named twice", l.name.get_ref()),
-                "a different name for each [[load]]",
+                "each [[load]] named once (it names the runs' directories)",
             ));
         }
         if !super::spec::is_dir_name(l.name.get_ref()) {
@@ -197,12 +215,14 @@ pub fn run(
         )
     })?;
     let script = root.join("bench").join("hypervisor").join("run.sh");
-    let status = std::process::Command::new(&script)
+    let child = std::process::Command::new(&script)
         .arg("-e")
         .arg(std::path::absolute(file).unwrap_or_else(|_| file.to_path_buf()))
         .arg("-o")
         .arg(std::path::absolute(out.join("hypervisor.json")).unwrap_or_default())
-        .status()
+        .stdin(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .output()
         .map_err(|e| {
             Failure::new(
                 code::UNAVAILABLE,
@@ -212,5 +232,40 @@ pub fn run(
                 ),
             )
         })?;
-    Ok(if status.success() { 0 } else { 1 })
+    if child.status.success() {
+        return Ok(0);
+    }
+    // The runner's last line says what failed and where its details are.
+    let text = String::from_utf8_lossy(&child.stderr);
+    let last = text
+        .lines()
+        .map(str::trim)
+        .rfind(|l| !l.is_empty())
+        .unwrap_or("the experiment's runner failed")
+        .trim_start_matches("ubik: ");
+    Err(Failure::new(
+        runner_code(&child.status),
+        format!("{}: {last}", file.display()),
+    ))
+}
+
+/// The experiment's exit code for its runner's `status`: the contract's codes passed on (a
+/// firmware's 1..63 from a run, 65, 66, 69, 71, 72, 74, 130), anything else 70.
+fn runner_code(status: &std::process::ExitStatus) -> u8 {
+    use std::os::unix::process::ExitStatusExt;
+    const PASSED_ON: [u8; 7] = [
+        code::DATA,
+        code::NO_INPUT,
+        code::UNAVAILABLE,
+        code::MACHINE_FAULT,
+        code::MAX_CYCLES,
+        code::IO_ERROR,
+        code::INTERRUPTED,
+    ];
+    match status.code() {
+        Some(c) if (1..=63).contains(&c) || PASSED_ON.iter().any(|&p| i32::from(p) == c) => c as u8,
+        Some(_) => code::INTERNAL,
+        None if status.signal() == Some(2) => code::INTERRUPTED,
+        None => code::INTERNAL,
+    }
 }
