@@ -388,7 +388,10 @@ pub fn run(args: RunArgs) -> Result<u8, Failure> {
         keep(&mut failed, Err(write_failure("--itrace", p, e)));
     }
     if let Some((result, p)) = io_streamed {
-        keep(&mut failed, result.map_err(|e| write_failure("--io", &p, &e)));
+        keep(
+            &mut failed,
+            result.map_err(|e| write_failure("--io", &p, &e)),
+        );
     } else if let Some(p) = &args.io {
         keep(
             &mut failed,

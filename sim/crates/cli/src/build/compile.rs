@@ -108,7 +108,10 @@ fn parse_deps(text: &str) -> Option<Vec<PathBuf>> {
     Some(deps)
 }
 
-/// True when `output` exists, was made by exactly `signature`, and no input is newer.
+/// True when `output` exists, was made by exactly `signature`, and every input is older.
+/// An input with the output's very timestamp counts as changed: the file system's clock
+/// ticks coarsely (a few ms), so a source saved just after its object was written can carry
+/// the object's time (a test or an editor that rewrites a file at once after a build).
 fn up_to_date(output: &Path, cmd_file: &Path, signature: &str, inputs: &[PathBuf]) -> bool {
     let Some(out_time) = mtime(output) else {
         return false;
@@ -119,7 +122,7 @@ fn up_to_date(output: &Path, cmd_file: &Path, signature: &str, inputs: &[PathBuf
     }
     inputs
         .iter()
-        .all(|p| matches!(mtime(p), Some(t) if t <= out_time))
+        .all(|p| matches!(mtime(p), Some(t) if t < out_time))
 }
 
 fn unit_up_to_date(u: &Unit) -> bool {
@@ -325,5 +328,37 @@ mod tests {
             .map(OsString::from)
             .collect();
         assert_eq!(shell_line(&argv), "gcc '-DX=\"a b\"' -O2 'it'\\''s'");
+    }
+
+    #[test]
+    fn an_input_with_its_outputs_timestamp_is_rebuilt() {
+        // Saved in the file system clock's tick in which the object was written: the object
+        // may hold the old text (a build, then an immediate rewrite of the source).
+        let dir = std::env::temp_dir().join(format!("ubik-uptodate-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let (src, obj, cmd) = (dir.join("a.c"), dir.join("a.o"), dir.join("a.cmd"));
+        std::fs::write(&src, "int a;").unwrap();
+        std::fs::write(&obj, "").unwrap();
+        std::fs::write(&cmd, "cc a.c").unwrap();
+        let t = SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1_700_000_000);
+        let set = |p: &Path, t| {
+            std::fs::File::options()
+                .write(true)
+                .open(p)
+                .unwrap()
+                .set_modified(t)
+                .unwrap()
+        };
+        set(&obj, t);
+        set(&src, t);
+        assert!(!up_to_date(
+            &obj,
+            &cmd,
+            "cc a.c",
+            std::slice::from_ref(&src)
+        ));
+        set(&src, t - std::time::Duration::from_millis(1));
+        assert!(up_to_date(&obj, &cmd, "cc a.c", std::slice::from_ref(&src)));
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }
