@@ -8,7 +8,6 @@
 
 mod support;
 use std::path::Path;
-use std::process::{Command, Stdio};
 use support::*;
 
 fn write(p: &Path, text: &str) {
@@ -17,18 +16,7 @@ fn write(p: &Path, text: &str) {
 }
 
 fn build(dir: &Path) -> Run {
-    let out = Command::new(env!("CARGO_BIN_EXE_ubik"))
-        .args(["build", "app"])
-        .current_dir(dir)
-        .env("UBIK_ROOT", repo_root())
-        .stdin(Stdio::null())
-        .output()
-        .expect("run ubik");
-    Run {
-        code: out.status.code().unwrap_or(-1),
-        stdout: out.stdout,
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
+    ubik_in(dir, &["build", "app"])
 }
 
 const SYSTEM_TOML: &str = r#"[kernel]

@@ -303,20 +303,7 @@ fn an_endless_experiment_file_is_65_without_reading_it_all() {
 
 /// `ubik experiment FILE --check` with no `-o`, from `cwd`.
 fn check_in(cwd: &Path, file: &Path) -> Run {
-    let o = std::process::Command::new(env!("CARGO_BIN_EXE_ubik"))
-        .arg("experiment")
-        .arg(file)
-        .arg("--check")
-        .current_dir(cwd)
-        .env("UBIK_ROOT", repo_root())
-        .stdin(std::process::Stdio::null())
-        .output()
-        .expect("run ubik");
-    Run {
-        code: o.status.code().unwrap_or(-1),
-        stdout: o.stdout,
-        stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
-    }
+    ubik_in(cwd, &[Path::new("experiment"), file, Path::new("--check")])
 }
 
 /// A list of `n` TOML values, `item(i)` each.

@@ -12,21 +12,6 @@ fn write(p: &Path, text: &str) {
     std::fs::write(p, text).unwrap_or_else(|e| panic!("write {}: {e}", p.display()));
 }
 
-/// Runs `ubik ARGS...` in `dir`.
-fn ubik_in(dir: &Path, args: &[&str]) -> Run {
-    let out = Command::new(env!("CARGO_BIN_EXE_ubik"))
-        .args(args)
-        .current_dir(dir)
-        .stdin(Stdio::null())
-        .output()
-        .expect("run ubik");
-    Run {
-        code: out.status.code().unwrap_or(-1),
-        stdout: out.stdout,
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
-}
-
 const GOOD: &str = r#"[kernel]
 scheduler = "bitmap"
 

@@ -5,29 +5,13 @@
 
 mod support;
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::Instant;
 use support::*;
 
 fn write(p: &Path, text: &str) {
     std::fs::create_dir_all(p.parent().unwrap()).unwrap();
     std::fs::write(p, text).unwrap_or_else(|e| panic!("write {}: {e}", p.display()));
-}
-
-/// `ubik ARGS` in `dir`, against this repository's kernel and BSP.
-fn ubik_in(dir: &Path, args: &[&str]) -> Run {
-    let out = Command::new(env!("CARGO_BIN_EXE_ubik"))
-        .args(args)
-        .current_dir(dir)
-        .env("UBIK_ROOT", repo_root())
-        .stdin(Stdio::null())
-        .output()
-        .expect("run ubik");
-    Run {
-        code: out.status.code().unwrap_or(-1),
-        stdout: out.stdout,
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
 }
 
 /// Names that are parameter, member or local names of the headers and of the generated code,

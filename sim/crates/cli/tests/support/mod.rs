@@ -76,11 +76,22 @@ impl Run {
 
 /// Runs `ubik ARGS...` (the binary cargo built for this package), stdin closed.
 pub fn ubik<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Run {
-    let out: Output = Command::new(env!("CARGO_BIN_EXE_ubik"))
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("run ubik");
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_ubik"));
+    cmd.args(args);
+    output_of(cmd)
+}
+
+/// Runs `ubik ARGS...` in `dir`, against this repository's kernel and BSP (`UBIK_ROOT`).
+pub fn ubik_in<S: AsRef<std::ffi::OsStr>>(dir: &Path, args: &[S]) -> Run {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_ubik"));
+    cmd.args(args)
+        .current_dir(dir)
+        .env("UBIK_ROOT", repo_root());
+    output_of(cmd)
+}
+
+fn output_of(mut cmd: Command) -> Run {
+    let out: Output = cmd.stdin(Stdio::null()).output().expect("run ubik");
     Run {
         code: out.status.code().unwrap_or(-1),
         stdout: out.stdout,
