@@ -3,7 +3,9 @@
 #  - README.md stays an entry page: under 300 lines, with `make demo`, `make test`, the
 #    tutorial and links to the manual;
 #  - every relative link ([text](path)) and every quoted repository path (`docs/x.md`,
-#    `kernel/src/task.c`, ...) in README.md and docs/*.md names a file that exists;
+#    `kernel/src/task.c`, ...) in README.md and docs/*.md names a file that exists, and every
+#    reference to a section (`docs/x.md`, "Section"), in the docs or in any source, names a
+#    heading or a bold run-in title of that page;
 #  - the exit codes are documented once: docs/contract.md's table lists every code of the
 #    CLI's module `code` (and 1 and 0..63), and no other page carries a copy of the table
 #    (copies drifted: the README's had lost code 1).
@@ -60,6 +62,34 @@ for f in files:
             if not os.path.exists(os.path.join(root, t)):
                 fail(f"{f}:{lineno}: `{t}` names no file of the repository")
 
+# ---- section references: `docs/X.md`, "Section" names a heading or a bold run-in title ----
+import subprocess
+text = {f: open(os.path.join(root, f), encoding="utf-8").read() for f in files}
+def has_section(target, name):
+    t = text[target]
+    for l in t.split("\n"):
+        if l.startswith("#") and re.sub(r"^#+\s*", "", l).strip().startswith(name):
+            return True
+    return ("**" + name) in t or ("**`" + name) in t
+sources = subprocess.run(["git", "-C", root, "ls-files", "*.md", "*.rs", "*.c", "*.h", "*.S",
+                          "*.sh", "*.py", "*.toml", "Makefile", "*.mk"],
+                         capture_output=True, text=True).stdout.split()
+ref = re.compile(r'((?:docs/)?[a-z]+\.md|README\.md)`?,?\s*\\?"([^"\\]+)\\?"')
+for f in sources:
+    if f == "tests/readme/docs.sh" or not os.path.isfile(os.path.join(root, f)):
+        continue
+    try:
+        lines = open(os.path.join(root, f), encoding="utf-8").readlines()
+    except UnicodeDecodeError:
+        continue
+    for lineno, line in enumerate(lines, 1):
+        for m in ref.finditer(line):
+            target = m.group(1)
+            if target != "README.md" and not target.startswith("docs/"):
+                target = "docs/" + target
+            if target in text and not has_section(target, m.group(2)):
+                fail(f'{f}:{lineno}: {target} has no section "{m.group(2)}"')
+
 # ---- one exit-status table, complete -----------------------------------------------------
 main_rs = open(os.path.join(root, "sim/crates/cli/src/main.rs"), encoding="utf-8").read()
 codes = sorted(set(int(c) for c in re.findall(r"pub const \w+: u8 = (\d+);",
@@ -82,5 +112,5 @@ for m in fails:
     print("FAIL  " + m)
 if fails:
     sys.exit(1)
-print(f"PASS  docs: README under 300 lines, links and paths of {len(files)} pages, one exit-status table")
+print(f"PASS  docs: README under 300 lines, links, paths and sections of {len(files)} pages, one exit-status table")
 END
