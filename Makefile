@@ -73,6 +73,7 @@ test: sim firmware
 	tests/gpio/run.sh
 	$(STRICT_C) tests/trace/run.sh
 	tests/readme/recipe.sh
+	tests/readme/docs.sh
 	$(STRICT_C) tests/gdb/run.sh
 	tests/rtl/check.sh
 	hw/rtm/check.sh

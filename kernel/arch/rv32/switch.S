@@ -1,5 +1,5 @@
 /* Ubik on RV32 (machine mode): context switches and the interrupt entries. The only assembly
- * of the kernel. The design (docs/kernel.md, "Interrupts and the kernel lock"):
+ * of the kernel. The design (docs/kernel.md, "The kernel lock: interrupts stay enabled"):
  *
  * - Kernel data changes only under the kernel lock, mie.MSIE = 0. Interrupts stay enabled
  *   under it; the lock only holds off the kernel's tail, the machine software interrupt.

@@ -1,6 +1,6 @@
 //! `ubik` under inputs that once hung it, blew up its memory or gave an empty message, and
 //! outputs that could not be written: every case ends in bounded time with one line and the
-//! README's exit code.
+//! exit code of docs/contract.md ("Exit status").
 //!
 //!   65: bad data (a control character in TOML, a file that is not UTF-8, a stimulus period
 //!       shorter than a clock cycle, a file over its size limit)

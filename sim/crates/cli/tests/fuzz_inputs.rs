@@ -2,7 +2,7 @@
 //! system descriptions, experiment files (and the machine files they name), result folders and
 //! ELF files. The seeds are the project's own valid files; each mutant is run through the real
 //! binary (`machine --check` and `run` on it, `gen`, `experiment --check`, `report`, `run`)
-//! under a wall-clock limit (5 s) and a memory limit (512 MiB resident), and must keep the README's contract: a
+//! under a wall-clock limit (5 s) and a memory limit (512 MiB resident), and must keep the contract (docs/contract.md): a
 //! documented exit code (never 70, 101 or a signal), no panic, and for a failure exactly one
 //! line `ubik: ...` that names the input and says what is wrong.
 //!

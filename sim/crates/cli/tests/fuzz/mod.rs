@@ -9,7 +9,7 @@
 //!   ELF header, program and section header fields set to edge values;
 //! - [`run_limited`]: the real `ubik` binary under a wall-clock limit, a peak-resident-memory
 //!   limit (watched in /proc) and an address-space backstop (`ulimit -v` in a shell wrapper);
-//! - [`check_contract`]: the README's exit-status contract: an allowed code (never 70, 101 or
+//! - [`check_contract`]: the exit-status contract (docs/contract.md): an allowed code (never 70, 101 or
 //!   a signal), no panic text, and a failure (64 and up) is exactly one line starting with
 //!   `ubik: ` that names the input and has a message;
 //! - [`Findings`]: failures grouped by kind, each first example minimised (line by line) and
