@@ -136,15 +136,6 @@ struct AppExperiment {
     console: Vec<String>,
 }
 
-/// Is `file` an experiment of kind "app"? (Any other content is the other kinds' to judge.)
-pub fn is_app_experiment(file: &Path) -> bool {
-    std::fs::read_to_string(file)
-        .ok()
-        .and_then(|t| t.parse::<toml::Table>().ok())
-        .and_then(|t| t.get("kind").and_then(|k| k.as_str().map(|s| s == "app")))
-        .unwrap_or(false)
-}
-
 fn parse(path: &Path, root: &Path) -> Result<AppExperiment, ConfigError> {
     let text = read_text_file(path, "the experiment file")?;
     let shown = path.display().to_string();
