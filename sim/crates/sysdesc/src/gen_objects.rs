@@ -53,6 +53,20 @@ impl<'a> Symbols<'a> {
         }
     }
 
+    /// `extern TYPE NAME; /* comment */`, saying so when the object is renamed.
+    fn decl(&self, c_type: &str, name: &str, comment: String) -> String {
+        if self.renamed(name) {
+            format!(
+            "extern {c_type} {OBJECT_SYMBOL_PREFIX}{name}; /* \"{name}\", UK_GEN_OBJECT({name}) (a function has its name){} */",
+            if comment.is_empty() { String::new() } else { format!(": {comment}") }
+        )
+        } else if comment.is_empty() {
+            format!("extern {c_type} {name};")
+        } else {
+            format!("extern {c_type} {name}; /* {comment} */")
+        }
+    }
+
     /// `(void *)...` for an argument.
     fn arg(&self, a: &'a Arg) -> String {
         match a {
@@ -138,34 +152,25 @@ pub(crate) fn header(d: &SystemDesc) -> String {
              #define UK_GEN_OBJECT(name) (&uk__gen_obj_##name)\n",
         );
     }
-    // `extern TYPE NAME; /* comment */`, saying so when the object is renamed.
-    let decl = |c_type: &str, name: &str, comment: String| -> String {
-        if sym.renamed(name) {
-            format!(
-                "extern {c_type} {OBJECT_SYMBOL_PREFIX}{name}; /* \"{name}\", UK_GEN_OBJECT({name}) (a function has its name){} */",
-                if comment.is_empty() { String::new() } else { format!(": {comment}") }
-            )
-        } else if comment.is_empty() {
-            format!("extern {c_type} {name};")
-        } else {
-            format!("extern {c_type} {name}; /* {comment} */")
-        }
-    };
-    let mut section = |title: &str, lines: Vec<String>| {
-        if !lines.is_empty() {
-            let _ = write!(s, "\n/* {title} */\n");
-            for l in lines {
-                s.push_str(&l);
-                s.push('\n');
-            }
-        }
-    };
+    declarations(&mut s, o, &sym);
     section(
+        &mut s,
+        "Functions the application defines",
+        prototypes(d).into_iter().map(|(_, p)| p).collect(),
+    );
+    s.push_str("\n#endif /* UK_GEN_H */\n");
+    s
+}
+
+/// The `extern` declarations of the objects, a section per kind.
+fn declarations<'a>(s: &mut String, o: &'a Objects, sym: &Symbols<'a>) {
+    section(
+        s,
         "[task.*]",
         o.tasks
             .iter()
             .map(|t| {
-                decl(
+                sym.decl(
                     "uk_task_t",
                     &t.name,
                     format!(
@@ -183,11 +188,12 @@ pub(crate) fn header(d: &SystemDesc) -> String {
             .collect(),
     );
     section(
+        s,
         "[sem.*]",
         o.sems
             .iter()
             .map(|x| {
-                decl(
+                sym.decl(
                     "uk_sem_t",
                     &x.name,
                     format!("initial {}, max {}", x.initial, x.max),
@@ -196,13 +202,15 @@ pub(crate) fn header(d: &SystemDesc) -> String {
             .collect(),
     );
     section(
+        s,
         "[mutex.*]",
         o.mutexes
             .iter()
-            .map(|x| decl("uk_mutex_t", &x.name, String::new()))
+            .map(|x| sym.decl("uk_mutex_t", &x.name, String::new()))
             .collect(),
     );
     section(
+        s,
         "[queue.*]",
         o.queues
             .iter()
@@ -219,32 +227,36 @@ pub(crate) fn header(d: &SystemDesc) -> String {
                         format!("variable size: {capacity} messages of up to {max_msg_bytes} bytes")
                     }
                 };
-                decl("uk_queue_t", &x.name, comment)
+                sym.decl("uk_queue_t", &x.name, comment)
             })
             .collect(),
     );
     section(
+        s,
         "[port.*]",
         o.ports
             .iter()
-            .map(|x| decl("uk_port_t", &x.name, format!("{} pointers", x.capacity)))
+            .map(|x| sym.decl("uk_port_t", &x.name, format!("{} pointers", x.capacity)))
             .collect(),
     );
     section(
+        s,
         "[flags.*]",
         o.flags
             .iter()
-            .map(|x| decl("uk_flags_t", &x.name, String::new()))
+            .map(|x| sym.decl("uk_flags_t", &x.name, String::new()))
             .collect(),
     );
     section(
+        s,
         "[heap.*]",
         o.heaps
             .iter()
-            .map(|x| decl("uk_heap_t", &x.name, format!("{} bytes", x.bytes)))
+            .map(|x| sym.decl("uk_heap_t", &x.name, format!("{} bytes", x.bytes)))
             .collect(),
     );
     section(
+        s,
         "[pool.*]",
         o.pools
             .iter()
@@ -254,7 +266,7 @@ pub(crate) fn header(d: &SystemDesc) -> String {
                     .as_ref()
                     .map(|h| format!(", from heap {h}"))
                     .unwrap_or_default();
-                decl(
+                sym.decl(
                     "uk_pool_t",
                     &x.name,
                     format!("{} blocks of {} bytes{from}", x.count, x.block_bytes),
@@ -263,19 +275,21 @@ pub(crate) fn header(d: &SystemDesc) -> String {
             .collect(),
     );
     section(
+        s,
         "[timer.*]",
         o.timers
             .iter()
-            .map(|x| decl("uk_timer_t", &x.name, String::new()))
+            .map(|x| sym.decl("uk_timer_t", &x.name, String::new()))
             .collect(),
     );
     section(
+        s,
         "[interrupt.*]: the HISRs (an interrupt without one has no object)",
         o.interrupts
             .iter()
             .filter_map(|x| {
                 x.hisr.as_ref().map(|h| {
-                    decl(
+                    sym.decl(
                         "uk_hisr_t",
                         &x.name,
                         format!("line {}, {}(), level {}", x.line, h.function, h.priority),
@@ -284,12 +298,17 @@ pub(crate) fn header(d: &SystemDesc) -> String {
             })
             .collect(),
     );
-    section(
-        "Functions the application defines",
-        prototypes(d).into_iter().map(|(_, p)| p).collect(),
-    );
-    s.push_str("\n#endif /* UK_GEN_H */\n");
-    s
+}
+
+/// `/* TITLE */` and the lines, when there are any.
+fn section(s: &mut String, title: &str, lines: Vec<String>) {
+    if !lines.is_empty() {
+        let _ = write!(s, "\n/* {title} */\n");
+        for l in lines {
+            s.push_str(&l);
+            s.push('\n');
+        }
+    }
 }
 
 /// A C string literal of an identifier or a file name (quotes, backslashes and newlines
