@@ -790,7 +790,7 @@ fn startup(s: &mut String, o: &Objects, file: &str) {
          bsp_printf(\"ubik: start-up: %s(%s) [%s:%u] returned %d (%s); expected UK_OK\\n\", call, name,\n                   \
          {}, (unsigned)line, r, uk_strerror(r));\n        \
          bsp_exit({EXIT_GEN_STARTUP});\n    }}\n}}\n\n",
-        c_string(&file)
+        c_string(file)
     );
     s.push_str("void uk__gen_init(void);\n\nvoid uk__gen_init(void)\n{\n");
     if !o.heaps.is_empty() {
