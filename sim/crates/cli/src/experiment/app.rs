@@ -33,6 +33,8 @@ use rayon::prelude::*;
 use serde::Deserialize;
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use toml::Spanned;
 
 /// The schedulers `[kernel] scheduler` takes.
@@ -578,84 +580,101 @@ pub fn run(
     let pool = worker_pool(jobs)?;
     let rows: Vec<Result<Row, Failure>> = pool.install(|| {
         plan.par_iter()
-            .map(|&(bi, mi, seed)| {
-                let cfg = match &exp.machines[mi].1 {
-                    Some(p) => MachineConfig::from_file(p)
-                        .map_err(|e| Failure::new(e.exit_code() as u8, e.to_string()))?,
-                    None => MachineConfig::default(),
-                };
-                let image = load_elf_file(&elfs[bi], RAM_BASE, cfg.ram_size)
-                    .map_err(|e| Failure::new(code::DATA, e.to_string()))?;
-                let dir = out
-                    .join("runs")
-                    .join(format!("{}-m{mi}-s{seed}", exp.builds[bi].label()));
-                std::fs::create_dir_all(&dir).map_err(|e| io_fail("the run directory", &dir, e))?;
-                let console = Capture::default();
-                let done = simulate(Simulation {
-                    cfg: &cfg,
-                    image: &image,
-                    seed,
-                    max_cycles: None,
-                    max_time_fs: Some(exp.run_ms as u128 * 1_000_000_000_000),
-                    observe: Observe::Energy,
-                    record: false,
-                    itrace: None,
-                    console: Box::new(console.clone()),
-                    stop: &stop,
-                    gdb: None,
-                    trace: None,
-                });
-                let text = console.text();
-                let cpath = dir.join("console.txt");
-                std::fs::write(&cpath, text.as_bytes())
-                    .map_err(|e| io_fail("the console output", &cpath, e))?;
-                let spath = dir.join("stats.json");
-                write_stats(&spath, &done.stats).map_err(|e| io_fail("statistics", &spath, e))?;
-                let status =
-                    outcome_status(&elfs[bi], &done.outcome, &done.machine, &done.counts, None);
-                let (exit, mut why) = match status {
-                    Ok(c) if c == exp.exit => (Some(c), None),
-                    Ok(c) => (
-                        Some(c),
-                        Some(format!("exit code {c}, expected {}", exp.exit)),
-                    ),
-                    Err(f) if f.code == code::INTERRUPTED => return Err(f),
-                    Err(f) => (
-                        None,
-                        Some(
-                            f.message
-                                .replace(&elfs[bi].display().to_string(), "the firmware"),
-                        ),
-                    ),
-                };
-                if why.is_none() {
-                    if let Some(missing) = exp.console.iter().find(|l| !text.contains(l.as_str())) {
-                        why = Some(format!("the console output lacks {missing:?}"));
-                    }
-                }
-                Ok(Row {
-                    build: bi,
-                    machine: mi,
-                    seed,
-                    exit,
-                    cycles: done.counts.cycles,
-                    sim_time_s: done.counts.sim_time_s,
-                    energy_j: done.stats.energy_j,
-                    why,
-                })
-            })
+            .map(|&(bi, mi, seed)| run_one(&exp, &elfs, &out, &stop, bi, mi, seed))
             .collect()
     });
     let mut ok = Vec::new();
     for r in rows {
         ok.push(r?);
     }
+    report(&exp, &out, &ok)
+}
+
+/// One run: build `bi` on machine `mi` with `seed`, its console and statistics written to
+/// its directory, judged against `[expect]`.
+fn run_one(
+    exp: &AppExperiment,
+    elfs: &[PathBuf],
+    out: &Path,
+    stop: &Arc<AtomicBool>,
+    bi: usize,
+    mi: usize,
+    seed: u64,
+) -> Result<Row, Failure> {
+    let cfg = match &exp.machines[mi].1 {
+        Some(p) => MachineConfig::from_file(p)
+            .map_err(|e| Failure::new(e.exit_code() as u8, e.to_string()))?,
+        None => MachineConfig::default(),
+    };
+    let image = load_elf_file(&elfs[bi], RAM_BASE, cfg.ram_size)
+        .map_err(|e| Failure::new(code::DATA, e.to_string()))?;
+    let dir = out
+        .join("runs")
+        .join(format!("{}-m{mi}-s{seed}", exp.builds[bi].label()));
+    std::fs::create_dir_all(&dir).map_err(|e| io_fail("the run directory", &dir, e))?;
+    let console = Capture::default();
+    let done = simulate(Simulation {
+        cfg: &cfg,
+        image: &image,
+        seed,
+        max_cycles: None,
+        max_time_fs: Some(exp.run_ms as u128 * 1_000_000_000_000),
+        observe: Observe::Energy,
+        record: false,
+        itrace: None,
+        console: Box::new(console.clone()),
+        stop,
+        gdb: None,
+        trace: None,
+    });
+    let text = console.text();
+    let cpath = dir.join("console.txt");
+    std::fs::write(&cpath, text.as_bytes())
+        .map_err(|e| io_fail("the console output", &cpath, e))?;
+    let spath = dir.join("stats.json");
+    write_stats(&spath, &done.stats).map_err(|e| io_fail("statistics", &spath, e))?;
+    let status = outcome_status(&elfs[bi], &done.outcome, &done.machine, &done.counts, None);
+    let (exit, mut why) = match status {
+        Ok(c) if c == exp.exit => (Some(c), None),
+        Ok(c) => (
+            Some(c),
+            Some(format!("exit code {c}, expected {}", exp.exit)),
+        ),
+        Err(f) if f.code == code::INTERRUPTED => return Err(f),
+        Err(f) => (
+            None,
+            Some(
+                f.message
+                    .replace(&elfs[bi].display().to_string(), "the firmware"),
+            ),
+        ),
+    };
+    if why.is_none() {
+        if let Some(missing) = exp.console.iter().find(|l| !text.contains(l.as_str())) {
+            why = Some(format!("the console output lacks {missing:?}"));
+        }
+    }
+    Ok(Row {
+        build: bi,
+        machine: mi,
+        seed,
+        exit,
+        cycles: done.counts.cycles,
+        sim_time_s: done.counts.sim_time_s,
+        energy_j: done.stats.energy_j,
+        why,
+    })
+}
+
+/// Writes app.csv and prints a line per run and the count that passed: exit code 0 when
+/// every run passed, else 1.
+fn report(exp: &AppExperiment, out: &Path, ok: &[Row]) -> Result<u8, Failure> {
     let mut csv = String::from(
         "build,scheduler,tick_hz,cflags,machine,seed,exit,cycles,sim_time_s,energy_j,pass,why\n",
     );
     let mut table = String::new();
     let mut failed = 0;
-    for r in &ok {
+    for r in ok {
         let b = &exp.builds[r.build];
         let pass = r.why.is_none();
         failed += !pass as usize;
