@@ -12,6 +12,9 @@
 //! - `build/LABEL/` (the generated application, its ELF and `build.log`), `runs/LABEL-sSEED/`
 //!   (the stats, the IO record and the console output of each run).
 //!
+//! The file's `kind` ([`spec::Kind`], read once) chooses the module that reads and runs it:
+//! simbed.rs (the default), dpm.rs, app.rs or hypervisor.rs.
+//!
 //! Every input is checked before anything is built (check.rs; `--check` stops there); a build
 //! or a run that fails ends the experiment with its exit code and one line (steps.rs).
 //!
