@@ -7,7 +7,9 @@
 //! file is read and checked first (`results.rs`): bad data is one line naming the file, exit
 //! 65, and no page.
 
-use crate::results::{experiment_dirs, read_benches, read_experiment, Table, VARIANT_COLUMNS};
+use crate::results::{
+    experiment_dirs, read_benches, read_experiment, Bench, ExperimentResult, Table, VARIANT_COLUMNS,
+};
 use crate::suite;
 use crate::{code, Failure};
 use clap::Args;
@@ -161,88 +163,10 @@ pub fn report(args: ReportArgs) -> Result<u8, Failure> {
     h.push_str("</ul>\n");
 
     for e in &exps {
-        let s = &e.summary;
-        let _ = writeln!(h, "<h2 id=\"exp-{0}\">Experiment {0}</h2>", esc(&e.name));
-        let seeds = s
-            .seeds
-            .iter()
-            .map(|x| x.to_string())
-            .collect::<Vec<_>>()
-            .join(",");
-        let _ = writeln!(
-            h,
-            "<p class=\"note\">{} variant(s), {} ms simulated each, seeds [{seeds}]{}.</p>",
-            s.labels.len(),
-            s.run_ms,
-            match (&s.machine, s.jitter_bin_us) {
-                (Some(m), Some(bin)) => format!(
-                    ", machine <code>{}</code>; histogram bins of {bin} us",
-                    esc(m)
-                ),
-                (None, Some(bin)) => format!("; histogram bins of {bin} us"),
-                _ => String::new(),
-            }
-        );
-        if !s.dpm {
-            let _ = writeln!(
-                h,
-                "<p class=\"note\"><b>Definitions.</b> <i>outputs_expected / outputs_produced</i>: the outputs the writers' releases call for, and those the IO record shows; <i>on_time</i>: the share of the expected inter-arrivals whose |deviation from the period| is at most <i>on_time_tolerance_us</i> ({} % of the output period); <i>dev_p50/p99/max_us</i>: percentiles of |inter-arrival - period| (nearest rank); <i>stimuli_unanswered</i>: stimuli of the aperiodic interrupt with no response by the end of the run; <i>overloaded</i> (1, X in the figures): a task short of its outputs by more than the tolerance, or a stimulus unanswered; <i>delay</i>: stimulus to the responding output; an empty cell (none): nothing measured. docs/experiments.md has the details.</p>",
-                s.on_time_tolerance_pct.map_or("1".into(), |p| p.to_string())
-            );
-        }
-        if let Some((paper, rows)) = crate::paper::reference(&e.name) {
-            let _ = write!(h, "<p class=\"note\">What the paper reports, beside Ubik's comparable measure ({}):</p><table><thead><tr><th>the paper</th><th>value</th><th>Ubik: read</th></tr></thead><tbody>", esc(paper));
-            for (what, value, ours) in rows {
-                let _ = write!(
-                    h,
-                    "<tr><td>{}</td><td>{}</td><td>{}</td></tr>",
-                    esc(what),
-                    esc(value),
-                    esc(ours)
-                );
-            }
-            h.push_str("</tbody></table>\n");
-        }
-        if s.dpm {
-            h.push_str("<p class=\"note\">Average current from the supply and energy per power policy (UbiFOS Table 2); saving against the default policy; deadlines missed; seconds at each operating point.</p>\n");
-            h.push_str(&html_table(&e.table, &[]));
-        } else {
-            h.push_str(&html_table(&e.table, &VARIANT_COLUMNS));
-        }
-        h.push_str("<div class=\"figs\">\n");
-        for (name, svg) in &e.figures {
-            let _ = writeln!(
-                h,
-                "<figure>{svg}<figcaption class=\"note\">{}</figcaption></figure>",
-                esc(name)
-            );
-        }
-        h.push_str("</div>\n");
+        experiment_section(&mut h, e);
     }
     if !benches.is_empty() {
-        h.push_str("<h2 id=\"bench\">Benchmarks (<code>make bench</code>)</h2>\n");
-        for b in &benches {
-            let _ = writeln!(h, "<h3>{}</h3>", esc(&b.name));
-            match (&b.suite, suite::caption(&b.name)) {
-                (Some(t), Some(caption)) => {
-                    let _ = writeln!(h, "<p class=\"note\">{}; OS beside OS (docs/results.md says how each is measured).</p>", esc(caption));
-                    let _ = writeln!(
-                        h,
-                        "<div class=\"wide\">{}<figure>{}</figure></div>",
-                        suite::html_table(t),
-                        suite::bar_chart(t, caption)
-                    );
-                }
-                _ => {
-                    if b.name == "hypervisor.json" {
-                        if let Some(t) = crate::hvreport::html_table(&b.value) {
-                            h.push_str(&t);
-                        }
-                    }
-                    h.push_str(&json_table(&b.value));
-                }
-            }
-        }
+        bench_section(&mut h, &benches);
     }
     h.push_str("</body></html>\n");
     std::fs::create_dir_all(&out).map_err(|e| {
@@ -260,4 +184,93 @@ pub fn report(args: ReportArgs) -> Result<u8, Failure> {
     })?;
     println!("{}", page.display());
     Ok(0)
+}
+
+/// One experiment's section: its settings, the definitions of its measures, what the paper
+/// reports, its table and its figures.
+fn experiment_section(h: &mut String, e: &ExperimentResult) {
+    let s = &e.summary;
+    let _ = writeln!(h, "<h2 id=\"exp-{0}\">Experiment {0}</h2>", esc(&e.name));
+    let seeds = s
+        .seeds
+        .iter()
+        .map(|x| x.to_string())
+        .collect::<Vec<_>>()
+        .join(",");
+    let _ = writeln!(
+        h,
+        "<p class=\"note\">{} variant(s), {} ms simulated each, seeds [{seeds}]{}.</p>",
+        s.labels.len(),
+        s.run_ms,
+        match (&s.machine, s.jitter_bin_us) {
+            (Some(m), Some(bin)) => format!(
+                ", machine <code>{}</code>; histogram bins of {bin} us",
+                esc(m)
+            ),
+            (None, Some(bin)) => format!("; histogram bins of {bin} us"),
+            _ => String::new(),
+        }
+    );
+    if !s.dpm {
+        let _ = writeln!(
+            h,
+            "<p class=\"note\"><b>Definitions.</b> <i>outputs_expected / outputs_produced</i>: the outputs the writers' releases call for, and those the IO record shows; <i>on_time</i>: the share of the expected inter-arrivals whose |deviation from the period| is at most <i>on_time_tolerance_us</i> ({} % of the output period); <i>dev_p50/p99/max_us</i>: percentiles of |inter-arrival - period| (nearest rank); <i>stimuli_unanswered</i>: stimuli of the aperiodic interrupt with no response by the end of the run; <i>overloaded</i> (1, X in the figures): a task short of its outputs by more than the tolerance, or a stimulus unanswered; <i>delay</i>: stimulus to the responding output; an empty cell (none): nothing measured. docs/experiments.md has the details.</p>",
+            s.on_time_tolerance_pct.map_or("1".into(), |p| p.to_string())
+        );
+    }
+    if let Some((paper, rows)) = crate::paper::reference(&e.name) {
+        let _ = write!(h, "<p class=\"note\">What the paper reports, beside Ubik's comparable measure ({}):</p><table><thead><tr><th>the paper</th><th>value</th><th>Ubik: read</th></tr></thead><tbody>", esc(paper));
+        for (what, value, ours) in rows {
+            let _ = write!(
+                h,
+                "<tr><td>{}</td><td>{}</td><td>{}</td></tr>",
+                esc(what),
+                esc(value),
+                esc(ours)
+            );
+        }
+        h.push_str("</tbody></table>\n");
+    }
+    if s.dpm {
+        h.push_str("<p class=\"note\">Average current from the supply and energy per power policy (UbiFOS Table 2); saving against the default policy; deadlines missed; seconds at each operating point.</p>\n");
+        h.push_str(&html_table(&e.table, &[]));
+    } else {
+        h.push_str(&html_table(&e.table, &VARIANT_COLUMNS));
+    }
+    h.push_str("<div class=\"figs\">\n");
+    for (name, svg) in &e.figures {
+        let _ = writeln!(
+            h,
+            "<figure>{svg}<figcaption class=\"note\">{}</figcaption></figure>",
+            esc(name)
+        );
+    }
+    h.push_str("</div>\n");
+}
+
+/// The benchmarks' section: each suite's table and chart, or its JSON as a table.
+fn bench_section(h: &mut String, benches: &[Bench]) {
+    h.push_str("<h2 id=\"bench\">Benchmarks (<code>make bench</code>)</h2>\n");
+    for b in benches {
+        let _ = writeln!(h, "<h3>{}</h3>", esc(&b.name));
+        match (&b.suite, suite::caption(&b.name)) {
+            (Some(t), Some(caption)) => {
+                let _ = writeln!(h, "<p class=\"note\">{}; OS beside OS (docs/results.md says how each is measured).</p>", esc(caption));
+                let _ = writeln!(
+                    h,
+                    "<div class=\"wide\">{}<figure>{}</figure></div>",
+                    suite::html_table(t),
+                    suite::bar_chart(t, caption)
+                );
+            }
+            _ => {
+                if b.name == "hypervisor.json" {
+                    if let Some(t) = crate::hvreport::html_table(&b.value) {
+                        h.push_str(&t);
+                    }
+                }
+                h.push_str(&json_table(&b.value));
+            }
+        }
+    }
 }

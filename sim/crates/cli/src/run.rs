@@ -208,59 +208,7 @@ impl Write for Latched {
 }
 
 pub fn run(args: RunArgs) -> Result<u8, Failure> {
-    // No output may be an input or another output (or stdout's file): each would be
-    // truncated or overwritten. The machine file's own inputs are known once it is read.
-    let outputs = output_names(&args);
-    let mut inputs = vec![Named::input(
-        format!("the firmware {}", args.firmware.display()),
-        &args.firmware,
-    )];
-    if let Some(m) = &args.machine {
-        inputs.push(Named::input(format!("the machine file {}", m.display()), m));
-    }
-    outputs::check(&outputs, &inputs)?;
-    let cfg = match &args.machine {
-        Some(p) => {
-            let (cfg, read) = MachineConfig::from_file_reading(p);
-            let named: Vec<Named> = read
-                .iter()
-                .map(|f| {
-                    let label = format!(
-                        "the file {} that the machine file {} names",
-                        f.display(),
-                        p.display()
-                    );
-                    Named::input(label, f)
-                })
-                .collect();
-            outputs::check(&outputs, &named)?;
-            cfg.map_err(|e| {
-                let f = Failure::new(e.exit_code() as u8, e.to_string());
-                if f.code == code::DATA {
-                    // The firmware was not read yet: read it (bounded) for its hash.
-                    let elf = read_elf_file(&args.firmware).ok();
-                    stats_for_failure(&args, elf.as_deref(), f)
-                } else {
-                    f
-                }
-            })?
-        }
-        None => MachineConfig::default(),
-    };
-    let elf_bytes = read_elf_file(&args.firmware).map_err(|e| {
-        if e.is_io() {
-            Failure::new(code::NO_INPUT, e.to_string())
-        } else {
-            stats_for_failure(&args, None, Failure::new(code::DATA, e.to_string()))
-        }
-    })?;
-    let image = load_elf_read(&args.firmware, &elf_bytes, RAM_BASE, cfg.ram_size).map_err(|e| {
-        stats_for_failure(
-            &args,
-            Some(&elf_bytes),
-            Failure::new(code::DATA, e.to_string()),
-        )
-    })?;
+    let (cfg, elf_bytes, image) = load(&args)?;
 
     let stop = Arc::new(AtomicBool::new(false));
     {
@@ -269,14 +217,7 @@ pub fn run(args: RunArgs) -> Result<u8, Failure> {
         let _ = ctrlc::set_handler(move || stop.store(true, Ordering::Relaxed));
     }
 
-    // On a terminal the console shows each line as the firmware prints it; into a pipe or a
-    // file it is block-buffered.
-    let stdout = std::io::stdout();
-    let console: Box<dyn std::io::Write> = if std::io::IsTerminal::is_terminal(&stdout) {
-        Box::new(std::io::LineWriter::new(stdout))
-    } else {
-        Box::new(std::io::BufWriter::with_capacity(1 << 16, stdout))
-    };
+    let console = console_writer();
     // Every output is created before the run: a path that cannot be written fails at once
     // (exit 74), not after a long simulation. --stats is written again, whole, at the end;
     // so is --io, unless it is written as the run goes (below).
@@ -321,21 +262,7 @@ pub fn run(args: RunArgs) -> Result<u8, Failure> {
         (args.vcd.is_none() && uart_out.is_none() && trace_out.is_none() && gdb.is_none())
             .then_some(io_out)
             .flatten();
-    let io_sink = match &streamed {
-        Some((f, p)) => {
-            let mut w = std::io::BufWriter::with_capacity(
-                1 << 16,
-                f.try_clone().map_err(|e| write_failure("--io", p, &e))?,
-            );
-            writeln!(w, "{}", crate::report::IO_CSV_HEADER)
-                .map_err(|e| write_failure("--io", p, &e))?;
-            Some(Box::new(move |ev: &[machine::record::IoEvent]| {
-                crate::report::write_io_rows(&mut w, ev.iter())?;
-                w.flush()
-            }) as machine::record::RecordSink)
-        }
-        None => None,
-    };
+    let io_sink = streaming_io_sink(&streamed)?;
     let mut done = simulate_streaming(
         Simulation {
             cfg: &cfg,
@@ -405,29 +332,8 @@ pub fn run(args: RunArgs) -> Result<u8, Failure> {
                 .map_err(|e| write_failure("--profile", &p, &e)),
         );
     }
-    if let Some((mut f, p)) = uart_out {
-        let sent: Vec<u8> = m
-            .record()
-            .iter()
-            .filter(|e| e.kind == machine::record::IoKind::UartTx)
-            .map(|e| e.value as u8)
-            .collect();
-        keep(
-            &mut failed,
-            f.write_all(&sent)
-                .map_err(|e| write_failure("--uart-out", &p, &e)),
-        );
-    }
-    if let Some((f, p)) = vcd_out {
-        let comment = format!("ubik run {}", args.firmware.display());
-        // The dump lasts to the end of the run, not to its last change.
-        let end_fs = m.bus.clock.time_fs(done.counts.cycles);
-        keep(
-            &mut failed,
-            observe::vcd_out::write_vcd(f, m.record(), &comment, end_fs)
-                .map_err(|e| write_failure("--vcd", &p, &e)),
-        );
-    }
+    let end_fs = m.bus.clock.time_fs(done.counts.cycles);
+    write_record_outputs(&mut failed, m, uart_out, vcd_out, &args.firmware, end_fs);
     if let Some(p) = &args.stats {
         let mut stats = done.stats.clone();
         let exit_code = match (&failed, &status) {
@@ -444,6 +350,131 @@ pub fn run(args: RunArgs) -> Result<u8, Failure> {
     match failed {
         Some(f) => Err(f),
         None => status,
+    }
+}
+
+/// The firmware's console: on a terminal each line as the firmware prints it; into a pipe or
+/// a file block-buffered.
+fn console_writer() -> Box<dyn std::io::Write> {
+    let stdout = std::io::stdout();
+    if std::io::IsTerminal::is_terminal(&stdout) {
+        Box::new(std::io::LineWriter::new(stdout))
+    } else {
+        Box::new(std::io::BufWriter::with_capacity(1 << 16, stdout))
+    }
+}
+
+/// Reads the machine file and the firmware, with the checks that no output overwrites
+/// either: the machine, the ELF's bytes and its image.
+fn load(args: &RunArgs) -> Result<(MachineConfig, Vec<u8>, Image), Failure> {
+    // No output may be an input or another output (or stdout's file): each would be
+    // truncated or overwritten. The machine file's own inputs are known once it is read.
+    let outputs = output_names(args);
+    let mut inputs = vec![Named::input(
+        format!("the firmware {}", args.firmware.display()),
+        &args.firmware,
+    )];
+    if let Some(m) = &args.machine {
+        inputs.push(Named::input(format!("the machine file {}", m.display()), m));
+    }
+    outputs::check(&outputs, &inputs)?;
+    let cfg = match &args.machine {
+        Some(p) => {
+            let (cfg, read) = MachineConfig::from_file_reading(p);
+            let named: Vec<Named> = read
+                .iter()
+                .map(|f| {
+                    let label = format!(
+                        "the file {} that the machine file {} names",
+                        f.display(),
+                        p.display()
+                    );
+                    Named::input(label, f)
+                })
+                .collect();
+            outputs::check(&outputs, &named)?;
+            cfg.map_err(|e| {
+                let f = Failure::new(e.exit_code() as u8, e.to_string());
+                if f.code == code::DATA {
+                    // The firmware was not read yet: read it (bounded) for its hash.
+                    let elf = read_elf_file(&args.firmware).ok();
+                    stats_for_failure(args, elf.as_deref(), f)
+                } else {
+                    f
+                }
+            })?
+        }
+        None => MachineConfig::default(),
+    };
+    let elf_bytes = read_elf_file(&args.firmware).map_err(|e| {
+        if e.is_io() {
+            Failure::new(code::NO_INPUT, e.to_string())
+        } else {
+            stats_for_failure(args, None, Failure::new(code::DATA, e.to_string()))
+        }
+    })?;
+    let image = load_elf_read(&args.firmware, &elf_bytes, RAM_BASE, cfg.ram_size).map_err(|e| {
+        stats_for_failure(
+            args,
+            Some(&elf_bytes),
+            Failure::new(code::DATA, e.to_string()),
+        )
+    })?;
+    Ok((cfg, elf_bytes, image))
+}
+
+/// The writer of `--io` as the run goes, when it is (`streamed`): the header now, the rows
+/// as the record hands them over.
+fn streaming_io_sink(
+    streamed: &Option<(File, PathBuf)>,
+) -> Result<Option<machine::record::RecordSink>, Failure> {
+    Ok(match streamed {
+        Some((f, p)) => {
+            let mut w = std::io::BufWriter::with_capacity(
+                1 << 16,
+                f.try_clone().map_err(|e| write_failure("--io", p, &e))?,
+            );
+            writeln!(w, "{}", crate::report::IO_CSV_HEADER)
+                .map_err(|e| write_failure("--io", p, &e))?;
+            Some(Box::new(move |ev: &[machine::record::IoEvent]| {
+                crate::report::write_io_rows(&mut w, ev.iter())?;
+                w.flush()
+            }) as machine::record::RecordSink)
+        }
+        None => None,
+    })
+}
+
+/// Writes `--uart-out` and `--vcd` from the record, keeping the first failure in `failed`:
+/// the dump lasts to `end_fs`, the end of the run, not to its last change.
+fn write_record_outputs(
+    failed: &mut Option<Failure>,
+    m: &Machine,
+    uart_out: Option<(File, PathBuf)>,
+    vcd_out: Option<(File, PathBuf)>,
+    firmware: &Path,
+    end_fs: u128,
+) {
+    if let Some((mut f, p)) = uart_out {
+        let sent: Vec<u8> = m
+            .record()
+            .iter()
+            .filter(|e| e.kind == machine::record::IoKind::UartTx)
+            .map(|e| e.value as u8)
+            .collect();
+        keep(
+            failed,
+            f.write_all(&sent)
+                .map_err(|e| write_failure("--uart-out", &p, &e)),
+        );
+    }
+    if let Some((f, p)) = vcd_out {
+        let comment = format!("ubik run {}", firmware.display());
+        keep(
+            failed,
+            observe::vcd_out::write_vcd(f, m.record(), &comment, end_fs)
+                .map_err(|e| write_failure("--vcd", &p, &e)),
+        );
     }
 }
 

@@ -846,73 +846,92 @@ impl Ctx<'_> {
             }
         }
         if let Some(e) = &raw.energy {
-            let en = &mut cfg.energy;
-            if let Some(v) = &e.vnom {
-                en.vnom = self.positive(v, "vnom", "a nominal voltage in volts > 0")?;
-            }
-            let fields: [(&Option<Spanned<f64>>, &str, &mut f64, &str); 10] = [
-                (
-                    &e.e_cycle_pj,
-                    "e_cycle_pj",
-                    &mut en.e_cycle_pj,
-                    "an energy in pJ >= 0",
-                ),
-                (
-                    &e.e_alu_pj,
-                    "e_alu_pj",
-                    &mut en.e_alu_pj,
-                    "an energy in pJ >= 0",
-                ),
-                (
-                    &e.e_branch_pj,
-                    "e_branch_pj",
-                    &mut en.e_branch_pj,
-                    "an energy in pJ >= 0",
-                ),
-                (
-                    &e.e_mul_pj,
-                    "e_mul_pj",
-                    &mut en.e_mul_pj,
-                    "an energy in pJ >= 0",
-                ),
-                (
-                    &e.e_div_cycle_pj,
-                    "e_div_cycle_pj",
-                    &mut en.e_div_cycle_pj,
-                    "an energy in pJ >= 0",
-                ),
-                (
-                    &e.e_mem_pj,
-                    "e_mem_pj",
-                    &mut en.e_mem_pj,
-                    "an energy in pJ >= 0",
-                ),
-                (
-                    &e.e_mmio_pj,
-                    "e_mmio_pj",
-                    &mut en.e_mmio_pj,
-                    "an energy in pJ >= 0",
-                ),
-                (
-                    &e.sleep_fraction,
-                    "sleep_fraction",
-                    &mut en.sleep_fraction,
-                    "a fraction >= 0",
-                ),
-                (&e.leak_w, "leak_w", &mut en.leak_w, "a power in W >= 0"),
-                (
-                    &e.peripheral_w,
-                    "peripheral_w",
-                    &mut en.peripheral_w,
-                    "a power in W >= 0",
-                ),
-            ];
-            for (v, key, slot, expected) in fields {
-                if let Some(v) = v {
-                    *slot = self.non_negative(v, key, expected)?;
-                }
+            self.energy(e, &mut cfg.energy)?;
+        }
+        self.opps(&raw, &mut cfg)?;
+        if let Some(stims) = &raw.stimulus {
+            let fastest = cfg.opps.iter().map(|o| o.hz).max().unwrap_or(1);
+            cfg.stimuli = self.stimuli(stims, fastest)?;
+        }
+        if let Some(inputs) = &raw.input {
+            cfg.inputs = self.inputs(inputs)?;
+        }
+        Ok(cfg)
+    }
+
+    /// `[energy]`: the nominal voltage and the energies per event, into `en`.
+    fn energy(&self, e: &RawEnergy, en: &mut EnergyConfig) -> R<()> {
+        if let Some(v) = &e.vnom {
+            en.vnom = self.positive(v, "vnom", "a nominal voltage in volts > 0")?;
+        }
+        let fields: [(&Option<Spanned<f64>>, &str, &mut f64, &str); 10] = [
+            (
+                &e.e_cycle_pj,
+                "e_cycle_pj",
+                &mut en.e_cycle_pj,
+                "an energy in pJ >= 0",
+            ),
+            (
+                &e.e_alu_pj,
+                "e_alu_pj",
+                &mut en.e_alu_pj,
+                "an energy in pJ >= 0",
+            ),
+            (
+                &e.e_branch_pj,
+                "e_branch_pj",
+                &mut en.e_branch_pj,
+                "an energy in pJ >= 0",
+            ),
+            (
+                &e.e_mul_pj,
+                "e_mul_pj",
+                &mut en.e_mul_pj,
+                "an energy in pJ >= 0",
+            ),
+            (
+                &e.e_div_cycle_pj,
+                "e_div_cycle_pj",
+                &mut en.e_div_cycle_pj,
+                "an energy in pJ >= 0",
+            ),
+            (
+                &e.e_mem_pj,
+                "e_mem_pj",
+                &mut en.e_mem_pj,
+                "an energy in pJ >= 0",
+            ),
+            (
+                &e.e_mmio_pj,
+                "e_mmio_pj",
+                &mut en.e_mmio_pj,
+                "an energy in pJ >= 0",
+            ),
+            (
+                &e.sleep_fraction,
+                "sleep_fraction",
+                &mut en.sleep_fraction,
+                "a fraction >= 0",
+            ),
+            (&e.leak_w, "leak_w", &mut en.leak_w, "a power in W >= 0"),
+            (
+                &e.peripheral_w,
+                "peripheral_w",
+                &mut en.peripheral_w,
+                "a power in W >= 0",
+            ),
+        ];
+        for (v, key, slot, expected) in fields {
+            if let Some(v) = v {
+                *slot = self.non_negative(v, key, expected)?;
             }
         }
+        Ok(())
+    }
+
+    /// `[[opp]]` and `initial_opp`: the operating points, and the one the machine starts at
+    /// (which must be one of them, also when the table is inherited or shortened).
+    fn opps(&self, raw: &RawMachine, cfg: &mut MachineConfig) -> R<()> {
         if let Some(opps) = &raw.opp {
             if opps.get_ref().is_empty() {
                 return Err(self.err(
@@ -950,51 +969,58 @@ impl Ctx<'_> {
                 format!("initial_opp = an index 0..{}", cfg.opps.len() - 1),
             ));
         }
-        if let Some(stims) = &raw.stimulus {
-            let fastest = cfg.opps.iter().map(|o| o.hz).max().unwrap_or(1);
-            let mut out: Vec<StimulusConfig> = Vec::new();
-            let mut seen: [Option<usize>; FAST_IRQ_LINES as usize] =
-                [None; FAST_IRQ_LINES as usize];
-            for s in stims.get_ref() {
-                let (sc, line_span) = self.stimulus(s, fastest)?;
-                if let Some(prev) = seen[sc.line as usize] {
-                    return Err(self.err(
-                        &line_span,
-                        format!(
-                            "fast IRQ line {} already has a stimulus generator (line {} of this file)",
-                            sc.line,
-                            line_col(self.text, prev).0
-                        ),
-                        "one [[stimulus]] per line 0..14",
-                    ));
-                }
-                seen[sc.line as usize] = Some(line_span.start);
-                out.push(sc);
+        Ok(())
+    }
+
+    /// `[[stimulus]]`: a generator per fast interrupt line, at most one each; `fastest` is the
+    /// highest clock of the operating points.
+    fn stimuli(
+        &self,
+        stims: &Spanned<Vec<Spanned<RawStimulus>>>,
+        fastest: u64,
+    ) -> R<Vec<StimulusConfig>> {
+        let mut out: Vec<StimulusConfig> = Vec::new();
+        let mut seen: [Option<usize>; FAST_IRQ_LINES as usize] = [None; FAST_IRQ_LINES as usize];
+        for s in stims.get_ref() {
+            let (sc, line_span) = self.stimulus(s, fastest)?;
+            if let Some(prev) = seen[sc.line as usize] {
+                return Err(self.err(
+                    &line_span,
+                    format!(
+                        "fast IRQ line {} already has a stimulus generator (line {} of this file)",
+                        sc.line,
+                        line_col(self.text, prev).0
+                    ),
+                    "one [[stimulus]] per line 0..14",
+                ));
             }
-            cfg.stimuli = out;
+            seen[sc.line as usize] = Some(line_span.start);
+            out.push(sc);
         }
-        if let Some(inputs) = &raw.input {
-            let mut out: Vec<InputConfig> = Vec::new();
-            let mut seen: [Option<usize>; IO_PORTS as usize] = [None; IO_PORTS as usize];
-            for i in inputs.get_ref() {
-                let (ic, port_span) = self.input(i)?;
-                if let Some(prev) = seen[ic.port as usize] {
-                    return Err(self.err(
-                        &port_span,
-                        format!(
-                            "IO port {} already has an input stream (line {} of this file)",
-                            ic.port,
-                            line_col(self.text, prev).0
-                        ),
-                        "one [[input]] per port 0..31",
-                    ));
-                }
-                seen[ic.port as usize] = Some(port_span.start);
-                out.push(ic);
+        Ok(out)
+    }
+
+    /// `[[input]]`: an input stream per IO port, at most one each.
+    fn inputs(&self, inputs: &Spanned<Vec<Spanned<RawInput>>>) -> R<Vec<InputConfig>> {
+        let mut out: Vec<InputConfig> = Vec::new();
+        let mut seen: [Option<usize>; IO_PORTS as usize] = [None; IO_PORTS as usize];
+        for i in inputs.get_ref() {
+            let (ic, port_span) = self.input(i)?;
+            if let Some(prev) = seen[ic.port as usize] {
+                return Err(self.err(
+                    &port_span,
+                    format!(
+                        "IO port {} already has an input stream (line {} of this file)",
+                        ic.port,
+                        line_col(self.text, prev).0
+                    ),
+                    "one [[input]] per port 0..31",
+                ));
             }
-            cfg.inputs = out;
+            seen[ic.port as usize] = Some(port_span.start);
+            out.push(ic);
         }
-        Ok(cfg)
+        Ok(out)
     }
 
     /// `v` if it is in `lo..=hi`; else `KEY = N is out of range` at `v`.
@@ -1184,113 +1210,10 @@ impl Ctx<'_> {
                 self.int_range(v, "seed", 0, i64::MAX, "a seed, a non-negative integer")? as u64
             }
         };
-        let span_of = |v: &Option<Spanned<f64>>| v.as_ref().map(|v| v.span());
-        let times_span = r.times_us.as_ref().map(|v| v.span());
-        let file_span = r.times_file.as_ref().map(|v| v.span());
         let kind = match kind {
-            "periodic" => {
-                self.not_for(
-                    &[
-                        ("slot_us", span_of(&r.slot_us)),
-                        ("probability", span_of(&r.probability)),
-                        ("times_us", times_span.clone()),
-                        ("times_file", file_span.clone()),
-                    ],
-                    kind,
-                    "period_us, and optionally start_us and seed",
-                )?;
-                let period_us = match &r.period_us {
-                    None => {
-                        return Err(self.err(
-                            &whole,
-                            "periodic [[stimulus]] without `period_us`",
-                            "period_us = <microseconds>",
-                        ))
-                    }
-                    Some(v) => self.interval_us(v, "period_us", fastest_hz)?,
-                };
-                StimulusKind::Periodic { period_us }
-            }
-            "geometric" => {
-                self.not_for(
-                    &[
-                        ("period_us", span_of(&r.period_us)),
-                        ("times_us", times_span.clone()),
-                        ("times_file", file_span.clone()),
-                    ],
-                    kind,
-                    "slot_us and probability, and optionally start_us and seed",
-                )?;
-                let slot_us = match &r.slot_us {
-                    None => {
-                        return Err(self.err(
-                            &whole,
-                            "geometric [[stimulus]] without `slot_us`",
-                            "slot_us = <microseconds> and probability = <0 < p <= 1>",
-                        ))
-                    }
-                    Some(v) => self.interval_us(v, "slot_us", fastest_hz)?,
-                };
-                let probability = match &r.probability {
-                    None => {
-                        return Err(self.err(
-                            &whole,
-                            "geometric [[stimulus]] without `probability`",
-                            "probability = <0 < p <= 1>",
-                        ))
-                    }
-                    Some(v) => {
-                        let p = *v.get_ref();
-                        if !(p > 0.0 && p <= 1.0) {
-                            return Err(self.err(
-                                &v.span(),
-                                format!("probability {p} is out of range"),
-                                "0 < probability <= 1",
-                            ));
-                        }
-                        p
-                    }
-                };
-                StimulusKind::Geometric {
-                    slot_us,
-                    probability,
-                }
-            }
-            "times" => {
-                self.not_for(
-                    &[
-                        ("period_us", span_of(&r.period_us)),
-                        ("slot_us", span_of(&r.slot_us)),
-                        ("probability", span_of(&r.probability)),
-                        ("seed", r.seed.as_ref().map(|v| v.span())),
-                    ],
-                    kind,
-                    "times_us or times_file, and optionally start_us",
-                )?;
-                let times = match (&r.times_us, &r.times_file) {
-                    (Some(list), None) => {
-                        let at = |_: usize| self.loc(list.span().start);
-                        check_times(list.get_ref(), "times_us", at)?;
-                        list.get_ref().as_slice().into()
-                    }
-                    (None, Some(f)) => self.load_times(f)?,
-                    (Some(list), Some(_)) => {
-                        return Err(self.err(
-                            &list.span(),
-                            "times [[stimulus]] with both `times_us` and `times_file`",
-                            "one of times_us = [...] or times_file = \"<file>\"",
-                        ))
-                    }
-                    (None, None) => {
-                        return Err(self.err(
-                            &whole,
-                            "times [[stimulus]] without `times_us`",
-                            "times_us = [<microseconds>, ...] in increasing order, or times_file = \"<file of microseconds>\"",
-                        ))
-                    }
-                };
-                StimulusKind::Times { times_us: times }
-            }
+            "periodic" => self.periodic_stimulus(r, &whole, fastest_hz)?,
+            "geometric" => self.geometric_stimulus(r, &whole, fastest_hz)?,
+            "times" => self.times_stimulus(r, &whole)?,
             other => {
                 return Err(self.err(
                     &kind_span,
@@ -1308,6 +1231,135 @@ impl Ctx<'_> {
             },
             line_span,
         ))
+    }
+
+    /// A periodic stimulus: `period_us` (an interval the fastest clock can resolve).
+    fn periodic_stimulus(
+        &self,
+        r: &RawStimulus,
+        whole: &Range<usize>,
+        fastest_hz: u64,
+    ) -> R<StimulusKind> {
+        let kind = "periodic";
+        let span_of = |v: &Option<Spanned<f64>>| v.as_ref().map(|v| v.span());
+        let times_span = r.times_us.as_ref().map(|v| v.span());
+        let file_span = r.times_file.as_ref().map(|v| v.span());
+        self.not_for(
+            &[
+                ("slot_us", span_of(&r.slot_us)),
+                ("probability", span_of(&r.probability)),
+                ("times_us", times_span.clone()),
+                ("times_file", file_span.clone()),
+            ],
+            kind,
+            "period_us, and optionally start_us and seed",
+        )?;
+        let period_us = match &r.period_us {
+            None => {
+                return Err(self.err(
+                    whole,
+                    "periodic [[stimulus]] without `period_us`",
+                    "period_us = <microseconds>",
+                ))
+            }
+            Some(v) => self.interval_us(v, "period_us", fastest_hz)?,
+        };
+        Ok(StimulusKind::Periodic { period_us })
+    }
+
+    /// A geometric stimulus: a chance `probability` in every slot of `slot_us`.
+    fn geometric_stimulus(
+        &self,
+        r: &RawStimulus,
+        whole: &Range<usize>,
+        fastest_hz: u64,
+    ) -> R<StimulusKind> {
+        let kind = "geometric";
+        let span_of = |v: &Option<Spanned<f64>>| v.as_ref().map(|v| v.span());
+        let times_span = r.times_us.as_ref().map(|v| v.span());
+        let file_span = r.times_file.as_ref().map(|v| v.span());
+        self.not_for(
+            &[
+                ("period_us", span_of(&r.period_us)),
+                ("times_us", times_span.clone()),
+                ("times_file", file_span.clone()),
+            ],
+            kind,
+            "slot_us and probability, and optionally start_us and seed",
+        )?;
+        let slot_us = match &r.slot_us {
+            None => {
+                return Err(self.err(
+                    whole,
+                    "geometric [[stimulus]] without `slot_us`",
+                    "slot_us = <microseconds> and probability = <0 < p <= 1>",
+                ))
+            }
+            Some(v) => self.interval_us(v, "slot_us", fastest_hz)?,
+        };
+        let probability = match &r.probability {
+            None => {
+                return Err(self.err(
+                    whole,
+                    "geometric [[stimulus]] without `probability`",
+                    "probability = <0 < p <= 1>",
+                ))
+            }
+            Some(v) => {
+                let p = *v.get_ref();
+                if !(p > 0.0 && p <= 1.0) {
+                    return Err(self.err(
+                        &v.span(),
+                        format!("probability {p} is out of range"),
+                        "0 < probability <= 1",
+                    ));
+                }
+                p
+            }
+        };
+        Ok(StimulusKind::Geometric {
+            slot_us,
+            probability,
+        })
+    }
+
+    /// A stimulus at listed times: `times_us`, or a file of them (`times_file`).
+    fn times_stimulus(&self, r: &RawStimulus, whole: &Range<usize>) -> R<StimulusKind> {
+        let kind = "times";
+        let span_of = |v: &Option<Spanned<f64>>| v.as_ref().map(|v| v.span());
+        self.not_for(
+            &[
+                ("period_us", span_of(&r.period_us)),
+                ("slot_us", span_of(&r.slot_us)),
+                ("probability", span_of(&r.probability)),
+                ("seed", r.seed.as_ref().map(|v| v.span())),
+            ],
+            kind,
+            "times_us or times_file, and optionally start_us",
+        )?;
+        let times = match (&r.times_us, &r.times_file) {
+            (Some(list), None) => {
+                let at = |_: usize| self.loc(list.span().start);
+                check_times(list.get_ref(), "times_us", at)?;
+                list.get_ref().as_slice().into()
+            }
+            (None, Some(f)) => self.load_times(f)?,
+            (Some(list), Some(_)) => {
+                return Err(self.err(
+                    &list.span(),
+                    "times [[stimulus]] with both `times_us` and `times_file`",
+                    "one of times_us = [...] or times_file = \"<file>\"",
+                ))
+            }
+            (None, None) => {
+                return Err(self.err(
+                    whole,
+                    "times [[stimulus]] without `times_us`",
+                    "times_us = [<microseconds>, ...] in increasing order, or times_file = \"<file of microseconds>\"",
+                ))
+            }
+        };
+        Ok(StimulusKind::Times { times_us: times })
     }
 
     fn input(&self, i: &Spanned<RawInput>) -> R<(InputConfig, Range<usize>)> {

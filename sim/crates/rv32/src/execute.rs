@@ -58,6 +58,35 @@ pub(crate) enum Outcome {
     },
 }
 
+/// The high word of the product of `mulh`, `mulhsu` or `mulhu` (`op`).
+#[inline(always)]
+fn mul_high(op: Op, rs1: u32, rs2: u32) -> u32 {
+    match op {
+        Op::Mulh => ((rs1 as i32 as i64 * rs2 as i32 as i64) >> 32) as u32,
+        Op::Mulhsu => ((rs1 as i32 as i64 * rs2 as u64 as i64) >> 32) as u32,
+        _ => ((rs1 as u64 * rs2 as u64) >> 32) as u32,
+    }
+}
+
+/// The result of `div`, `divu`, `rem` or `remu` (`op`), as RISC-V defines it for a zero
+/// divisor (all ones, or the dividend) and for overflow (wrapping).
+#[inline(always)]
+fn div_rem(op: Op, rs1: u32, rs2: u32) -> u32 {
+    if rs2 == 0 {
+        match op {
+            Op::Div | Op::Divu => u32::MAX,
+            _ => rs1,
+        }
+    } else {
+        match op {
+            Op::Div => (rs1 as i32).wrapping_div(rs2 as i32) as u32,
+            Op::Divu => rs1 / rs2,
+            Op::Rem => (rs1 as i32).wrapping_rem(rs2 as i32) as u32,
+            _ => rs1 % rs2,
+        }
+    }
+}
+
 /// True when an access of `size` bytes at `addr` crosses a word boundary (two bus accesses).
 #[inline(always)]
 pub(crate) fn is_split(addr: u32, size: u32) -> bool {
@@ -102,94 +131,15 @@ impl Hart {
         macro_rules! load {
             ($size:expr, |$v:ident| $ext:expr) => {{
                 let addr = rs1.wrapping_add(imm as u32);
-                if PMP {
-                    let p = self.csr.data_privilege(self.privilege);
-                    let (first, second) = self.csr.pmp.data(addr, $size, Access::Read, p);
-                    if !(first && second) {
-                        let tval = if first {
-                            Self::split_load_tval(bus, addr, $size)
-                        } else {
-                            addr
-                        };
-                        let split = is_split(addr, $size);
-                        let out = Outcome::LoadFault {
-                            tval,
-                            split,
-                            pmp: true,
-                        };
-                        return then(self, bus, out, fall);
-                    }
-                }
-                match bus.read(addr, $size, start) {
-                    Ok(($v, wait)) => {
-                        self.x[rd] = $ext;
-                        let out = Outcome::Load {
-                            addr,
-                            size: $size,
-                            wait,
-                        };
-                        then(self, bus, out, fall)
-                    }
-                    Err(_) => {
-                        let split = is_split(addr, $size);
-                        let tval = if split {
-                            Self::split_load_tval(bus, addr, $size)
-                        } else {
-                            addr
-                        };
-                        let out = Outcome::LoadFault {
-                            tval,
-                            split,
-                            pmp: false,
-                        };
-                        then(self, bus, out, fall)
-                    }
-                }
+                let out = self.load::<B, PMP>(bus, addr, $size, rd, start, |$v| $ext);
+                then(self, bus, out, fall)
             }};
         }
         macro_rules! store {
             ($size:expr) => {{
                 let addr = rs1.wrapping_add(imm as u32);
-                if PMP {
-                    let p = self.csr.data_privilege(self.privilege);
-                    let allowed = self.csr.pmp.data(addr, $size, Access::Write, p);
-                    if !(allowed.0 && allowed.1) {
-                        let tval = Self::pmp_store(bus, addr, $size, rs2, start, allowed);
-                        self.icache.invalidate(addr, $size);
-                        let split = is_split(addr, $size);
-                        let out = Outcome::StoreFault {
-                            tval,
-                            split,
-                            pmp: true,
-                        };
-                        return then(self, bus, out, fall);
-                    }
-                }
-                match bus.write(addr, $size, rs2, start) {
-                    Ok(wait) => {
-                        self.icache.invalidate(addr, $size);
-                        let out = Outcome::Store {
-                            addr,
-                            size: $size,
-                            wait,
-                        };
-                        then(self, bus, out, fall)
-                    }
-                    Err(_) => {
-                        let split = is_split(addr, $size);
-                        let tval = if split {
-                            Self::split_store(bus, addr, $size, rs2, start)
-                        } else {
-                            addr
-                        };
-                        let out = Outcome::StoreFault {
-                            tval,
-                            split,
-                            pmp: false,
-                        };
-                        then(self, bus, out, fall)
-                    }
-                }
+                let out = self.store::<B, PMP>(bus, addr, $size, rs2, start);
+                then(self, bus, out, fall)
             }};
         }
         macro_rules! illegal {
@@ -250,33 +200,13 @@ impl Hart {
                 self.x[rd] = rs1.wrapping_mul(rs2);
                 then(self, bus, Outcome::Mul { high: false }, fall)
             }
-            Op::Mulh => {
-                self.x[rd] = ((rs1 as i32 as i64 * rs2 as i32 as i64) >> 32) as u32;
-                then(self, bus, Outcome::Mul { high: true }, fall)
-            }
-            Op::Mulhsu => {
-                self.x[rd] = ((rs1 as i32 as i64 * rs2 as u64 as i64) >> 32) as u32;
-                then(self, bus, Outcome::Mul { high: true }, fall)
-            }
-            Op::Mulhu => {
-                self.x[rd] = ((rs1 as u64 * rs2 as u64) >> 32) as u32;
+            Op::Mulh | Op::Mulhsu | Op::Mulhu => {
+                self.x[rd] = mul_high(inst.op, rs1, rs2);
                 then(self, bus, Outcome::Mul { high: true }, fall)
             }
             Op::Div | Op::Divu | Op::Rem | Op::Remu => {
                 let by_zero = rs2 == 0;
-                self.x[rd] = if by_zero {
-                    match inst.op {
-                        Op::Div | Op::Divu => u32::MAX,
-                        _ => rs1,
-                    }
-                } else {
-                    match inst.op {
-                        Op::Div => (rs1 as i32).wrapping_div(rs2 as i32) as u32,
-                        Op::Divu => rs1 / rs2,
-                        Op::Rem => (rs1 as i32).wrapping_rem(rs2 as i32) as u32,
-                        _ => rs1 % rs2,
-                    }
-                };
+                self.x[rd] = div_rem(inst.op, rs1, rs2);
                 then(self, bus, Outcome::Div { by_zero }, fall)
             }
             Op::Fence => then(self, bus, Outcome::Alu, fall),
@@ -287,11 +217,11 @@ impl Hart {
                     Err(()) => illegal!(false),
                 }
             }
-            Op::Ecall => {
-                let cause = if self.privilege == Priv::Machine {
-                    cause::ECALL_M
-                } else {
-                    cause::ECALL_U
+            Op::Ecall | Op::Ebreak => {
+                let cause = match inst.op {
+                    Op::Ebreak => cause::BREAKPOINT,
+                    _ if self.privilege == Priv::Machine => cause::ECALL_M,
+                    _ => cause::ECALL_U,
                 };
                 let out = Outcome::Exception {
                     cause,
@@ -300,38 +230,117 @@ impl Hart {
                 };
                 then(self, bus, out, fall)
             }
-            Op::Ebreak => {
-                let out = Outcome::Exception {
-                    cause: cause::BREAKPOINT,
-                    tval: 0,
-                    retired: false,
-                };
-                then(self, bus, out, fall)
-            }
+            // Ibex counts privilege-illegal instructions as retired.
+            Op::Mret if self.privilege != Priv::Machine => illegal!(true),
             Op::Mret => {
-                if self.privilege != Priv::Machine {
-                    // Ibex counts privilege-illegal instructions as retired.
-                    return illegal!(true);
-                }
                 let target = self.mret();
                 then(self, bus, Outcome::Mret, target)
             }
-            Op::Wfi => {
-                if self.privilege == Priv::User && self.csr.mstatus & csr::MSTATUS_TW != 0 {
-                    return illegal!(true);
-                }
-                then(self, bus, Outcome::Wfi, fall)
+            Op::Wfi if self.privilege == Priv::User && self.csr.mstatus & csr::MSTATUS_TW != 0 => {
+                illegal!(true)
             }
+            Op::Wfi => then(self, bus, Outcome::Wfi, fall),
             Op::Illegal => illegal!(false),
-            Op::Dret => {
-                let out = Outcome::Exception {
-                    cause: cause::ILLEGAL_INSN,
-                    tval: Self::raw_bits(bus, pc, false),
-                    retired: true,
-                };
-                then(self, bus, out, fall)
-            }
+            // dret outside debug mode: illegal, and counted as retired (as Ibex does); never
+            // compressed.
+            Op::Dret => illegal!(true),
             Op::Undecoded => unreachable!("decode never yields Undecoded"),
+        }
+    }
+
+    /// A load of `size` bytes at `addr` into `rd` (its value through `ext`) that starts in
+    /// cycle `start`: what it did, or the fault (PMP first, then the bus).
+    #[inline(always)]
+    fn load<B: Bus, const PMP: bool>(
+        &mut self,
+        bus: &mut B,
+        addr: u32,
+        size: u32,
+        rd: usize,
+        start: u64,
+        ext: impl FnOnce(u32) -> u32,
+    ) -> Outcome {
+        if PMP {
+            let p = self.csr.data_privilege(self.privilege);
+            let (first, second) = self.csr.pmp.data(addr, size, Access::Read, p);
+            if !(first && second) {
+                let tval = if first {
+                    Self::split_load_tval(bus, addr, size)
+                } else {
+                    addr
+                };
+                let split = is_split(addr, size);
+                return Outcome::LoadFault {
+                    tval,
+                    split,
+                    pmp: true,
+                };
+            }
+        }
+        match bus.read(addr, size, start) {
+            Ok((v, wait)) => {
+                self.x[rd] = ext(v);
+                Outcome::Load { addr, size, wait }
+            }
+            Err(_) => {
+                let split = is_split(addr, size);
+                let tval = if split {
+                    Self::split_load_tval(bus, addr, size)
+                } else {
+                    addr
+                };
+                Outcome::LoadFault {
+                    tval,
+                    split,
+                    pmp: false,
+                }
+            }
+        }
+    }
+
+    /// A store of `size` bytes of `value` at `addr` that starts in cycle `start`: what it did,
+    /// or the fault (PMP first, then the bus).
+    #[inline(always)]
+    fn store<B: Bus, const PMP: bool>(
+        &mut self,
+        bus: &mut B,
+        addr: u32,
+        size: u32,
+        rs2: u32,
+        start: u64,
+    ) -> Outcome {
+        if PMP {
+            let p = self.csr.data_privilege(self.privilege);
+            let allowed = self.csr.pmp.data(addr, size, Access::Write, p);
+            if !(allowed.0 && allowed.1) {
+                let tval = Self::pmp_store(bus, addr, size, rs2, start, allowed);
+                self.icache.invalidate(addr, size);
+                let split = is_split(addr, size);
+                return Outcome::StoreFault {
+                    tval,
+                    split,
+                    pmp: true,
+                };
+            }
+        }
+        match bus.write(addr, size, rs2, start) {
+            Ok(wait) => {
+                self.icache.invalidate(addr, size);
+                Outcome::Store { addr, size, wait }
+            }
+            Err(_) => {
+                let split = is_split(addr, size);
+                let tval = if split {
+                    Self::split_store(bus, addr, size, rs2, start)
+                } else {
+                    addr
+                };
+                Outcome::StoreFault {
+                    tval,
+                    split,
+                    pmp: false,
+                }
+            }
         }
     }
 

@@ -14,7 +14,7 @@
 //! `hisr_stack`, `obj` (SUFFIX an object's name) and `table` (SUFFIX a kind): no family is a
 //! prefix of another, so no name can make two of them equal.
 
-use crate::objects::{Arg, QueueKind, TaskStart, TimerAction};
+use crate::objects::{Arg, Hisr, Interrupt, Objects, QueueKind, TaskStart, TimerAction};
 use crate::{Os, SystemDesc};
 use std::borrow::Cow;
 use std::collections::HashSet;
@@ -50,6 +50,20 @@ impl<'a> Symbols<'a> {
             Cow::Owned(format!("{OBJECT_SYMBOL_PREFIX}{name}"))
         } else {
             Cow::Borrowed(name)
+        }
+    }
+
+    /// `extern TYPE NAME; /* comment */`, saying so when the object is renamed.
+    fn decl(&self, c_type: &str, name: &str, comment: String) -> String {
+        if self.renamed(name) {
+            format!(
+            "extern {c_type} {OBJECT_SYMBOL_PREFIX}{name}; /* \"{name}\", UK_GEN_OBJECT({name}) (a function has its name){} */",
+            if comment.is_empty() { String::new() } else { format!(": {comment}") }
+        )
+        } else if comment.is_empty() {
+            format!("extern {c_type} {name};")
+        } else {
+            format!("extern {c_type} {name}; /* {comment} */")
         }
     }
 
@@ -138,34 +152,25 @@ pub(crate) fn header(d: &SystemDesc) -> String {
              #define UK_GEN_OBJECT(name) (&uk__gen_obj_##name)\n",
         );
     }
-    // `extern TYPE NAME; /* comment */`, saying so when the object is renamed.
-    let decl = |c_type: &str, name: &str, comment: String| -> String {
-        if sym.renamed(name) {
-            format!(
-                "extern {c_type} {OBJECT_SYMBOL_PREFIX}{name}; /* \"{name}\", UK_GEN_OBJECT({name}) (a function has its name){} */",
-                if comment.is_empty() { String::new() } else { format!(": {comment}") }
-            )
-        } else if comment.is_empty() {
-            format!("extern {c_type} {name};")
-        } else {
-            format!("extern {c_type} {name}; /* {comment} */")
-        }
-    };
-    let mut section = |title: &str, lines: Vec<String>| {
-        if !lines.is_empty() {
-            let _ = write!(s, "\n/* {title} */\n");
-            for l in lines {
-                s.push_str(&l);
-                s.push('\n');
-            }
-        }
-    };
+    declarations(&mut s, o, &sym);
     section(
+        &mut s,
+        "Functions the application defines",
+        prototypes(d).into_iter().map(|(_, p)| p).collect(),
+    );
+    s.push_str("\n#endif /* UK_GEN_H */\n");
+    s
+}
+
+/// The `extern` declarations of the objects, a section per kind.
+fn declarations<'a>(s: &mut String, o: &'a Objects, sym: &Symbols<'a>) {
+    section(
+        s,
         "[task.*]",
         o.tasks
             .iter()
             .map(|t| {
-                decl(
+                sym.decl(
                     "uk_task_t",
                     &t.name,
                     format!(
@@ -183,11 +188,12 @@ pub(crate) fn header(d: &SystemDesc) -> String {
             .collect(),
     );
     section(
+        s,
         "[sem.*]",
         o.sems
             .iter()
             .map(|x| {
-                decl(
+                sym.decl(
                     "uk_sem_t",
                     &x.name,
                     format!("initial {}, max {}", x.initial, x.max),
@@ -196,13 +202,15 @@ pub(crate) fn header(d: &SystemDesc) -> String {
             .collect(),
     );
     section(
+        s,
         "[mutex.*]",
         o.mutexes
             .iter()
-            .map(|x| decl("uk_mutex_t", &x.name, String::new()))
+            .map(|x| sym.decl("uk_mutex_t", &x.name, String::new()))
             .collect(),
     );
     section(
+        s,
         "[queue.*]",
         o.queues
             .iter()
@@ -219,32 +227,36 @@ pub(crate) fn header(d: &SystemDesc) -> String {
                         format!("variable size: {capacity} messages of up to {max_msg_bytes} bytes")
                     }
                 };
-                decl("uk_queue_t", &x.name, comment)
+                sym.decl("uk_queue_t", &x.name, comment)
             })
             .collect(),
     );
     section(
+        s,
         "[port.*]",
         o.ports
             .iter()
-            .map(|x| decl("uk_port_t", &x.name, format!("{} pointers", x.capacity)))
+            .map(|x| sym.decl("uk_port_t", &x.name, format!("{} pointers", x.capacity)))
             .collect(),
     );
     section(
+        s,
         "[flags.*]",
         o.flags
             .iter()
-            .map(|x| decl("uk_flags_t", &x.name, String::new()))
+            .map(|x| sym.decl("uk_flags_t", &x.name, String::new()))
             .collect(),
     );
     section(
+        s,
         "[heap.*]",
         o.heaps
             .iter()
-            .map(|x| decl("uk_heap_t", &x.name, format!("{} bytes", x.bytes)))
+            .map(|x| sym.decl("uk_heap_t", &x.name, format!("{} bytes", x.bytes)))
             .collect(),
     );
     section(
+        s,
         "[pool.*]",
         o.pools
             .iter()
@@ -254,7 +266,7 @@ pub(crate) fn header(d: &SystemDesc) -> String {
                     .as_ref()
                     .map(|h| format!(", from heap {h}"))
                     .unwrap_or_default();
-                decl(
+                sym.decl(
                     "uk_pool_t",
                     &x.name,
                     format!("{} blocks of {} bytes{from}", x.count, x.block_bytes),
@@ -263,19 +275,21 @@ pub(crate) fn header(d: &SystemDesc) -> String {
             .collect(),
     );
     section(
+        s,
         "[timer.*]",
         o.timers
             .iter()
-            .map(|x| decl("uk_timer_t", &x.name, String::new()))
+            .map(|x| sym.decl("uk_timer_t", &x.name, String::new()))
             .collect(),
     );
     section(
+        s,
         "[interrupt.*]: the HISRs (an interrupt without one has no object)",
         o.interrupts
             .iter()
             .filter_map(|x| {
                 x.hisr.as_ref().map(|h| {
-                    decl(
+                    sym.decl(
                         "uk_hisr_t",
                         &x.name,
                         format!("line {}, {}(), level {}", x.line, h.function, h.priority),
@@ -284,12 +298,17 @@ pub(crate) fn header(d: &SystemDesc) -> String {
             })
             .collect(),
     );
-    section(
-        "Functions the application defines",
-        prototypes(d).into_iter().map(|(_, p)| p).collect(),
-    );
-    s.push_str("\n#endif /* UK_GEN_H */\n");
-    s
+}
+
+/// `/* TITLE */` and the lines, when there are any.
+fn section(s: &mut String, title: &str, lines: Vec<String>) {
+    if !lines.is_empty() {
+        let _ = write!(s, "\n/* {title} */\n");
+        for l in lines {
+            s.push_str(&l);
+            s.push('\n');
+        }
+    }
 }
 
 /// A C string literal of an identifier or a file name (quotes, backslashes and newlines
@@ -370,7 +389,15 @@ pub(crate) fn source(d: &SystemDesc) -> String {
     );
     s.push_str("#include \"uk_config.h\"\n#include \"uk_gen.h\"\n#include \"bsp/bsp.h\"\n");
 
-    // ---- Storage.
+    storage(&mut s, o, &sym);
+    descriptors(&mut s, o, &sym);
+    startup(&mut s, o, &file);
+    s
+}
+
+/// The objects and their memory: a definition per object, and the buffer of each that needs
+/// one.
+fn storage<'a>(s: &mut String, o: &'a Objects, sym: &Symbols<'a>) {
     let words = |bytes: u64| bytes.div_ceil(4);
     let aligned = "__attribute__((aligned(16)))";
     s.push_str("\n/* ---- The objects and their memory. */\n");
@@ -439,13 +466,42 @@ pub(crate) fn source(d: &SystemDesc) -> String {
             );
         }
     }
+}
 
-    // ---- Descriptors. Every row: the object, its parameters, its name and its line in
-    // system.toml (for the start-up message).
+/// The descriptors, one table per kind in the order written. Every row: the object, its
+/// parameters, its name and its line in system.toml (for the start-up message).
+fn descriptors<'a>(s: &mut String, o: &'a Objects, sym: &Symbols<'a>) {
     s.push_str("\n/* ---- Their descriptors, one table per kind, in the order written. */\n");
-    let name_line = |name: &str, line: usize| format!("{}, {line}", c_string(name));
+    heap_table(s, o, sym);
+    pool_table(s, o, sym);
+    sem_table(s, o, sym);
+    mutex_table(s, o, sym);
+    queue_table(s, o, sym);
+    port_table(s, o, sym);
+    flags_table(s, o, sym);
+    task_table(s, o, sym);
+    hisr_table(s, o, sym);
+    timer_table(s, o, sym);
+    irq_table(s, o);
+}
+
+/// `"NAME", LINE`: the end of every descriptor row.
+fn name_line(name: &str, line: usize) -> String {
+    format!("{}, {line}", c_string(name))
+}
+
+/// The interrupts that have a HISR, each with it.
+fn hisrs(o: &Objects) -> Vec<(&Interrupt, &Hisr)> {
+    o.interrupts
+        .iter()
+        .filter_map(|x| x.hisr.as_ref().map(|h| (x, h)))
+        .collect()
+}
+
+/// The descriptor table of `[heap.NAME]`.
+fn heap_table<'a>(s: &mut String, o: &'a Objects, sym: &Symbols<'a>) {
     table(
-        &mut s,
+        s,
         "heap",
         "    uk_heap_t *heap;\n    void *buf;\n    uint32_t bytes;\n    const char *name;\n    uint32_t line;\n",
         &o.heaps
@@ -460,8 +516,12 @@ pub(crate) fn source(d: &SystemDesc) -> String {
             })
             .collect::<Vec<_>>(),
     );
+}
+
+/// The descriptor table of `[pool.NAME]`.
+fn pool_table<'a>(s: &mut String, o: &'a Objects, sym: &Symbols<'a>) {
     table(
-        &mut s,
+        s,
         "pool",
         "    uk_pool_t *pool;\n    uk_heap_t *heap; /* carved from it, or 0: buf */\n    void *buf;\n    \
          uint32_t block_bytes;\n    uint32_t count;\n    const char *name;\n    uint32_t line;\n",
@@ -482,8 +542,12 @@ pub(crate) fn source(d: &SystemDesc) -> String {
             })
             .collect::<Vec<_>>(),
     );
+}
+
+/// The descriptor table of `[sem.NAME]`.
+fn sem_table<'a>(s: &mut String, o: &'a Objects, sym: &Symbols<'a>) {
     table(
-        &mut s,
+        s,
         "sem",
         "    uk_sem_t *sem;\n    uint32_t initial;\n    uint32_t max;\n    const char *name;\n    uint32_t line;\n",
         &o.sems
@@ -499,8 +563,12 @@ pub(crate) fn source(d: &SystemDesc) -> String {
             })
             .collect::<Vec<_>>(),
     );
+}
+
+/// The descriptor table of `[mutex.NAME]`.
+fn mutex_table<'a>(s: &mut String, o: &'a Objects, sym: &Symbols<'a>) {
     table(
-        &mut s,
+        s,
         "mutex",
         "    uk_mutex_t *mutex;\n    const char *name;\n    uint32_t line;\n",
         &o.mutexes
@@ -514,8 +582,12 @@ pub(crate) fn source(d: &SystemDesc) -> String {
             })
             .collect::<Vec<_>>(),
     );
+}
+
+/// The descriptor table of `[queue.NAME]`.
+fn queue_table<'a>(s: &mut String, o: &'a Objects, sym: &Symbols<'a>) {
     table(
-        &mut s,
+        s,
         "queue",
         "    uk_queue_t *queue;\n    void *buf;\n    uint32_t buf_bytes;\n    \
          uint32_t msg_bytes; /* fixed: the size; variable: the largest */\n    uint32_t capacity;\n    \
@@ -542,8 +614,12 @@ pub(crate) fn source(d: &SystemDesc) -> String {
             })
             .collect::<Vec<_>>(),
     );
+}
+
+/// The descriptor table of `[port.NAME]`.
+fn port_table<'a>(s: &mut String, o: &'a Objects, sym: &Symbols<'a>) {
     table(
-        &mut s,
+        s,
         "port",
         "    uk_port_t *port;\n    void **slots;\n    uint32_t capacity;\n    const char *name;\n    uint32_t line;\n",
         &o.ports
@@ -559,8 +635,12 @@ pub(crate) fn source(d: &SystemDesc) -> String {
             })
             .collect::<Vec<_>>(),
     );
+}
+
+/// The descriptor table of `[flags.NAME]`.
+fn flags_table<'a>(s: &mut String, o: &'a Objects, sym: &Symbols<'a>) {
     table(
-        &mut s,
+        s,
         "flags",
         "    uk_flags_t *flags;\n    uint32_t initial;\n    const char *name;\n    uint32_t line;\n",
         &o.flags
@@ -575,8 +655,12 @@ pub(crate) fn source(d: &SystemDesc) -> String {
             })
             .collect::<Vec<_>>(),
     );
+}
+
+/// The descriptor table of `[task.NAME]`.
+fn task_table<'a>(s: &mut String, o: &'a Objects, sym: &Symbols<'a>) {
     table(
-        &mut s,
+        s,
         "task",
         "    uk_task_t *task;\n    const char *name; /* also its name in the kernel */\n    \
          void (*entry)(void *);\n    void *arg;\n    void *stack;\n    uint32_t stack_bytes;\n    \
@@ -604,13 +688,13 @@ pub(crate) fn source(d: &SystemDesc) -> String {
             })
             .collect::<Vec<_>>(),
     );
-    let hisrs: Vec<_> = o
-        .interrupts
-        .iter()
-        .filter_map(|x| x.hisr.as_ref().map(|h| (x, h)))
-        .collect();
+}
+
+/// The descriptor table of the HISRs of `[interrupt.NAME]`.
+fn hisr_table<'a>(s: &mut String, o: &'a Objects, sym: &Symbols<'a>) {
+    let hisrs = hisrs(o);
     table(
-        &mut s,
+        s,
         "hisr",
         "    uk_hisr_t *hisr;\n    const char *name; /* also its name in the kernel */\n    \
          void (*entry)(uk_hisr_t *);\n    void *stack;\n    uint32_t stack_bytes;\n    uint32_t line;\n    \
@@ -628,8 +712,12 @@ pub(crate) fn source(d: &SystemDesc) -> String {
             })
             .collect::<Vec<_>>(),
     );
+}
+
+/// The descriptor table of `[timer.NAME]`.
+fn timer_table<'a>(s: &mut String, o: &'a Objects, sym: &Symbols<'a>) {
     table(
-        &mut s,
+        s,
         "timer",
         "    uk_timer_t *timer;\n    void (*call)(uk_timer_t *, void *);\n    void *arg;\n    \
          uk_task_t *task;\n    uk_flags_t *flags;\n    uint32_t bits;\n    uint32_t delay;\n    \
@@ -664,8 +752,12 @@ pub(crate) fn source(d: &SystemDesc) -> String {
             })
             .collect::<Vec<_>>(),
     );
+}
+
+/// The descriptor table of `[interrupt.NAME]`, and the interrupts' names by line.
+fn irq_table(s: &mut String, o: &Objects) {
     table(
-        &mut s,
+        s,
         "irq",
         "    unsigned number; /* the fast interrupt line */\n    void (*lisr)(unsigned);\n    \
          const char *name;\n    uint32_t line;\n",
@@ -685,8 +777,11 @@ pub(crate) fn source(d: &SystemDesc) -> String {
         }
         s.push_str(" };\n");
     }
+}
 
-    // ---- Start-up.
+/// `uk__gen_check` and `uk__gen_init`, which walks the tables to create the objects: only
+/// the calls some object needs, as a kernel function of a feature left out may not exist.
+fn startup(s: &mut String, o: &Objects, file: &str) {
     s.push_str("\n/* ---- Start-up: a failed call is reported, never ignored. */\n");
     let _ = write!(
         s,
@@ -695,17 +790,97 @@ pub(crate) fn source(d: &SystemDesc) -> String {
          bsp_printf(\"ubik: start-up: %s(%s) [%s:%u] returned %d (%s); expected UK_OK\\n\", call, name,\n                   \
          {}, (unsigned)line, r, uk_strerror(r));\n        \
          bsp_exit({EXIT_GEN_STARTUP});\n    }}\n}}\n\n",
-        c_string(&file)
+        c_string(file)
     );
     s.push_str("void uk__gen_init(void);\n\nvoid uk__gen_init(void)\n{\n");
-    // Only the calls some object needs: a kernel function of a feature left out may not exist.
     if !o.heaps.is_empty() {
         walk(
-            &mut s,
+            s,
             "heap",
             &check("uk_heap_init(d->heap, d->buf, d->bytes)", "uk_heap_init"),
         );
     }
+    pool_walk(s, o);
+    if !o.sems.is_empty() {
+        walk(
+            s,
+            "sem",
+            &check("uk_sem_init(d->sem, d->initial, d->max)", "uk_sem_init"),
+        );
+    }
+    if !o.mutexes.is_empty() {
+        walk(
+            s,
+            "mutex",
+            &check("uk_mutex_init(d->mutex)", "uk_mutex_init"),
+        );
+    }
+    queue_walk(s, o);
+    if !o.ports.is_empty() {
+        walk(
+            s,
+            "port",
+            &check(
+                "uk_port_init(d->port, d->slots, d->capacity)",
+                "uk_port_init",
+            ),
+        );
+    }
+    if !o.flags.is_empty() {
+        let mut body = check("uk_flags_init(d->flags)", "uk_flags_init");
+        if o.flags.iter().any(|f| f.initial != 0) {
+            body.push_str("        if (d->initial != 0)\n    ");
+            body.push_str(&check("uk_flags_set(d->flags, d->initial)", "uk_flags_set"));
+        }
+        walk(s, "flags", &body);
+    }
+    task_walk(s, o);
+    if !hisrs(o).is_empty() {
+        walk(
+            s,
+            "hisr",
+            &check(
+                "uk_hisr_create(d->hisr, d->name, d->entry, d->priority, d->stack, d->stack_bytes)",
+                "uk_hisr_create",
+            ),
+        );
+    }
+    timer_walk(s, o);
+    if !o.interrupts.is_empty() {
+        walk(
+            s,
+            "irq",
+            &check("uk_irq_install(d->number, d->lisr)", "uk_irq_install"),
+        );
+    }
+    if o.tasks.iter().any(|t| t.start == TaskStart::Active) {
+        walk(
+            s,
+            "task",
+            &format!(
+                "        if (d->active)\n    {}",
+                check("uk_task_activate(d->task)", "uk_task_activate")
+            ),
+        );
+    }
+    if o.timers.iter().any(|t| t.start.is_some()) {
+        walk(
+            s,
+            "timer",
+            &format!(
+                "        if (d->running)\n    {}",
+                check(
+                    "uk_timer_start(d->timer, d->delay, d->period)",
+                    "uk_timer_start"
+                )
+            ),
+        );
+    }
+    s.push_str("}\n");
+}
+
+/// The loop that creates the pools, each carved from its heap or in its own buffer.
+fn pool_walk(s: &mut String, o: &Objects) {
     if !o.pools.is_empty() {
         let carved = o.pools.iter().any(|p| p.heap.is_some());
         let fixed = o.pools.iter().any(|p| p.heap.is_none());
@@ -722,22 +897,12 @@ pub(crate) fn source(d: &SystemDesc) -> String {
             (true, false) => create,
             _ => init,
         };
-        walk(&mut s, "pool", &body);
+        walk(s, "pool", &body);
     }
-    if !o.sems.is_empty() {
-        walk(
-            &mut s,
-            "sem",
-            &check("uk_sem_init(d->sem, d->initial, d->max)", "uk_sem_init"),
-        );
-    }
-    if !o.mutexes.is_empty() {
-        walk(
-            &mut s,
-            "mutex",
-            &check("uk_mutex_init(d->mutex)", "uk_mutex_init"),
-        );
-    }
+}
+
+/// The loop that creates the queues, of fixed or variable message size.
+fn queue_walk(s: &mut String, o: &Objects) {
     if !o.queues.is_empty() {
         let var = o
             .queues
@@ -762,26 +927,12 @@ pub(crate) fn source(d: &SystemDesc) -> String {
             (true, false) => init_var,
             _ => init,
         };
-        walk(&mut s, "queue", &body);
+        walk(s, "queue", &body);
     }
-    if !o.ports.is_empty() {
-        walk(
-            &mut s,
-            "port",
-            &check(
-                "uk_port_init(d->port, d->slots, d->capacity)",
-                "uk_port_init",
-            ),
-        );
-    }
-    if !o.flags.is_empty() {
-        let mut body = check("uk_flags_init(d->flags)", "uk_flags_init");
-        if o.flags.iter().any(|f| f.initial != 0) {
-            body.push_str("        if (d->initial != 0)\n    ");
-            body.push_str(&check("uk_flags_set(d->flags, d->initial)", "uk_flags_set"));
-        }
-        walk(&mut s, "flags", &body);
-    }
+}
+
+/// The loop that creates the tasks, with the settings some of them have.
+fn task_walk(s: &mut String, o: &Objects) {
     if !o.tasks.is_empty() {
         let mut body = check(
             "uk_task_create(d->task, d->name, d->entry, d->arg, d->priority, d->stack, d->stack_bytes)",
@@ -808,18 +959,12 @@ pub(crate) fn source(d: &SystemDesc) -> String {
                 "uk_task_set_power_class",
             ));
         }
-        walk(&mut s, "task", &body);
+        walk(s, "task", &body);
     }
-    if !hisrs.is_empty() {
-        walk(
-            &mut s,
-            "hisr",
-            &check(
-                "uk_hisr_create(d->hisr, d->name, d->entry, d->priority, d->stack, d->stack_bytes)",
-                "uk_hisr_create",
-            ),
-        );
-    }
+}
+
+/// The loop that creates the timers, by the action each takes.
+fn timer_walk(s: &mut String, o: &Objects) {
     if !o.timers.is_empty() {
         let mut arms = Vec::new();
         for (action, call) in [
@@ -871,40 +1016,8 @@ pub(crate) fn source(d: &SystemDesc) -> String {
             }
             b
         };
-        walk(&mut s, "timer", &body);
+        walk(s, "timer", &body);
     }
-    if !o.interrupts.is_empty() {
-        walk(
-            &mut s,
-            "irq",
-            &check("uk_irq_install(d->number, d->lisr)", "uk_irq_install"),
-        );
-    }
-    if o.tasks.iter().any(|t| t.start == TaskStart::Active) {
-        walk(
-            &mut s,
-            "task",
-            &format!(
-                "        if (d->active)\n    {}",
-                check("uk_task_activate(d->task)", "uk_task_activate")
-            ),
-        );
-    }
-    if o.timers.iter().any(|t| t.start.is_some()) {
-        walk(
-            &mut s,
-            "timer",
-            &format!(
-                "        if (d->running)\n    {}",
-                check(
-                    "uk_timer_start(d->timer, d->delay, d->period)",
-                    "uk_timer_start"
-                )
-            ),
-        );
-    }
-    s.push_str("}\n");
-    s
 }
 
 #[cfg(test)]

@@ -226,40 +226,7 @@ impl Ctx<'_> {
         };
         let mut run_until = None;
         if let Some(s) = raw.hypervisor {
-            if let Some(p) = &s.policy {
-                d.policy = match p.get_ref().as_str() {
-                    "fair" => HvPolicy::Fair,
-                    "rt" => HvPolicy::Rt,
-                    other => {
-                        return Err(self.err(
-                            &p.span(),
-                            format!("unknown policy \"{other}\""),
-                            "\"fair\" or \"rt\"",
-                        ))
-                    }
-                };
-            }
-            if let Some(v) = &s.slice_us {
-                d.slice_us = self.turn(v, "slice_us")?;
-            }
-            if let Some(v) = &s.period_us {
-                d.period_us = self.turn(v, "period_us")?;
-            }
-            if let Some(v) = &s.min_share {
-                let f = *v.get_ref();
-                if !(0.0..=0.9).contains(&f) {
-                    return Err(self.err(
-                        &v.span(),
-                        format!("min_share = {f} is out of range"),
-                        "a fraction of the CPU from 0 to 0.9",
-                    ));
-                }
-                d.min_share_ppm = (f * 1e6).round() as u32;
-            }
-            if let Some(v) = &s.ram_kib {
-                d.ram_size = self.kib(v)?;
-                d.ram_at = self.at(&v.span());
-            }
+            self.settings(&s, &mut d)?;
             run_until = s.run_until;
         }
         let decls = raw.partition.map(|p| p.0).unwrap_or_default();
@@ -282,23 +249,7 @@ impl Ctx<'_> {
         let mut owned: u32 = 0;
         for (name, table) in decls {
             let t = table.get_ref();
-            if !crate::names::is_identifier(name.get_ref()) {
-                return Err(self.err(
-                    &name.span(),
-                    format!("partition name \"{}\" is not an identifier", name.get_ref()),
-                    "letters, digits and _, not starting with a digit",
-                ));
-            }
-            if name.get_ref().chars().count() > MAX_NAME_CHARS {
-                return Err(self.err(
-                    &name.span(),
-                    format!(
-                        "partition name of {} characters",
-                        name.get_ref().chars().count()
-                    ),
-                    format!("a name of at most {MAX_NAME_CHARS} characters"),
-                ));
-            }
+            self.partition_name(&name)?;
             let app = t.app.as_ref().ok_or_else(|| {
                 self.err(
                     &table.span(),
@@ -320,50 +271,8 @@ impl Ctx<'_> {
                 ));
             }
             next = base + ram_size as u64;
-            let mut devices = Vec::new();
-            if let Some(list) = &t.devices {
-                for dev in list.get_ref() {
-                    let Some(&(_, b)) = DEVICES.iter().find(|(n, _)| n == dev.get_ref()) else {
-                        let names: Vec<String> =
-                            DEVICES.iter().map(|(n, _)| format!("\"{n}\"")).collect();
-                        return Err(self.err(
-                            &dev.span(),
-                            format!("unknown device \"{}\"", dev.get_ref()),
-                            format!("one of {}", names.join(", ")),
-                        ));
-                    };
-                    if devices.contains(&b) {
-                        return Err(self.err(
-                            &dev.span(),
-                            format!("device \"{}\" listed twice", dev.get_ref()),
-                            "each device once",
-                        ));
-                    }
-                    devices.push(b);
-                }
-                if devices.len() > MAX_DEVICES {
-                    return Err(self.err(
-                        &list.span(),
-                        format!("{} devices", devices.len()),
-                        format!("at most {MAX_DEVICES}"),
-                    ));
-                }
-            }
-            let mut lines = 0u32;
-            if let Some(list) = &t.lines {
-                for l in list.get_ref() {
-                    let n = self.int(l, "line", 0, FAST_LINES - 1, "a fast line 0..14")? as u32;
-                    if owned >> n & 1 != 0 {
-                        return Err(self.err(
-                            &l.span(),
-                            format!("line {n} is already another partition's (or listed twice)"),
-                            "each line owned by one partition",
-                        ));
-                    }
-                    owned |= 1 << n;
-                    lines |= 1 << n;
-                }
-            }
+            let devices = self.devices(&t.devices)?;
+            let lines = self.lines(&t.lines, &mut owned)?;
             let realtime = t.realtime.as_ref().is_some_and(|r| *r.get_ref());
             if realtime && d.partitions.iter().any(|p: &Partition| p.realtime) {
                 let r = t.realtime.as_ref().expect("realtime set");
@@ -410,6 +319,123 @@ impl Ctx<'_> {
             ));
         }
         Ok(d)
+    }
+
+    /// `[hypervisor]`: the policy, the turns, the minimum share and its RAM, into `d`.
+    fn settings(&self, s: &RawSettings, d: &mut HypervisorDesc) -> R<()> {
+        if let Some(p) = &s.policy {
+            d.policy = match p.get_ref().as_str() {
+                "fair" => HvPolicy::Fair,
+                "rt" => HvPolicy::Rt,
+                other => {
+                    return Err(self.err(
+                        &p.span(),
+                        format!("unknown policy \"{other}\""),
+                        "\"fair\" or \"rt\"",
+                    ))
+                }
+            };
+        }
+        if let Some(v) = &s.slice_us {
+            d.slice_us = self.turn(v, "slice_us")?;
+        }
+        if let Some(v) = &s.period_us {
+            d.period_us = self.turn(v, "period_us")?;
+        }
+        if let Some(v) = &s.min_share {
+            let f = *v.get_ref();
+            if !(0.0..=0.9).contains(&f) {
+                return Err(self.err(
+                    &v.span(),
+                    format!("min_share = {f} is out of range"),
+                    "a fraction of the CPU from 0 to 0.9",
+                ));
+            }
+            d.min_share_ppm = (f * 1e6).round() as u32;
+        }
+        if let Some(v) = &s.ram_kib {
+            d.ram_size = self.kib(v)?;
+            d.ram_at = self.at(&v.span());
+        }
+        Ok(())
+    }
+
+    /// A partition's name: an identifier of at most MAX_NAME_CHARS characters.
+    fn partition_name(&self, name: &Spanned<String>) -> R<()> {
+        if !crate::names::is_identifier(name.get_ref()) {
+            return Err(self.err(
+                &name.span(),
+                format!("partition name \"{}\" is not an identifier", name.get_ref()),
+                "letters, digits and _, not starting with a digit",
+            ));
+        }
+        if name.get_ref().chars().count() > MAX_NAME_CHARS {
+            return Err(self.err(
+                &name.span(),
+                format!(
+                    "partition name of {} characters",
+                    name.get_ref().chars().count()
+                ),
+                format!("a name of at most {MAX_NAME_CHARS} characters"),
+            ));
+        }
+        Ok(())
+    }
+
+    /// A partition's `devices`: each a known device, once, at most MAX_DEVICES of them; their
+    /// bases.
+    fn devices(&self, list: &Option<Spanned<Vec<Spanned<String>>>>) -> R<Vec<u32>> {
+        let mut devices = Vec::new();
+        if let Some(list) = list {
+            for dev in list.get_ref() {
+                let Some(&(_, b)) = DEVICES.iter().find(|(n, _)| n == dev.get_ref()) else {
+                    let names: Vec<String> =
+                        DEVICES.iter().map(|(n, _)| format!("\"{n}\"")).collect();
+                    return Err(self.err(
+                        &dev.span(),
+                        format!("unknown device \"{}\"", dev.get_ref()),
+                        format!("one of {}", names.join(", ")),
+                    ));
+                };
+                if devices.contains(&b) {
+                    return Err(self.err(
+                        &dev.span(),
+                        format!("device \"{}\" listed twice", dev.get_ref()),
+                        "each device once",
+                    ));
+                }
+                devices.push(b);
+            }
+            if devices.len() > MAX_DEVICES {
+                return Err(self.err(
+                    &list.span(),
+                    format!("{} devices", devices.len()),
+                    format!("at most {MAX_DEVICES}"),
+                ));
+            }
+        }
+        Ok(devices)
+    }
+
+    /// A partition's `lines`, as a mask: each a fast line no other partition owns (`owned`,
+    /// which gains them).
+    fn lines(&self, list: &Option<Spanned<Vec<Spanned<i64>>>>, owned: &mut u32) -> R<u32> {
+        let mut lines = 0u32;
+        if let Some(list) = list {
+            for l in list.get_ref() {
+                let n = self.int(l, "line", 0, FAST_LINES - 1, "a fast line 0..14")? as u32;
+                if *owned >> n & 1 != 0 {
+                    return Err(self.err(
+                        &l.span(),
+                        format!("line {n} is already another partition's (or listed twice)"),
+                        "each line owned by one partition",
+                    ));
+                }
+                *owned |= 1 << n;
+                lines |= 1 << n;
+            }
+        }
+        Ok(lines)
     }
 }
 

@@ -358,35 +358,7 @@ pub fn build_app(
     let flags = flags::Flags::read(&root)?;
     let obj_dir = build_dir.join("obj");
 
-    // ---- The application's sources.
-    let app_sources: Vec<PathBuf> = match &desc.build.sources {
-        Some(list) => {
-            let mut v = Vec::new();
-            for s in list {
-                let p = appdir.join(&s.path);
-                if let Err(e) = std::fs::File::open(&p) {
-                    return Err(Failure::new(
-                        code::NO_INPUT,
-                        format!(
-                            "{}: cannot read source `{}`: {}; expected a file relative to {appdir_shown}",
-                            s.at,
-                            s.path,
-                            io_reason(&e)
-                        ),
-                    ));
-                }
-                v.push(p);
-            }
-            v
-        }
-        None => list(&appdir, &[".c", ".S"]),
-    };
-    if app_sources.is_empty() {
-        return Err(Failure::new(
-            code::NO_INPUT,
-            format!("{appdir_shown}: no application sources; expected *.c or *.S files (one with main) or [build] sources in system.toml"),
-        ));
-    }
+    let app_sources = app_sources(&appdir, appdir_shown, desc)?;
 
     // ---- Generated C.
     std::fs::create_dir_all(&obj_dir)
@@ -396,17 +368,7 @@ pub fn build_app(
 
     // ---- Kernel and BSP sources.
     let kernel = root.join("kernel");
-    let sched = desc.kernel.scheduler.name();
-    let sched_src = kernel.join("sched").join(format!("{sched}.c"));
-    if !sched_src.is_file() {
-        return Err(Failure::new(
-            code::NO_INPUT,
-            format!(
-                "{}: cannot read the source of scheduler \"{sched}\" ([kernel] scheduler in {appdir_shown}/system.toml); expected the kernel to have kernel/sched/{sched}.c",
-                sched_src.display()
-            ),
-        ));
-    }
+    let sched_src = scheduler_source(&kernel, desc, appdir_shown)?;
     let nos = root.join("nos");
     let bsp = root.join("bsp");
     let crt0 = bsp.join("crt0.S");
@@ -416,25 +378,7 @@ pub fn build_app(
     let cc = cross_compiler()?;
 
     // ---- Flags.
-    let mut include_dirs = vec![
-        kernel.join("include"),
-        kernel.join("src"),
-        nos.clone(),
-        bsp.join("include"),
-        build_dir.clone(),
-        appdir.clone(),
-    ];
-    if guest.is_some() {
-        include_dirs.push(root.join("hv").join("include"));
-    }
-    let includes: Vec<OsString> = include_dirs
-        .iter()
-        .map(|d| {
-            let mut s = OsString::from("-I");
-            s.push(d);
-            s
-        })
-        .collect();
+    let includes = include_flags(&root, &build_dir, &appdir, guest.is_some());
     let mut user: Vec<OsString> = Vec::new();
     if guest.is_some() {
         // The kernel's guest port and the BSP's guest variant (after the configuration).
@@ -526,13 +470,115 @@ pub fn build_app(
     // ---- The functions system.toml names, and main, defined? Reported where they are named
     // (main: the application), before the linker reports them against the generated code
     // and crt0.
+    check_defined(&units, &appdir, &root, desc, appdir_shown)?;
+
+    // ---- Link.
+    let compiled = report.compiled > 0;
+    link_app(
+        &cc, &flags, &link_ld, &elf, &build_dir, &units, compiled, verbose, &appdir, guest,
+    )
+}
+
+/// `-I` for the kernel's, NOS's and the BSP's headers, the generated ones, the application's
+/// and (a guest) the hypervisor's.
+fn include_flags(root: &Path, build_dir: &Path, appdir: &Path, guest: bool) -> Vec<OsString> {
+    let kernel = root.join("kernel");
+    let bsp = root.join("bsp");
+    let mut include_dirs = vec![
+        kernel.join("include"),
+        kernel.join("src"),
+        root.join("nos"),
+        bsp.join("include"),
+        build_dir.to_path_buf(),
+        appdir.to_path_buf(),
+    ];
+    if guest {
+        include_dirs.push(root.join("hv").join("include"));
+    }
+    include_dirs
+        .iter()
+        .map(|d| {
+            let mut s = OsString::from("-I");
+            s.push(d);
+            s
+        })
+        .collect()
+}
+
+/// The application's sources: `[build] sources`, each readable, or its directory's *.c and
+/// *.S.
+fn app_sources(
+    appdir: &Path,
+    appdir_shown: &str,
+    desc: &SystemDesc,
+) -> Result<Vec<PathBuf>, Failure> {
+    let app_sources: Vec<PathBuf> = match &desc.build.sources {
+        Some(list) => {
+            let mut v = Vec::new();
+            for s in list {
+                let p = appdir.join(&s.path);
+                if let Err(e) = std::fs::File::open(&p) {
+                    return Err(Failure::new(
+                        code::NO_INPUT,
+                        format!(
+                            "{}: cannot read source `{}`: {}; expected a file relative to {appdir_shown}",
+                            s.at,
+                            s.path,
+                            io_reason(&e)
+                        ),
+                    ));
+                }
+                v.push(p);
+            }
+            v
+        }
+        None => list(appdir, &[".c", ".S"]),
+    };
+    if app_sources.is_empty() {
+        return Err(Failure::new(
+            code::NO_INPUT,
+            format!("{appdir_shown}: no application sources; expected *.c or *.S files (one with main) or [build] sources in system.toml"),
+        ));
+    }
+
+    Ok(app_sources)
+}
+
+/// kernel/sched/NAME.c of the scheduler the description chooses, which must exist.
+fn scheduler_source(
+    kernel: &Path,
+    desc: &SystemDesc,
+    appdir_shown: &str,
+) -> Result<PathBuf, Failure> {
+    let sched = desc.kernel.scheduler.name();
+    let sched_src = kernel.join("sched").join(format!("{sched}.c"));
+    if !sched_src.is_file() {
+        return Err(Failure::new(
+            code::NO_INPUT,
+            format!(
+                "{}: cannot read the source of scheduler \"{sched}\" ([kernel] scheduler in {appdir_shown}/system.toml); expected the kernel to have kernel/sched/{sched}.c",
+                sched_src.display()
+            ),
+        ));
+    }
+    Ok(sched_src)
+}
+
+/// Are the functions the description names, and main, defined in the compiled objects?
+fn check_defined(
+    units: &[Unit],
+    appdir: &Path,
+    root: &Path,
+    desc: &SystemDesc,
+    appdir_shown: &str,
+) -> Result<(), Failure> {
     let objects: Vec<(PathBuf, String)> = units
         .iter()
         .map(|u| {
             let rel = u
                 .src
-                .strip_prefix(&appdir)
-                .or_else(|_| u.src.strip_prefix(&root));
+                .strip_prefix(appdir)
+                .or_else(|_| u.src.strip_prefix(root));
             (u.obj.clone(), rel.unwrap_or(&u.src).display().to_string())
         })
         .collect();
@@ -542,7 +588,23 @@ pub fn build_app(
             .map_err(|m| Failure::new(code::DATA, m))?;
     }
 
-    // ---- Link.
+    Ok(())
+}
+
+/// Links the compiled units into `elf` (a guest within its partition's RAM).
+#[allow(clippy::too_many_arguments)]
+fn link_app(
+    cc: &Path,
+    flags: &flags::Flags,
+    link_ld: &Path,
+    elf: &Path,
+    build_dir: &Path,
+    units: &[Unit],
+    compiled: bool,
+    verbose: bool,
+    appdir: &Path,
+    guest: Option<&GuestPlace>,
+) -> Result<(), Failure> {
     if let Some(dir) = elf.parent() {
         std::fs::create_dir_all(dir).map_err(|e| io_failure("the ELF into", dir, &e))?;
     }
@@ -558,17 +620,9 @@ pub fn build_app(
         extra.push(format!("-Wl,--defsym=__ram_origin=0x{:08x}", g.ram_base).into());
         extra.push(format!("-Wl,--defsym=__ram_length=0x{:08x}", g.ram_size).into());
     }
-    let (argv, inputs) = link_command(&cc, &flags, &link_ld, extra, &elf, &units);
+    let (argv, inputs) = link_command(cc, flags, link_ld, extra, elf, units);
     let cmd_file = build_dir.join("link.cmd");
-    let outcome = link(
-        &argv,
-        &elf,
-        &cmd_file,
-        &inputs,
-        report.compiled > 0,
-        verbose,
-        &appdir,
-    );
+    let outcome = link(&argv, elf, &cmd_file, &inputs, compiled, verbose, appdir);
     if let (Some(g), LinkOutcome::Failed(_, text)) = (guest, &outcome) {
         if let Some(over) = link_overflow(text) {
             return Err(too_small(

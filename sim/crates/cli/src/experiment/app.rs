@@ -33,6 +33,8 @@ use rayon::prelude::*;
 use serde::Deserialize;
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use toml::Spanned;
 
 /// The schedulers `[kernel] scheduler` takes.
@@ -136,22 +138,45 @@ struct AppExperiment {
     console: Vec<String>,
 }
 
-/// Is `file` an experiment of kind "app"? (Any other content is the other kinds' to judge.)
-pub fn is_app_experiment(file: &Path) -> bool {
-    std::fs::read_to_string(file)
-        .ok()
-        .and_then(|t| t.parse::<toml::Table>().ok())
-        .and_then(|t| t.get("kind").and_then(|k| k.as_str().map(|s| s == "app")))
-        .unwrap_or(false)
+/// The experiment file, for errors located in it.
+struct Src<'a> {
+    shown: &'a str,
+    text: &'a str,
+}
+
+impl Src<'_> {
+    fn err(&self, span: &std::ops::Range<usize>, what: String, expected: &str) -> ConfigError {
+        invalid_at(self.shown, self.text, span, what, expected)
+    }
+
+    /// A value listed twice on an axis would be one build (or run) twice, into one directory.
+    fn twice(&self, span: &std::ops::Range<usize>, what: String) -> ConfigError {
+        self.err(span, format!("{what} is listed twice"), "each value once")
+    }
+
+    fn axis_empty(&self, n: usize, what: &str) -> Result<(), ConfigError> {
+        if n == 0 {
+            Err(self.err(
+                &(0..0),
+                format!("[sweep] {what} is empty"),
+                "at least one value, or no key (the application's own)",
+            ))
+        } else {
+            Ok(())
+        }
+    }
 }
 
 fn parse(path: &Path, root: &Path) -> Result<AppExperiment, ConfigError> {
     let text = read_text_file(path, "the experiment file")?;
     let shown = path.display().to_string();
     let raw: Raw = toml::from_str(&text).map_err(|e| toml_error(&shown, &text, &e))?;
-    let err = |span: &std::ops::Range<usize>, what: String, expected: &str| {
-        invalid_at(&shown, &text, span, what, expected)
+    let src = Src {
+        shown: &shown,
+        text: &text,
     };
+    let err =
+        |span: &std::ops::Range<usize>, what: String, expected: &str| src.err(span, what, expected);
     let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
     let name = match &raw.name {
         Some(n) => {
@@ -193,39 +218,7 @@ fn parse(path: &Path, root: &Path) -> Result<AppExperiment, ConfigError> {
         }
         None => 1000,
     };
-    let seeds = match &raw.seeds {
-        Some(s) => {
-            let mut v = Vec::new();
-            let mut seen = HashSet::new();
-            for x in s.get_ref() {
-                if *x.get_ref() < 0 {
-                    return Err(err(
-                        &x.span(),
-                        format!("seed {} is negative", x.get_ref()),
-                        "seeds = [non-negative integers]",
-                    ));
-                }
-                // One seed twice would be one run twice, into one directory.
-                if !seen.insert(*x.get_ref()) {
-                    return Err(err(
-                        &x.span(),
-                        format!("seed {} is listed twice", x.get_ref()),
-                        "each seed once",
-                    ));
-                }
-                v.push(*x.get_ref() as u64);
-            }
-            if v.is_empty() {
-                return Err(err(
-                    &s.span(),
-                    "no seeds".into(),
-                    "seeds = [at least one seed]",
-                ));
-            }
-            v
-        }
-        None => vec![1],
-    };
+    let seeds = read_seeds(&src, &raw.seeds)?;
     let sweep_span = raw.sweep.as_ref().map_or(0..0, |s| s.span());
     let sweep = raw.sweep.map(Spanned::into_inner).unwrap_or(RawSweep {
         scheduler: None,
@@ -233,122 +226,10 @@ fn parse(path: &Path, root: &Path) -> Result<AppExperiment, ConfigError> {
         cflags: None,
         machine: None,
     });
-    // A value listed twice on an axis would be one build (or run) twice, into one directory.
-    let twice = |span: &std::ops::Range<usize>, what: String| -> ConfigError {
-        err(span, format!("{what} is listed twice"), "each value once")
-    };
-    let axis_empty = |n: usize, what: &str| -> Result<(), ConfigError> {
-        if n == 0 {
-            Err(err(
-                &(0..0),
-                format!("[sweep] {what} is empty"),
-                "at least one value, or no key (the application's own)",
-            ))
-        } else {
-            Ok(())
-        }
-    };
-    let schedulers: Vec<Option<String>> = match &sweep.scheduler {
-        Some(list) => {
-            axis_empty(list.len(), "scheduler")?;
-            let mut v = Vec::new();
-            for s in list {
-                if !SCHEDULERS.contains(&s.get_ref().as_str()) {
-                    return Err(err(
-                        &s.span(),
-                        format!("scheduler {:?} is not a scheduler", s.get_ref()),
-                        &format!("one of {}", SCHEDULERS.join(", ")),
-                    ));
-                }
-                if v.contains(&Some(s.get_ref().clone())) {
-                    return Err(twice(&s.span(), format!("scheduler {:?}", s.get_ref())));
-                }
-                v.push(Some(s.get_ref().clone()));
-            }
-            v
-        }
-        None => vec![None],
-    };
-    let ticks: Vec<Option<i64>> = match &sweep.tick_hz {
-        Some(list) => {
-            axis_empty(list.len(), "tick_hz")?;
-            let mut v = Vec::new();
-            let mut seen = HashSet::new();
-            for t in list {
-                if !(1..=100_000).contains(t.get_ref()) {
-                    return Err(err(
-                        &t.span(),
-                        format!("tick_hz = {} is out of range", t.get_ref()),
-                        "a rate from 1 to 100000 Hz",
-                    ));
-                }
-                if !seen.insert(*t.get_ref()) {
-                    return Err(twice(&t.span(), format!("tick_hz {}", t.get_ref())));
-                }
-                v.push(Some(*t.get_ref()));
-            }
-            v
-        }
-        None => vec![None],
-    };
-    let cflag_sets: Vec<Vec<String>> = match &sweep.cflags {
-        Some(list) => {
-            axis_empty(list.len(), "cflags")?;
-            let mut v: Vec<Vec<String>> = Vec::new();
-            let mut seen = HashSet::new();
-            for set in list {
-                for f in set.get_ref() {
-                    let body = f.get_ref().strip_prefix("-D").unwrap_or("");
-                    let ident = body.split('=').next().unwrap_or("");
-                    // No spaces and no control characters (a NUL cannot reach a command line).
-                    if ident.is_empty()
-                        || !ident.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-                        || body.contains(|c: char| c.is_whitespace() || c.is_control())
-                    {
-                        return Err(err(
-                            &f.span(),
-                            format!("{:?} is not a define", f.get_ref()),
-                            "-DNAME or -DNAME=VALUE (no spaces or control characters)",
-                        ));
-                    }
-                }
-                super::spec::defines_fit(&shown, &text, set.get_ref())?;
-                let defines: Vec<String> =
-                    set.get_ref().iter().map(|f| f.get_ref().clone()).collect();
-                if !seen.insert(defines.clone()) {
-                    return Err(twice(&set.span(), format!("cflags set {defines:?}")));
-                }
-                v.push(defines);
-            }
-            v
-        }
-        None => vec![vec![]],
-    };
-    let machines = match &sweep.machine {
-        Some(list) => {
-            axis_empty(list.len(), "machine")?;
-            let mut v = Vec::new();
-            // The same file under two spellings is the same machine too.
-            let mut seen: HashSet<Option<PathBuf>> = HashSet::new();
-            for m in list {
-                if m.get_ref() == "default" {
-                    if !seen.insert(None) {
-                        return Err(twice(&m.span(), "machine \"default\"".into()));
-                    }
-                    v.push(("default".to_string(), None));
-                } else {
-                    let p = dir.join(m.get_ref());
-                    super::spec::input_file_at(&shown, &text, &m.span(), &p, "the machine file")?;
-                    if !seen.insert(Some(p.canonicalize().unwrap_or_else(|_| p.clone()))) {
-                        return Err(twice(&m.span(), format!("machine {:?}", m.get_ref())));
-                    }
-                    v.push((m.get_ref().clone(), Some(p)));
-                }
-            }
-            v
-        }
-        None => vec![("default".to_string(), None)],
-    };
+    let schedulers = read_schedulers(&src, &sweep.scheduler)?;
+    let ticks = read_ticks(&src, &sweep.tick_hz)?;
+    let cflag_sets = read_cflag_sets(&src, &sweep.cflags)?;
+    let machines = read_machines(&src, &dir, &sweep.machine)?;
     // Count before making anything: an absurd product is refused, not built.
     let n_builds = (schedulers.len() * ticks.len()) as u128 * cflag_sets.len() as u128;
     super::spec::check_size(
@@ -384,12 +265,201 @@ fn parse(path: &Path, root: &Path) -> Result<AppExperiment, ConfigError> {
         }
     }
     unique_labels(&mut builds);
-    let (exit, console) = match raw.expect {
+    let (exit, console) = read_expect(&src, raw.expect)?;
+    Ok(AppExperiment {
+        name,
+        app: app_dir,
+        run_ms,
+        seeds,
+        builds,
+        machines,
+        exit,
+        console,
+    })
+}
+
+/// `seeds`: each non-negative and listed once (one seed twice would be one run twice, into
+/// one directory); `[1]` without the key.
+fn read_seeds(
+    src: &Src,
+    seeds: &Option<Spanned<Vec<Spanned<i64>>>>,
+) -> Result<Vec<u64>, ConfigError> {
+    Ok(match seeds {
+        Some(s) => {
+            let mut v = Vec::new();
+            let mut seen = HashSet::new();
+            for x in s.get_ref() {
+                if *x.get_ref() < 0 {
+                    return Err(src.err(
+                        &x.span(),
+                        format!("seed {} is negative", x.get_ref()),
+                        "seeds = [non-negative integers]",
+                    ));
+                }
+                // One seed twice would be one run twice, into one directory.
+                if !seen.insert(*x.get_ref()) {
+                    return Err(src.err(
+                        &x.span(),
+                        format!("seed {} is listed twice", x.get_ref()),
+                        "each seed once",
+                    ));
+                }
+                v.push(*x.get_ref() as u64);
+            }
+            if v.is_empty() {
+                return Err(src.err(&s.span(), "no seeds".into(), "seeds = [at least one seed]"));
+            }
+            v
+        }
+        None => vec![1],
+    })
+}
+
+/// `[sweep] scheduler`: the schedulers to build with (`None`: the application's own).
+fn read_schedulers(
+    src: &Src,
+    list: &Option<Vec<Spanned<String>>>,
+) -> Result<Vec<Option<String>>, ConfigError> {
+    Ok(match list {
+        Some(list) => {
+            src.axis_empty(list.len(), "scheduler")?;
+            let mut v = Vec::new();
+            for s in list {
+                if !SCHEDULERS.contains(&s.get_ref().as_str()) {
+                    return Err(src.err(
+                        &s.span(),
+                        format!("scheduler {:?} is not a scheduler", s.get_ref()),
+                        &format!("one of {}", SCHEDULERS.join(", ")),
+                    ));
+                }
+                if v.contains(&Some(s.get_ref().clone())) {
+                    return Err(src.twice(&s.span(), format!("scheduler {:?}", s.get_ref())));
+                }
+                v.push(Some(s.get_ref().clone()));
+            }
+            v
+        }
+        None => vec![None],
+    })
+}
+
+/// `[sweep] tick_hz`: the tick rates to build with (`None`: the application's own).
+fn read_ticks(
+    src: &Src,
+    list: &Option<Vec<Spanned<i64>>>,
+) -> Result<Vec<Option<i64>>, ConfigError> {
+    Ok(match list {
+        Some(list) => {
+            src.axis_empty(list.len(), "tick_hz")?;
+            let mut v = Vec::new();
+            let mut seen = HashSet::new();
+            for t in list {
+                if !(1..=100_000).contains(t.get_ref()) {
+                    return Err(src.err(
+                        &t.span(),
+                        format!("tick_hz = {} is out of range", t.get_ref()),
+                        "a rate from 1 to 100000 Hz",
+                    ));
+                }
+                if !seen.insert(*t.get_ref()) {
+                    return Err(src.twice(&t.span(), format!("tick_hz {}", t.get_ref())));
+                }
+                v.push(Some(*t.get_ref()));
+            }
+            v
+        }
+        None => vec![None],
+    })
+}
+
+/// `[sweep] cflags`: the sets of defines to build with, each set once.
+fn read_cflag_sets(
+    src: &Src,
+    list: &Option<Vec<Spanned<Vec<Spanned<String>>>>>,
+) -> Result<Vec<Vec<String>>, ConfigError> {
+    Ok(match list {
+        Some(list) => {
+            src.axis_empty(list.len(), "cflags")?;
+            let mut v: Vec<Vec<String>> = Vec::new();
+            let mut seen = HashSet::new();
+            for set in list {
+                for f in set.get_ref() {
+                    let body = f.get_ref().strip_prefix("-D").unwrap_or("");
+                    let ident = body.split('=').next().unwrap_or("");
+                    // No spaces and no control characters (a NUL cannot reach a command line).
+                    if ident.is_empty()
+                        || !ident.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+                        || body.contains(|c: char| c.is_whitespace() || c.is_control())
+                    {
+                        return Err(src.err(
+                            &f.span(),
+                            format!("{:?} is not a define", f.get_ref()),
+                            "-DNAME or -DNAME=VALUE (no spaces or control characters)",
+                        ));
+                    }
+                }
+                super::spec::defines_fit(src.shown, src.text, set.get_ref())?;
+                let defines: Vec<String> =
+                    set.get_ref().iter().map(|f| f.get_ref().clone()).collect();
+                if !seen.insert(defines.clone()) {
+                    return Err(src.twice(&set.span(), format!("cflags set {defines:?}")));
+                }
+                v.push(defines);
+            }
+            v
+        }
+        None => vec![vec![]],
+    })
+}
+
+/// `[sweep] machine`: the machines to run on, by name, with their files (`None`: the
+/// application's own), each once; `dir` is the experiment file's directory.
+fn read_machines(
+    src: &Src,
+    dir: &Path,
+    list: &Option<Vec<Spanned<String>>>,
+) -> Result<Vec<(String, Option<PathBuf>)>, ConfigError> {
+    Ok(match list {
+        Some(list) => {
+            src.axis_empty(list.len(), "machine")?;
+            let mut v = Vec::new();
+            // The same file under two spellings is the same machine too.
+            let mut seen: HashSet<Option<PathBuf>> = HashSet::new();
+            for m in list {
+                if m.get_ref() == "default" {
+                    if !seen.insert(None) {
+                        return Err(src.twice(&m.span(), "machine \"default\"".into()));
+                    }
+                    v.push(("default".to_string(), None));
+                } else {
+                    let p = dir.join(m.get_ref());
+                    super::spec::input_file_at(
+                        src.shown,
+                        src.text,
+                        &m.span(),
+                        &p,
+                        "the machine file",
+                    )?;
+                    if !seen.insert(Some(p.canonicalize().unwrap_or_else(|_| p.clone()))) {
+                        return Err(src.twice(&m.span(), format!("machine {:?}", m.get_ref())));
+                    }
+                    v.push((m.get_ref().clone(), Some(p)));
+                }
+            }
+            v
+        }
+        None => vec![("default".to_string(), None)],
+    })
+}
+
+/// `[expect]`: the exit code and the console lines every run must give.
+fn read_expect(src: &Src, expect: Option<RawExpect>) -> Result<(u8, Vec<String>), ConfigError> {
+    Ok(match expect {
         Some(e) => {
             let exit = match &e.exit {
                 Some(x) if (0..=63).contains(x.get_ref()) => *x.get_ref() as u8,
                 Some(x) => {
-                    return Err(err(
+                    return Err(src.err(
                         &x.span(),
                         format!("exit = {} is not a firmware's exit code", x.get_ref()),
                         "0 to 63",
@@ -400,16 +470,6 @@ fn parse(path: &Path, root: &Path) -> Result<AppExperiment, ConfigError> {
             (exit, e.console.unwrap_or_default())
         }
         None => (0, vec![]),
-    };
-    Ok(AppExperiment {
-        name,
-        app: app_dir,
-        run_ms,
-        seeds,
-        builds,
-        machines,
-        exit,
-        console,
     })
 }
 
@@ -520,84 +580,101 @@ pub fn run(
     let pool = worker_pool(jobs)?;
     let rows: Vec<Result<Row, Failure>> = pool.install(|| {
         plan.par_iter()
-            .map(|&(bi, mi, seed)| {
-                let cfg = match &exp.machines[mi].1 {
-                    Some(p) => MachineConfig::from_file(p)
-                        .map_err(|e| Failure::new(e.exit_code() as u8, e.to_string()))?,
-                    None => MachineConfig::default(),
-                };
-                let image = load_elf_file(&elfs[bi], RAM_BASE, cfg.ram_size)
-                    .map_err(|e| Failure::new(code::DATA, e.to_string()))?;
-                let dir = out
-                    .join("runs")
-                    .join(format!("{}-m{mi}-s{seed}", exp.builds[bi].label()));
-                std::fs::create_dir_all(&dir).map_err(|e| io_fail("the run directory", &dir, e))?;
-                let console = Capture::default();
-                let done = simulate(Simulation {
-                    cfg: &cfg,
-                    image: &image,
-                    seed,
-                    max_cycles: None,
-                    max_time_fs: Some(exp.run_ms as u128 * 1_000_000_000_000),
-                    observe: Observe::Energy,
-                    record: false,
-                    itrace: None,
-                    console: Box::new(console.clone()),
-                    stop: &stop,
-                    gdb: None,
-                    trace: None,
-                });
-                let text = console.text();
-                let cpath = dir.join("console.txt");
-                std::fs::write(&cpath, text.as_bytes())
-                    .map_err(|e| io_fail("the console output", &cpath, e))?;
-                let spath = dir.join("stats.json");
-                write_stats(&spath, &done.stats).map_err(|e| io_fail("statistics", &spath, e))?;
-                let status =
-                    outcome_status(&elfs[bi], &done.outcome, &done.machine, &done.counts, None);
-                let (exit, mut why) = match status {
-                    Ok(c) if c == exp.exit => (Some(c), None),
-                    Ok(c) => (
-                        Some(c),
-                        Some(format!("exit code {c}, expected {}", exp.exit)),
-                    ),
-                    Err(f) if f.code == code::INTERRUPTED => return Err(f),
-                    Err(f) => (
-                        None,
-                        Some(
-                            f.message
-                                .replace(&elfs[bi].display().to_string(), "the firmware"),
-                        ),
-                    ),
-                };
-                if why.is_none() {
-                    if let Some(missing) = exp.console.iter().find(|l| !text.contains(l.as_str())) {
-                        why = Some(format!("the console output lacks {missing:?}"));
-                    }
-                }
-                Ok(Row {
-                    build: bi,
-                    machine: mi,
-                    seed,
-                    exit,
-                    cycles: done.counts.cycles,
-                    sim_time_s: done.counts.sim_time_s,
-                    energy_j: done.stats.energy_j,
-                    why,
-                })
-            })
+            .map(|&(bi, mi, seed)| run_one(&exp, &elfs, &out, &stop, bi, mi, seed))
             .collect()
     });
     let mut ok = Vec::new();
     for r in rows {
         ok.push(r?);
     }
+    report(&exp, &out, &ok)
+}
+
+/// One run: build `bi` on machine `mi` with `seed`, its console and statistics written to
+/// its directory, judged against `[expect]`.
+fn run_one(
+    exp: &AppExperiment,
+    elfs: &[PathBuf],
+    out: &Path,
+    stop: &Arc<AtomicBool>,
+    bi: usize,
+    mi: usize,
+    seed: u64,
+) -> Result<Row, Failure> {
+    let cfg = match &exp.machines[mi].1 {
+        Some(p) => MachineConfig::from_file(p)
+            .map_err(|e| Failure::new(e.exit_code() as u8, e.to_string()))?,
+        None => MachineConfig::default(),
+    };
+    let image = load_elf_file(&elfs[bi], RAM_BASE, cfg.ram_size)
+        .map_err(|e| Failure::new(code::DATA, e.to_string()))?;
+    let dir = out
+        .join("runs")
+        .join(format!("{}-m{mi}-s{seed}", exp.builds[bi].label()));
+    std::fs::create_dir_all(&dir).map_err(|e| io_fail("the run directory", &dir, e))?;
+    let console = Capture::default();
+    let done = simulate(Simulation {
+        cfg: &cfg,
+        image: &image,
+        seed,
+        max_cycles: None,
+        max_time_fs: Some(exp.run_ms as u128 * 1_000_000_000_000),
+        observe: Observe::Energy,
+        record: false,
+        itrace: None,
+        console: Box::new(console.clone()),
+        stop,
+        gdb: None,
+        trace: None,
+    });
+    let text = console.text();
+    let cpath = dir.join("console.txt");
+    std::fs::write(&cpath, text.as_bytes())
+        .map_err(|e| io_fail("the console output", &cpath, e))?;
+    let spath = dir.join("stats.json");
+    write_stats(&spath, &done.stats).map_err(|e| io_fail("statistics", &spath, e))?;
+    let status = outcome_status(&elfs[bi], &done.outcome, &done.machine, &done.counts, None);
+    let (exit, mut why) = match status {
+        Ok(c) if c == exp.exit => (Some(c), None),
+        Ok(c) => (
+            Some(c),
+            Some(format!("exit code {c}, expected {}", exp.exit)),
+        ),
+        Err(f) if f.code == code::INTERRUPTED => return Err(f),
+        Err(f) => (
+            None,
+            Some(
+                f.message
+                    .replace(&elfs[bi].display().to_string(), "the firmware"),
+            ),
+        ),
+    };
+    if why.is_none() {
+        if let Some(missing) = exp.console.iter().find(|l| !text.contains(l.as_str())) {
+            why = Some(format!("the console output lacks {missing:?}"));
+        }
+    }
+    Ok(Row {
+        build: bi,
+        machine: mi,
+        seed,
+        exit,
+        cycles: done.counts.cycles,
+        sim_time_s: done.counts.sim_time_s,
+        energy_j: done.stats.energy_j,
+        why,
+    })
+}
+
+/// Writes app.csv and prints a line per run and the count that passed: exit code 0 when
+/// every run passed, else 1.
+fn report(exp: &AppExperiment, out: &Path, ok: &[Row]) -> Result<u8, Failure> {
     let mut csv = String::from(
         "build,scheduler,tick_hz,cflags,machine,seed,exit,cycles,sim_time_s,energy_j,pass,why\n",
     );
     let mut table = String::new();
     let mut failed = 0;
-    for r in &ok {
+    for r in ok {
         let b = &exp.builds[r.build];
         let pass = r.why.is_none();
         failed += !pass as usize;

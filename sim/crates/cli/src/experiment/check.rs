@@ -5,7 +5,7 @@
 //! line naming the file, with the exit code of the contract: 65 bad data, 66 a file that cannot
 //! be read, 69 no cross compiler, 74 an output directory that cannot be written.
 
-use super::spec::Experiment;
+use super::spec::{Experiment, Kind};
 use crate::{code, Failure};
 use machine::config::MachineConfig;
 use std::path::{Path, PathBuf};
@@ -14,7 +14,7 @@ use sysdesc::SystemDesc;
 /// The machine files the runs use: the experiment's, or for a DPM experiment one per
 /// (workload, mode), `APP/WORKLOAD-MODE.machine.toml`.
 pub fn machine_files(exp: &Experiment) -> Vec<PathBuf> {
-    if exp.kind != "dpm" {
+    if exp.kind != Kind::Dpm {
         return vec![exp.machine.clone()];
     }
     let mut files: Vec<PathBuf> = Vec::new();
@@ -45,7 +45,7 @@ fn cannot_read(p: &Path, what: &str, e: &std::io::Error) -> Failure {
 
 /// The workload directory: its main source and every source it has that the variants copy.
 fn check_app(exp: &Experiment) -> Result<(), Failure> {
-    let main = if exp.kind == "dpm" {
+    let main = if exp.kind == Kind::Dpm {
         "dpm.c"
     } else {
         "workloads.c"
@@ -77,7 +77,7 @@ fn check_app(exp: &Experiment) -> Result<(), Failure> {
 /// The kernel (its scheduler for each Ubik variant) or NOS sources the variants compile.
 fn check_kernel(exp: &Experiment, root: &Path) -> Result<(), Failure> {
     let mut needed: Vec<PathBuf> = Vec::new();
-    if exp.kind == "dpm" {
+    if exp.kind == Kind::Dpm {
         needed.push(root.join("kernel/sched/prio.c"));
     }
     for v in &exp.variants {
@@ -103,7 +103,7 @@ fn check_kernel(exp: &Experiment, root: &Path) -> Result<(), Failure> {
 /// Each variant's generated system description must be one `ubik build` accepts; if not,
 /// that is a bug in `ubik experiment` (the experiment file's values were checked).
 fn check_descriptions(exp: &Experiment, out: &Path) -> Result<(), Failure> {
-    let descs: Vec<(String, String)> = if exp.kind == "dpm" {
+    let descs: Vec<(String, String)> = if exp.kind == Kind::Dpm {
         exp.dpm
             .iter()
             .map(|v| (v.label(), super::dpm::system_toml(v, exp.run_ms)))

@@ -117,6 +117,10 @@ fn measure(dir: &Path, ran: &Ran) -> Result<Measured, Failure> {
     })
 }
 
+/// A run: its variant's index and its seed.
+type RunId = (usize, u64);
+
+/// Runs a DPM experiment whose inputs are checked, into `out` (made).
 pub fn run(
     exp: &Experiment,
     root: &Path,
@@ -125,6 +129,23 @@ pub fn run(
     jobs: usize,
     quiet: bool,
 ) -> Result<u8, Failure> {
+    let elfs = build_variants(exp, root, exe, out, quiet)?;
+    let (runs, per_run) = run_all(exp, &elfs, out, jobs, quiet)?;
+    let rows = means(exp, &runs, &per_run);
+    write_results(exp, out, &rows)?;
+    figures(out, &rows)?;
+    println!("data and figures: {}", out.display());
+    Ok(0)
+}
+
+/// Builds every variant after writing every variant's sources: the ELFs, in order.
+fn build_variants(
+    exp: &Experiment,
+    root: &Path,
+    exe: &Path,
+    out: &Path,
+    quiet: bool,
+) -> Result<Vec<PathBuf>, Failure> {
     let n = exp.dpm.len();
     eprintln!(
         "ubik experiment {} (dpm): {} variants x {} seeds -> {}",
@@ -151,7 +172,20 @@ pub fn run(
     if !quiet {
         eprintln!();
     }
-    let runs: Vec<(usize, u64)> = (0..n)
+    Ok(elfs)
+}
+
+/// Runs every (variant, seed) in parallel: the runs (variant index, seed) and their
+/// measures, in the same order.
+fn run_all(
+    exp: &Experiment,
+    elfs: &[PathBuf],
+    out: &Path,
+    jobs: usize,
+    quiet: bool,
+) -> Result<(Vec<RunId>, Vec<Measured>), Failure> {
+    let n = exp.dpm.len();
+    let runs: Vec<RunId> = (0..n)
         .flat_map(|i| exp.seeds.iter().map(move |&s| (i, s)))
         .collect();
     let bar = if quiet {
@@ -191,12 +225,16 @@ pub fn run(
         per_run.push(r?);
     }
 
-    // Per variant: the mean over its seeds.
+    Ok((runs, per_run))
+}
+
+/// Per variant: the mean over its seeds.
+fn means(exp: &Experiment, runs: &[RunId], per_run: &[Measured]) -> Vec<(DpmVariant, Measured)> {
     let mut rows: Vec<(DpmVariant, Measured)> = Vec::new();
     for (i, v) in exp.dpm.iter().enumerate() {
         let ms: Vec<&Measured> = runs
             .iter()
-            .zip(&per_run)
+            .zip(per_run)
             .filter(|((j, _), _)| *j == i)
             .map(|(_, m)| m)
             .collect();
@@ -221,6 +259,16 @@ pub fn run(
         }
         rows.push((v.clone(), a));
     }
+    rows
+}
+
+/// Writes dpm.csv, current_time.csv and summary.json, and prints the table: each variant's
+/// current, energy, and saving against the default policy (when both kept every deadline).
+fn write_results(
+    exp: &Experiment,
+    out: &Path,
+    rows: &[(DpmVariant, Measured)],
+) -> Result<(), Failure> {
     // The default's energy, if the default kept its deadlines.
     let base = |v: &DpmVariant| -> Option<f64> {
         rows.iter()
@@ -235,7 +283,7 @@ pub fn run(
         "{:<8} {:<5} {:<8} {:>11} {:>10} {:>9} {:>7}",
         "workload", "mode", "policy", "current.mA", "energy.mJ", "saving%", "misses"
     );
-    for (v, m) in &rows {
+    for (v, m) in rows {
         let kept = m.misses == 0;
         let saving = base(v)
             .filter(|b| *b > 0.0 && kept)
@@ -310,9 +358,15 @@ pub fn run(
         let p = out.join(name);
         std::fs::write(&p, text).map_err(|e| io_fail("results", &p, e))?;
     }
+    Ok(())
+}
+
+/// The figures: per (workload, mode) the average current by policy, and the current over
+/// time.
+fn figures(out: &Path, rows: &[(DpmVariant, Measured)]) -> Result<(), Failure> {
     // One bar chart per (workload, mode): average current by policy (Table 2 as a figure).
     let mut groups: Vec<(String, String)> = Vec::new();
-    for (v, _) in &rows {
+    for (v, _) in rows {
         if !groups.iter().any(|g| g.0 == v.workload && g.1 == v.mode) {
             groups.push((v.workload.clone(), v.mode.clone()));
         }
@@ -380,8 +434,7 @@ pub fn run(
         )
         .map_err(|e| Failure::new(code::IO_ERROR, e))?;
     }
-    println!("data and figures: {}", out.display());
-    Ok(0)
+    Ok(())
 }
 
 #[cfg(test)]

@@ -16,17 +16,6 @@ use serde::Deserialize;
 use std::path::{Path, PathBuf};
 use toml::Spanned;
 
-pub fn is_hypervisor_experiment(file: &Path) -> bool {
-    std::fs::read_to_string(file)
-        .ok()
-        .and_then(|t| t.parse::<toml::Table>().ok())
-        .and_then(|t| {
-            t.get("kind")
-                .and_then(|k| k.as_str().map(|s| s == "hypervisor"))
-        })
-        .unwrap_or(false)
-}
-
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 #[allow(dead_code)] // read for its checks: the runner reads the file itself

@@ -12,6 +12,9 @@
 //! - `build/LABEL/` (the generated application, its ELF and `build.log`), `runs/LABEL-sSEED/`
 //!   (the stats, the IO record and the console output of each run).
 //!
+//! The file's `kind` ([`spec::Kind`], read once) chooses the module that reads and runs it:
+//! simbed.rs (the default), dpm.rs, app.rs or hypervisor.rs.
+//!
 //! Every input is checked before anything is built (check.rs; `--check` stops there); a build
 //! or a run that fails ends the experiment with its exit code and one line (steps.rs).
 //!
@@ -25,22 +28,19 @@ mod dpm;
 mod hypervisor;
 mod metrics;
 mod plot;
+mod simbed;
 pub mod spec;
 mod steps;
 mod table;
 
 use crate::{code, Failure};
 use clap::Args;
-use csv_row::CsvRow;
-use metrics::{abs_quantile_us, histogram, mean_us, quantile_us, Expected, RunMetrics};
+use metrics::RunMetrics;
 use observe::Category;
-use rayon::prelude::*;
-use spec::{Experiment, Variant};
+use spec::{Experiment, Kind, Variant};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
-use steps::{
-    build_app, io_fail, prepare_app, run_app, stop_on_ctrl_c, ubik_exe, worker_pool, RunSpec,
-};
+use steps::{io_fail, ubik_exe};
 
 #[derive(Args)]
 pub struct ExperimentArgs {
@@ -184,11 +184,12 @@ pub fn experiment(args: ExperimentArgs) -> Result<u8, Failure> {
                 .unwrap_or(1)
         })
         .max(1);
-    if app::is_app_experiment(&args.file) {
-        return app::run(&args.file, &root, args.output.clone(), jobs, args.check);
-    }
-    if hypervisor::is_hypervisor_experiment(&args.file) {
-        return hypervisor::run(&args.file, &root, args.output.clone(), args.check);
+    match Kind::of_file(&args.file) {
+        Kind::App => return app::run(&args.file, &root, args.output.clone(), jobs, args.check),
+        Kind::Hypervisor => {
+            return hypervisor::run(&args.file, &root, args.output.clone(), args.check)
+        }
+        Kind::Simbed | Kind::Dpm => {}
     }
     let exp = Experiment::from_file(&args.file, &root)
         .map_err(|e| Failure::new(e.exit_code() as u8, e.to_string()))?;
@@ -198,7 +199,7 @@ pub fn experiment(args: ExperimentArgs) -> Result<u8, Failure> {
         .unwrap_or_else(|| PathBuf::from("out").join(&exp.name));
     // Everything that can be checked without compiling is checked before anything is built.
     check::check_inputs(&exp, &root, &out)?;
-    let n = if exp.kind == "dpm" {
+    let n = if exp.kind == Kind::Dpm {
         exp.dpm.len()
     } else {
         exp.variants.len()
@@ -215,325 +216,10 @@ pub fn experiment(args: ExperimentArgs) -> Result<u8, Failure> {
     std::fs::create_dir_all(&out).map_err(|e| io_fail("the output directory", &out, e))?;
     let exe = ubik_exe()?;
     let quiet = !std::io::IsTerminal::is_terminal(&std::io::stderr());
-    if exp.kind == "dpm" {
-        return dpm::run(&exp, &root, &exe, &out, jobs, quiet);
+    match exp.kind {
+        Kind::Dpm => dpm::run(&exp, &root, &exe, &out, jobs, quiet),
+        _ => simbed::run(&exp, &root, &exe, &out, jobs, quiet),
     }
-
-    // ---- Build every variant (each build uses every core itself), after writing every
-    // variant's sources.
-    eprintln!(
-        "ubik experiment {}: {} variants x {} seeds -> {}",
-        exp.name,
-        n,
-        exp.seeds.len(),
-        out.display()
-    );
-    let dirs: Vec<PathBuf> = exp
-        .variants
-        .iter()
-        .map(|v| out.join("build").join(v.label()))
-        .collect();
-    for (v, dir) in exp.variants.iter().zip(&dirs) {
-        prepare_app(&exp.app, dir, &system_toml(v, v.run_ms, &exp.cflags))?;
-    }
-    let mut elfs = Vec::new();
-    for (i, (v, dir)) in exp.variants.iter().zip(&dirs).enumerate() {
-        if !quiet {
-            eprint!("\r  building {}/{n}: {:<50}", i + 1, v.label());
-        }
-        elfs.push(build_app(&exe, &root, dir, &exp.name, &v.label())?);
-    }
-    if !quiet {
-        eprintln!();
-    }
-
-    // ---- Run every (variant, seed), in parallel.
-    let mut runs = Vec::new();
-    for (i, v) in exp.variants.iter().enumerate() {
-        for &s in &exp.seeds {
-            runs.push(Run {
-                variant: i,
-                seed: s,
-                dir: out.join("runs").join(format!("{}-s{s}", v.label())),
-            });
-        }
-    }
-    let bar = if quiet {
-        indicatif::ProgressBar::hidden()
-    } else {
-        indicatif::ProgressBar::new(runs.len() as u64)
-    };
-    bar.set_style(
-        indicatif::ProgressStyle::with_template(
-            "  running {bar:40} {pos}/{len} {elapsed_precise} (eta {eta})",
-        )
-        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-    );
-    let stop = stop_on_ctrl_c();
-    let pool = worker_pool(jobs)?;
-    let results: Vec<Result<RunMetrics, Failure>> = pool.install(|| {
-        runs.par_iter()
-            .map(|r| {
-                let v = &exp.variants[r.variant];
-                // 1 GHz for run_ms + 1 s: a hang stops.
-                let max_cycles = (v.run_ms as u64 + 1000) * 1_000_000;
-                let spec = RunSpec {
-                    elf: &elfs[r.variant],
-                    machine: &exp.machine,
-                    seed: r.seed,
-                    dir: &r.dir,
-                    max_cycles,
-                    run_ms: v.run_ms,
-                    what: format!("experiment {}: run {} seed {}", exp.name, v.label(), r.seed),
-                    stop: &stop,
-                    power_over_time: false,
-                };
-                let res = run_app(&spec);
-                bar.inc(1);
-                let ran = res?;
-                let want = Expected {
-                    tasks: v.tasks,
-                    output_period_us: v.output_period_us(),
-                    outputs_per_task: v.outputs_per_task(v.run_ms),
-                    tolerance_pct: exp.on_time_tolerance_pct,
-                };
-                Ok(metrics::measure(&ran.record, &ran.stats, &want))
-            })
-            .collect()
-    });
-    bar.finish_and_clear();
-    let mut per_run = Vec::new();
-    for r in results {
-        per_run.push(r?);
-    }
-
-    // ---- Data.
-    let bin = exp.jitter_bin_us;
-    let mut runs_csv = CsvRow::header();
-    for (r, m) in runs.iter().zip(&per_run) {
-        runs_csv.push_str(
-            &CsvRow {
-                v: &exp.variants[r.variant],
-                seed: &r.seed.to_string(),
-                m,
-                tolerance_us: tolerance_us(&exp, &exp.variants[r.variant]),
-            }
-            .line(),
-        );
-    }
-    let mut variants_csv = CsvRow::header();
-    let mut jitter_csv =
-        String::from("label,system,workload,tasks,period_us,ratio,jitter_us,probability\n");
-    let mut delay_csv =
-        String::from("label,system,workload,tasks,period_us,ratio,delay_us,probability\n");
-    let mut summaries: Vec<VariantRow> = Vec::new();
-    let mut json_variants = Vec::new();
-    for (i, v) in exp.variants.iter().enumerate() {
-        let ms: Vec<&RunMetrics> = runs
-            .iter()
-            .zip(&per_run)
-            .filter(|(r, _)| r.variant == i)
-            .map(|(_, m)| m)
-            .collect();
-        let s = aggregate(&ms);
-        variants_csv.push_str(
-            &CsvRow {
-                v,
-                seed: "all",
-                m: &s.m,
-                tolerance_us: tolerance_us(&exp, v),
-            }
-            .line(),
-        );
-        let jh = histogram(&s.m.jitter_ns, bin);
-        let dh = histogram(&s.m.delay_ns, bin);
-        for (x, p) in &jh {
-            let _ = writeln!(
-                jitter_csv,
-                "{},{},{},{},{},{},{x:.1},{p:.6}",
-                v.label(),
-                v.system(),
-                v.workload,
-                v.tasks,
-                v.period_us,
-                v.ratio
-            );
-        }
-        for (x, p) in &dh {
-            let _ = writeln!(
-                delay_csv,
-                "{},{},{},{},{},{},{x:.1},{p:.6}",
-                v.label(),
-                v.system(),
-                v.workload,
-                v.tasks,
-                v.period_us,
-                v.ratio
-            );
-        }
-        json_variants.push(serde_json::json!({
-            "label": v.label(), "system": v.system(), "os": v.os, "scheduler": v.scheduler,
-            "workload": v.workload, "tasks": v.tasks, "period_us": v.period_us, "ratio": v.ratio,
-            "output_at_end": v.output_at_end, "run_ms": v.run_ms,
-            "runs": s.runs, "utilisation": s.m.utilisation, "energy_j": s.m.energy_j,
-            "output_period_us": v.output_period_us(),
-            "outputs_expected": s.m.outputs_expected(), "outputs_produced": s.m.outputs_produced(),
-            "outputs_produced_per_task": s.m.produced, "tasks_short": s.m.short_tasks(),
-            "stimuli": s.m.stimuli, "stimuli_unanswered": s.m.unanswered,
-            "overloaded": s.m.overloaded(), "deadline_misses": s.m.deadline_misses,
-            "on_time_tolerance_us": tolerance_us(&exp, v), "on_time": s.m.on_time_share(),
-            "dev_p50_us": abs_quantile_us(&s.m.jitter_ns, 0.5),
-            "dev_p99_us": abs_quantile_us(&s.m.jitter_ns, 0.99),
-            "dev_max_us": abs_quantile_us(&s.m.jitter_ns, 1.0),
-            "delay_mean_us": mean_us(&s.m.delay_ns), "delay_p50_us": quantile_us(&s.m.delay_ns, 0.5),
-            "delay_p99_us": quantile_us(&s.m.delay_ns, 0.99), "delay_max_us": quantile_us(&s.m.delay_ns, 1.0),
-            "energy_by_category_j": Category::NAMES.iter().map(|c| (c.to_string(), serde_json::json!(s.m.by_category.get(*c).map(|x| x.1).unwrap_or(0.0)))).collect::<serde_json::Map<String, serde_json::Value>>(),
-            "jitter": jh, "delay": dh,
-        }));
-        summaries.push((v.clone(), s, jh, dh));
-    }
-    let summary = serde_json::json!({
-        "experiment": exp.name, "run_ms": exp.run_ms, "seeds": exp.seeds, "jitter_bin_us": bin,
-        "on_time_tolerance_pct": exp.on_time_tolerance_pct, "cflags": exp.cflags,
-        "min_outputs": exp.min_outputs,
-        "machine": exp.machine.file_name().map(|f| f.to_string_lossy().into_owned()),
-        "variants": json_variants,
-    });
-    for (name, text) in [
-        ("runs.csv", runs_csv),
-        ("variants.csv", variants_csv),
-        ("jitter.csv", jitter_csv),
-        ("delay.csv", delay_csv),
-        (
-            "summary.json",
-            serde_json::to_string_pretty(&summary).unwrap_or_default() + "\n",
-        ),
-    ] {
-        let p = out.join(name);
-        std::fs::write(&p, text).map_err(|e| io_fail("results", &p, e))?;
-    }
-
-    // ---- Figures: per workload setting a jitter and a delay figure, one panel per system on
-    // shared axes and one series per task count (overloaded ones marked); per workload
-    // setting stacked energy bars over systems and task counts.
-    let mut settings: Vec<(String, String)> = Vec::new(); // (key, title)
-    for (v, ..) in &summaries {
-        if !settings.iter().any(|g| g.0 == v.workload_key()) {
-            settings.push((v.workload_key(), v.setting_title()));
-        }
-    }
-    for (key, title) in &settings {
-        let mut systems: Vec<String> = Vec::new();
-        for (v, ..) in summaries.iter().filter(|(v, ..)| &v.workload_key() == key) {
-            if !systems.contains(&v.system()) {
-                systems.push(v.system());
-            }
-        }
-        let panels = |pick: &dyn Fn(&VariantRow) -> Histogram| -> Vec<plot::Panel> {
-            systems
-                .iter()
-                .map(|sys| {
-                    let series = summaries
-                        .iter()
-                        .filter(|r| &r.0.workload_key() == key && &r.0.system() == sys)
-                        .map(|r| {
-                            let mark = if r.1.m.overloaded() {
-                                " (X: missed work)"
-                            } else {
-                                ""
-                            };
-                            (format!("{} task(s){mark}", r.0.tasks), pick(r))
-                        })
-                        .collect();
-                    (sys.clone(), series)
-                })
-                .collect()
-        };
-        if !key.starts_with("none") {
-            plot::density_panels(
-                &out.join(format!("jitter-{key}.svg")),
-                &format!("Deviation from the period: {title}"),
-                "output inter-arrival minus period (us)",
-                &panels(&|r| r.2.clone()),
-            )
-            .map_err(|e| Failure::new(code::IO_ERROR, e))?;
-        }
-        plot::density_panels(
-            &out.join(format!("delay-{key}.svg")),
-            &format!("Stimulus-to-response delay: {title}"),
-            "stimulus to response output (us)",
-            &panels(&|r| r.3.clone()),
-        )
-        .map_err(|e| Failure::new(code::IO_ERROR, e))?;
-    }
-    let mut egroups: Vec<String> = Vec::new();
-    for (v, ..) in &summaries {
-        let k = v.workload_key();
-        if !egroups.contains(&k) {
-            egroups.push(k);
-        }
-    }
-    for k in &egroups {
-        let members: Vec<&VariantRow> = summaries
-            .iter()
-            .filter(|(v, ..)| &v.workload_key() == k)
-            .collect();
-        let bars: Vec<plot::Bar> = members
-            .iter()
-            .map(|(v, s, ..)| {
-                (
-                    format!("{} {} task(s)", v.system(), v.tasks),
-                    Category::NAMES
-                        .iter()
-                        .map(|c| {
-                            (
-                                c.to_string(),
-                                s.m.by_category.get(*c).map(|x| x.1 * 1e3).unwrap_or(0.0),
-                            )
-                        })
-                        .collect(),
-                    s.m.overloaded(),
-                )
-            })
-            .collect();
-        // The paper compares energy for the same work: with min_outputs every variant runs
-        // until its writers have made that many outputs (the run lengths then differ).
-        let same_length = members
-            .iter()
-            .all(|(v, ..)| v.run_ms == members[0].0.run_ms);
-        let over = if same_length {
-            format!("{} ms each", members[0].0.run_ms)
-        } else {
-            format!("the same work: {} outputs each", exp.min_outputs)
-        };
-        plot::stacked_bars(
-            &out.join(format!("energy-{k}.svg")),
-            &format!(
-                "Energy by category: {}, {over}",
-                members[0].0.setting_title()
-            ),
-            "energy (mJ)",
-            &bars,
-        )
-        .map_err(|e| Failure::new(code::IO_ERROR, e))?;
-        if members[0].0.workload.starts_with("adpcm") {
-            plot::stacked_bars(
-                &out.join(format!("utilisation-{k}.svg")),
-                &format!(
-                    "Operating-system utilisation by category: {}",
-                    members[0].0.setting_title()
-                ),
-                "share of all cycles (%)",
-                &os_utilisation_bars(&members),
-            )
-            .map_err(|e| Failure::new(code::IO_ERROR, e))?;
-        }
-    }
-
-    // ---- The summary table.
-    print!("{}", table::render(&exp, &summaries));
-    println!("data and figures: {}", out.display());
-    Ok(0)
 }
 
 /// The RTM paper's Fig. 4: each variant's operating-system cycles by category, in % of all

@@ -40,6 +40,46 @@ pub(super) fn is_dir_name(s: &str) -> bool {
 /// The experiment kinds `kind` takes (each file of another kind is read by its own module).
 pub const KINDS: [&str; 4] = ["simbed", "dpm", "app", "hypervisor"];
 
+/// An experiment's kind (`kind` in its file), each read and run by its own module: SimBed
+/// (the default) and DPM by this one, `app` by app.rs, `hypervisor` by hypervisor.rs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Simbed,
+    Dpm,
+    App,
+    Hypervisor,
+}
+
+impl Kind {
+    /// Every kind, in the order of [`KINDS`].
+    pub const ALL: [Kind; 4] = [Kind::Simbed, Kind::Dpm, Kind::App, Kind::Hypervisor];
+
+    /// Its name in the file.
+    pub fn name(self) -> &'static str {
+        KINDS[self as usize]
+    }
+
+    /// The kind called `name`.
+    pub fn from_name(name: &str) -> Option<Kind> {
+        Kind::ALL.into_iter().find(|k| k.name() == name)
+    }
+
+    /// The kind a file declares, read once to choose the module that reads the file: SimBed
+    /// when the file cannot be read, is not TOML, or has no `kind` naming a kind (this
+    /// module's reader then reports what is wrong).
+    pub fn of_file(file: &Path) -> Kind {
+        std::fs::read_to_string(file)
+            .ok()
+            .and_then(|t| t.parse::<toml::Table>().ok())
+            .and_then(|t| {
+                t.get("kind")
+                    .and_then(|k| k.as_str())
+                    .and_then(Kind::from_name)
+            })
+            .unwrap_or(Kind::Simbed)
+    }
+}
+
 /// The most builds (variants) one experiment may ask for: each is a compile and link of its
 /// own, seconds each, so more is a mistake in the file, not a study.
 pub(super) const MAX_BUILDS: u128 = 10_000;
@@ -397,8 +437,8 @@ impl Variant {
 
 #[derive(Clone, Debug)]
 pub struct Experiment {
-    /// "simbed" (the default) or "dpm".
-    pub kind: String,
+    /// [`Kind::Simbed`] (the default) or [`Kind::Dpm`].
+    pub kind: Kind,
     pub name: String,
     /// The workload directory (absolute).
     pub app: PathBuf,
@@ -564,36 +604,7 @@ impl Experiment {
     pub fn from_file(path: &Path, root: &Path) -> Result<Experiment, ConfigError> {
         let text = read_text_file(path, "the experiment file")?;
         let shown = path.display().to_string();
-        let unknown_kind = |k: &Spanned<String>| {
-            invalid_at(
-                &shown,
-                &text,
-                &k.span(),
-                format!("kind {:?} is not an experiment kind", k.get_ref()),
-                format!(
-                    "one of {}",
-                    KINDS
-                        .iter()
-                        .map(|k| format!("\"{k}\""))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
-            )
-        };
-        let raw: Raw = toml::from_str(&text).map_err(|e| {
-            // A file of an unknown kind is not judged by this kind's keys ("missing key
-            // `workload`"): its kind is the error.
-            #[derive(Deserialize)]
-            struct RawKind {
-                kind: Option<Spanned<String>>,
-            }
-            match toml::from_str::<RawKind>(&text) {
-                Ok(RawKind { kind: Some(k) }) if !KINDS[..2].contains(&k.get_ref().as_str()) => {
-                    unknown_kind(&k)
-                }
-                _ => toml_error(&shown, &text, &e),
-            }
-        })?;
+        let raw = parse_raw(&shown, &text)?;
         let c = Ctx {
             name: &shown,
             text: &text,
@@ -606,11 +617,13 @@ impl Experiment {
         };
 
         let kind = match &raw.kind {
-            Some(k) if k.get_ref() == "simbed" || k.get_ref() == "dpm" => k.get_ref().clone(),
-            Some(k) => return Err(unknown_kind(k)),
-            None => "simbed".to_string(),
+            Some(k) => match Kind::from_name(k.get_ref()) {
+                Some(kind @ (Kind::Simbed | Kind::Dpm)) => kind,
+                _ => return Err(unknown_kind(&shown, &text, k)),
+            },
+            None => Kind::Simbed,
         };
-        let dpm_kind = kind == "dpm";
+        let dpm_kind = kind == Kind::Dpm;
         let name = match &raw.name {
             Some(n) => {
                 let s = n.get_ref();
@@ -685,209 +698,13 @@ impl Experiment {
             defines_fit(&shown, &text, list.get_ref())?;
         }
 
-        let sw = raw.sweep.get_ref();
-        if dpm_kind {
-            for (key, present) in [
-                ("os", sw.os.is_some()),
-                ("scheduler", sw.scheduler.is_some()),
-                ("tasks", sw.tasks.is_some()),
-                ("period_us", sw.period_us.is_some()),
-                ("ratio", sw.ratio.is_some()),
-                ("tick_hz", sw.tick_hz.is_some()),
-                ("output", sw.output.is_some()),
-            ] {
-                if present {
-                    return Err(c.err(
-                        &raw.sweep.span(),
-                        format!("[sweep] {key} does not apply to kind = \"dpm\""),
-                        "workload, policy and mode",
-                    ));
-                }
-            }
-            let workloads =
-                c.strings(&Some(sw.workload.clone()), "workload", &DPM_WORKLOADS, &[])?;
-            let policies = c.strings(&sw.policy, "policy", &POLICIES, &POLICIES)?;
-            let modes = c.strings(&sw.mode, "mode", &MODES, &["dvfs"])?;
-            let n = (workloads.len() * policies.len() * modes.len()) as u128;
-            check_size(
-                &shown,
-                &text,
-                &raw.sweep.span(),
-                &seeds_span,
-                "",
-                0,
-                &format!("{n} variants x {} seeds", seeds.len()),
-                n * seeds.len() as u128,
-            )?;
-            let mut dpm = Vec::new();
-            for w in &workloads {
-                for m in &modes {
-                    let mf = app.join(format!("{w}-{m}.machine.toml"));
-                    input_file_at(
-                        &shown,
-                        &text,
-                        &sw.workload.span(),
-                        &mf,
-                        &format!("the machine file of workload {w:?} in mode {m:?}"),
-                    )?;
-                    for p in &policies {
-                        dpm.push(DpmVariant {
-                            workload: w.clone(),
-                            policy: p.clone(),
-                            mode: m.clone(),
-                        });
-                    }
-                }
-            }
-            return Ok(Experiment {
-                kind,
-                name,
-                app,
-                machine,
-                run_ms,
-                seeds,
-                jitter_bin_us,
-                on_time_tolerance_pct,
-                cflags,
-                min_outputs,
-                variants: Vec::new(),
-                dpm,
-            });
-        }
-        if sw.policy.is_some() || sw.mode.is_some() {
-            return Err(c.err(
-                &raw.sweep.span(),
-                "[sweep] policy and mode apply to kind = \"dpm\" only",
-                "kind = \"dpm\", or os/scheduler/workload/tasks/period_us/ratio",
-            ));
-        }
-        let oses = c.strings(&sw.os, "os", &OSES, &["ubik"])?;
-        let scheds = c.strings(
-            &sw.scheduler,
-            "scheduler",
-            &sysdesc::Scheduler::NAMES,
-            &["prio"],
-        )?;
-        let workloads = c.strings(&Some(sw.workload.clone()), "workload", &WORKLOADS, &[])?;
-        let tasks = c.ints(&sw.tasks, "tasks", 1, 8, &[1])?;
-        let periods = c.ints(&sw.period_us, "period_us", 100, 10_000_000, &[8000])?;
-        let ratios = c.ints(&sw.ratio, "ratio", 1, 64, &[2])?;
-        let tick_hz = c.int(&sw.tick_hz, "tick_hz", 1, 100_000, 1000)?;
-        let outputs = c.strings(&sw.output, "output", &["start", "end"], &["start"])?;
-        let tick_us = 1_000_000 / tick_hz;
-
-        // Count the variants before making any: an absurd product is refused, not built.
-        let systems: u128 = oses
-            .iter()
-            .map(|os| {
-                if os == "ubik" {
-                    scheds.len() as u128
-                } else {
-                    1
-                }
-            })
-            .sum();
-        let settings: u128 = workloads
-            .iter()
-            .map(|w| {
-                if w == "up" || w == "down" {
-                    ratios.len() as u128
-                } else {
-                    1
-                }
-            })
-            .sum();
-        let n = systems * settings * (tasks.len() * periods.len() * outputs.len()) as u128;
-        check_size(
-            &shown,
-            &text,
-            &raw.sweep.span(),
-            &seeds_span,
-            &format!(
-                "{systems} systems x {settings} workload settings x {} task counts x {} periods x {} outputs",
-                tasks.len(),
-                periods.len(),
-                outputs.len()
-            ),
-            n,
-            &format!("{n} variants x {} seeds", seeds.len()),
-            n * seeds.len() as u128,
-        )?;
-
-        let mut variants = Vec::new();
-        for os in &oses {
-            let sched_axis: Vec<Option<String>> = if os == "ubik" {
-                scheds.iter().cloned().map(Some).collect()
-            } else {
-                vec![None]
-            };
-            for sched in &sched_axis {
-                for w in &workloads {
-                    for &t in &tasks {
-                        for &p in &periods {
-                            let ratio_axis: Vec<u32> = if w == "up" || w == "down" {
-                                ratios.clone()
-                            } else {
-                                vec![1]
-                            };
-                            for &r in &ratio_axis {
-                                let fast = if w == "up" || w == "down" { p / r } else { p };
-                                if p % r != 0 || fast < 100 {
-                                    let span = sw
-                                        .period_us
-                                        .as_ref()
-                                        .map(|x| x.span())
-                                        .unwrap_or_else(|| raw.sweep.span());
-                                    return Err(c.err(&span, format!("period_us {p} with ratio {r} gives a fast job period of {p}/{r} us"), "a period divisible by the ratio, the fast job at least 100 us"));
-                                }
-                                if os != "nos" && (p % tick_us != 0 || fast % tick_us != 0) {
-                                    let span = sw
-                                        .period_us
-                                        .as_ref()
-                                        .map(|x| x.span())
-                                        .unwrap_or_else(|| raw.sweep.span());
-                                    return Err(c.err(&span, format!("period_us {p} (ratio {r}: fast job {fast} us) is not a multiple of the {tick_us} us tick of {os}"), "job periods that are multiples of 1e6 / tick_hz microseconds (raise tick_hz)"));
-                                }
-                                for out in &outputs {
-                                    variants.push(Variant {
-                                        os: os.clone(),
-                                        scheduler: sched.clone(),
-                                        workload: w.clone(),
-                                        tasks: t,
-                                        period_us: p,
-                                        ratio: r,
-                                        tick_hz,
-                                        output_at_end: out == "end",
-                                        run_ms,
-                                    });
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-        }
-        // Long enough for min_outputs, in whole ticks (the stop job is released on the grid).
-        let tick_ms = (tick_us as u64).div_ceil(1000).max(1);
-        for v in &mut variants {
-            let need = v.run_ms_for(min_outputs).div_ceil(tick_ms) * tick_ms;
-            if need > 3_600_000 {
-                let span = raw
-                    .min_outputs
-                    .as_ref()
-                    .map(|x| x.span())
-                    .unwrap_or_else(|| raw.sweep.span());
-                return Err(c.err(
-                    &span,
-                    format!(
-                        "min_outputs = {min_outputs} needs {need} ms of variant {}",
-                        v.label()
-                    ),
-                    "at most 3600000 ms per run (fewer outputs)",
-                ));
-            }
-            v.run_ms = v.run_ms.max(need as u32);
-        }
+        let (variants, dpm) = if dpm_kind {
+            let dpm = dpm_variants(&c, &raw, &app, &seeds, &seeds_span)?;
+            (Vec::new(), dpm)
+        } else {
+            let variants = simbed_variants(&c, &raw, &seeds, &seeds_span, run_ms, min_outputs)?;
+            (variants, Vec::new())
+        };
         Ok(Experiment {
             kind,
             name,
@@ -900,9 +717,270 @@ impl Experiment {
             cflags,
             min_outputs,
             variants,
-            dpm: Vec::new(),
+            dpm,
         })
     }
+}
+
+/// The error for a `kind` that is not one of [`Kind::ALL`].
+fn unknown_kind(shown: &str, text: &str, k: &Spanned<String>) -> ConfigError {
+    invalid_at(
+        shown,
+        text,
+        &k.span(),
+        format!("kind {:?} is not an experiment kind", k.get_ref()),
+        format!(
+            "one of {}",
+            KINDS
+                .iter()
+                .map(|k| format!("\"{k}\""))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    )
+}
+
+/// The file as this module's keys, or the error of the first that is wrong.
+fn parse_raw(shown: &str, text: &str) -> Result<Raw, ConfigError> {
+    toml::from_str(text).map_err(|e| {
+        // A file of an unknown kind is not judged by this kind's keys ("missing key
+        // `workload`"): its kind is the error.
+        #[derive(Deserialize)]
+        struct RawKind {
+            kind: Option<Spanned<String>>,
+        }
+        match toml::from_str::<RawKind>(text) {
+            Ok(RawKind { kind: Some(k) })
+                if !matches!(Kind::from_name(k.get_ref()), Some(Kind::Simbed | Kind::Dpm)) =>
+            {
+                unknown_kind(shown, text, &k)
+            }
+            _ => toml_error(shown, text, &e),
+        }
+    })
+}
+
+/// The variants of kind = "dpm": each workload in each mode under each policy.
+fn dpm_variants(
+    c: &Ctx,
+    raw: &Raw,
+    app: &Path,
+    seeds: &[u64],
+    seeds_span: &std::ops::Range<usize>,
+) -> Result<Vec<DpmVariant>, ConfigError> {
+    let sw = raw.sweep.get_ref();
+    for (key, present) in [
+        ("os", sw.os.is_some()),
+        ("scheduler", sw.scheduler.is_some()),
+        ("tasks", sw.tasks.is_some()),
+        ("period_us", sw.period_us.is_some()),
+        ("ratio", sw.ratio.is_some()),
+        ("tick_hz", sw.tick_hz.is_some()),
+        ("output", sw.output.is_some()),
+    ] {
+        if present {
+            return Err(c.err(
+                &raw.sweep.span(),
+                format!("[sweep] {key} does not apply to kind = \"dpm\""),
+                "workload, policy and mode",
+            ));
+        }
+    }
+    let workloads = c.strings(&Some(sw.workload.clone()), "workload", &DPM_WORKLOADS, &[])?;
+    let policies = c.strings(&sw.policy, "policy", &POLICIES, &POLICIES)?;
+    let modes = c.strings(&sw.mode, "mode", &MODES, &["dvfs"])?;
+    let n = (workloads.len() * policies.len() * modes.len()) as u128;
+    check_size(
+        c.name,
+        c.text,
+        &raw.sweep.span(),
+        seeds_span,
+        "",
+        0,
+        &format!("{n} variants x {} seeds", seeds.len()),
+        n * seeds.len() as u128,
+    )?;
+    let mut dpm = Vec::new();
+    for w in &workloads {
+        for m in &modes {
+            let mf = app.join(format!("{w}-{m}.machine.toml"));
+            input_file_at(
+                c.name,
+                c.text,
+                &sw.workload.span(),
+                &mf,
+                &format!("the machine file of workload {w:?} in mode {m:?}"),
+            )?;
+            for p in &policies {
+                dpm.push(DpmVariant {
+                    workload: w.clone(),
+                    policy: p.clone(),
+                    mode: m.clone(),
+                });
+            }
+        }
+    }
+    Ok(dpm)
+}
+
+/// The variants of kind = "simbed": every system, workload setting, task count, period and
+/// output time, each run long enough for `min_outputs`.
+fn simbed_variants(
+    c: &Ctx,
+    raw: &Raw,
+    seeds: &[u64],
+    seeds_span: &std::ops::Range<usize>,
+    run_ms: u32,
+    min_outputs: u64,
+) -> Result<Vec<Variant>, ConfigError> {
+    let sw = raw.sweep.get_ref();
+    if sw.policy.is_some() || sw.mode.is_some() {
+        return Err(c.err(
+            &raw.sweep.span(),
+            "[sweep] policy and mode apply to kind = \"dpm\" only",
+            "kind = \"dpm\", or os/scheduler/workload/tasks/period_us/ratio",
+        ));
+    }
+    let oses = c.strings(&sw.os, "os", &OSES, &["ubik"])?;
+    let scheds = c.strings(
+        &sw.scheduler,
+        "scheduler",
+        &sysdesc::Scheduler::NAMES,
+        &["prio"],
+    )?;
+    let workloads = c.strings(&Some(sw.workload.clone()), "workload", &WORKLOADS, &[])?;
+    let tasks = c.ints(&sw.tasks, "tasks", 1, 8, &[1])?;
+    let periods = c.ints(&sw.period_us, "period_us", 100, 10_000_000, &[8000])?;
+    let ratios = c.ints(&sw.ratio, "ratio", 1, 64, &[2])?;
+    let tick_hz = c.int(&sw.tick_hz, "tick_hz", 1, 100_000, 1000)?;
+    let outputs = c.strings(&sw.output, "output", &["start", "end"], &["start"])?;
+    let tick_us = 1_000_000 / tick_hz;
+
+    // Count the variants before making any: an absurd product is refused, not built.
+    let systems: u128 = oses
+        .iter()
+        .map(|os| {
+            if os == "ubik" {
+                scheds.len() as u128
+            } else {
+                1
+            }
+        })
+        .sum();
+    let settings: u128 = workloads
+        .iter()
+        .map(|w| {
+            if w == "up" || w == "down" {
+                ratios.len() as u128
+            } else {
+                1
+            }
+        })
+        .sum();
+    let n = systems * settings * (tasks.len() * periods.len() * outputs.len()) as u128;
+    check_size(
+        c.name,
+        c.text,
+        &raw.sweep.span(),
+        seeds_span,
+        &format!(
+            "{systems} systems x {settings} workload settings x {} task counts x {} periods x {} outputs",
+            tasks.len(),
+            periods.len(),
+            outputs.len()
+        ),
+        n,
+        &format!("{n} variants x {} seeds", seeds.len()),
+        n * seeds.len() as u128,
+    )?;
+
+    let mut variants = Vec::new();
+    for os in &oses {
+        let sched_axis: Vec<Option<String>> = if os == "ubik" {
+            scheds.iter().cloned().map(Some).collect()
+        } else {
+            vec![None]
+        };
+        for sched in &sched_axis {
+            for w in &workloads {
+                for &t in &tasks {
+                    for &p in &periods {
+                        let ratio_axis: Vec<u32> = if w == "up" || w == "down" {
+                            ratios.clone()
+                        } else {
+                            vec![1]
+                        };
+                        for &r in &ratio_axis {
+                            let fast = if w == "up" || w == "down" { p / r } else { p };
+                            if p % r != 0 || fast < 100 {
+                                let span = sw
+                                    .period_us
+                                    .as_ref()
+                                    .map(|x| x.span())
+                                    .unwrap_or_else(|| raw.sweep.span());
+                                return Err(c.err(&span, format!("period_us {p} with ratio {r} gives a fast job period of {p}/{r} us"), "a period divisible by the ratio, the fast job at least 100 us"));
+                            }
+                            if os != "nos" && (p % tick_us != 0 || fast % tick_us != 0) {
+                                let span = sw
+                                    .period_us
+                                    .as_ref()
+                                    .map(|x| x.span())
+                                    .unwrap_or_else(|| raw.sweep.span());
+                                return Err(c.err(&span, format!("period_us {p} (ratio {r}: fast job {fast} us) is not a multiple of the {tick_us} us tick of {os}"), "job periods that are multiples of 1e6 / tick_hz microseconds (raise tick_hz)"));
+                            }
+                            for out in &outputs {
+                                variants.push(Variant {
+                                    os: os.clone(),
+                                    scheduler: sched.clone(),
+                                    workload: w.clone(),
+                                    tasks: t,
+                                    period_us: p,
+                                    ratio: r,
+                                    tick_hz,
+                                    output_at_end: out == "end",
+                                    run_ms,
+                                });
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    lengthen(c, raw, &mut variants, min_outputs, tick_us)?;
+    Ok(variants)
+}
+
+/// Lengthens each variant's run to make `min_outputs` outputs, in whole ticks of `tick_us`.
+fn lengthen(
+    c: &Ctx,
+    raw: &Raw,
+    variants: &mut [Variant],
+    min_outputs: u64,
+    tick_us: u32,
+) -> Result<(), ConfigError> {
+    // Long enough for min_outputs, in whole ticks (the stop job is released on the grid).
+    let tick_ms = (tick_us as u64).div_ceil(1000).max(1);
+    for v in variants.iter_mut() {
+        let need = v.run_ms_for(min_outputs).div_ceil(tick_ms) * tick_ms;
+        if need > 3_600_000 {
+            let span = raw
+                .min_outputs
+                .as_ref()
+                .map(|x| x.span())
+                .unwrap_or_else(|| raw.sweep.span());
+            return Err(c.err(
+                &span,
+                format!(
+                    "min_outputs = {min_outputs} needs {need} ms of variant {}",
+                    v.label()
+                ),
+                "at most 3600000 ms per run (fewer outputs)",
+            ));
+        }
+        v.run_ms = v.run_ms.max(need as u32);
+    }
+    Ok(())
 }
 
 #[cfg(test)]
