@@ -12,9 +12,7 @@
 
 use super::plot;
 use super::spec::{DpmVariant, Experiment, POLICIES};
-use super::steps::{
-    build_app, io_fail, prepare_app, run_app, stop_on_ctrl_c, worker_pool, Ran, RunSpec,
-};
+use super::steps::{io_fail, run_app, stop_on_ctrl_c, worker_pool, Ran, RunSpec};
 use crate::{code, Failure};
 use rayon::prelude::*;
 use serde_json::Value;
@@ -138,7 +136,7 @@ pub fn run(
     Ok(0)
 }
 
-/// Builds every variant after writing every variant's sources: the ELFs, in order.
+/// Builds every variant: the ELFs, in order.
 fn build_variants(
     exp: &Experiment,
     root: &Path,
@@ -146,33 +144,19 @@ fn build_variants(
     out: &Path,
     quiet: bool,
 ) -> Result<Vec<PathBuf>, Failure> {
-    let n = exp.dpm.len();
     eprintln!(
         "ubik experiment {} (dpm): {} variants x {} seeds -> {}",
         exp.name,
-        n,
+        exp.dpm.len(),
         exp.seeds.len(),
         out.display()
     );
-    let dirs: Vec<PathBuf> = exp
+    let variants: Vec<(String, String)> = exp
         .dpm
         .iter()
-        .map(|v| out.join("build").join(v.label()))
+        .map(|v| (v.label(), system_toml(v, exp.run_ms)))
         .collect();
-    for (v, dir) in exp.dpm.iter().zip(&dirs) {
-        prepare_app(&exp.app, dir, &system_toml(v, exp.run_ms))?;
-    }
-    let mut elfs = Vec::new();
-    for (i, (v, dir)) in exp.dpm.iter().zip(&dirs).enumerate() {
-        if !quiet {
-            eprint!("\r  building {}/{n}: {:<40}", i + 1, v.label());
-        }
-        elfs.push(build_app(exe, root, dir, &exp.name, &v.label())?);
-    }
-    if !quiet {
-        eprintln!();
-    }
-    Ok(elfs)
+    super::steps::build_variants(&exp.app, &exp.name, &variants, root, exe, out, quiet, 40)
 }
 
 /// Runs every (variant, seed) in parallel: the runs (variant index, seed) and their

@@ -233,28 +233,7 @@ pub fn run(
         .unwrap_or("the experiment's runner failed")
         .trim_start_matches("ubik: ");
     Err(Failure::new(
-        runner_code(&child.status),
+        super::steps::exit_code_of(child.status),
         format!("{}: {last}", file.display()),
     ))
-}
-
-/// The experiment's exit code for its runner's `status`: the contract's codes passed on (a
-/// firmware's 1..63 from a run, 65, 66, 69, 71, 72, 74, 130), anything else 70.
-fn runner_code(status: &std::process::ExitStatus) -> u8 {
-    use std::os::unix::process::ExitStatusExt;
-    const PASSED_ON: [u8; 7] = [
-        code::DATA,
-        code::NO_INPUT,
-        code::UNAVAILABLE,
-        code::MACHINE_FAULT,
-        code::MAX_CYCLES,
-        code::IO_ERROR,
-        code::INTERRUPTED,
-    ];
-    match status.code() {
-        Some(c) if (1..=63).contains(&c) || PASSED_ON.iter().any(|&p| i32::from(p) == c) => c as u8,
-        Some(_) => code::INTERNAL,
-        None if status.signal() == Some(2) => code::INTERRUPTED,
-        None => code::INTERNAL,
-    }
 }

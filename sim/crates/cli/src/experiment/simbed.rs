@@ -6,9 +6,7 @@ use super::metrics::{
     self, abs_quantile_us, histogram, mean_us, quantile_us, Expected, RunMetrics,
 };
 use super::spec::Experiment;
-use super::steps::{
-    build_app, io_fail, prepare_app, run_app, stop_on_ctrl_c, worker_pool, RunSpec,
-};
+use super::steps::{io_fail, run_app, stop_on_ctrl_c, worker_pool, RunSpec};
 use super::{
     aggregate, os_utilisation_bars, plot, system_toml, table, tolerance_us, Histogram, Run,
     VariantRow,
@@ -40,8 +38,7 @@ pub(super) fn run(
     Ok(0)
 }
 
-/// Builds every variant (each build uses every core itself), after writing every variant's
-/// sources: the ELFs, in the order of the variants.
+/// Builds every variant: the ELFs, in the order of the variants.
 fn build_variants(
     exp: &Experiment,
     root: &Path,
@@ -49,33 +46,19 @@ fn build_variants(
     out: &Path,
     quiet: bool,
 ) -> Result<Vec<PathBuf>, Failure> {
-    let n = exp.variants.len();
     eprintln!(
         "ubik experiment {}: {} variants x {} seeds -> {}",
         exp.name,
-        n,
+        exp.variants.len(),
         exp.seeds.len(),
         out.display()
     );
-    let dirs: Vec<PathBuf> = exp
+    let variants: Vec<(String, String)> = exp
         .variants
         .iter()
-        .map(|v| out.join("build").join(v.label()))
+        .map(|v| (v.label(), system_toml(v, v.run_ms, &exp.cflags)))
         .collect();
-    for (v, dir) in exp.variants.iter().zip(&dirs) {
-        prepare_app(&exp.app, dir, &system_toml(v, v.run_ms, &exp.cflags))?;
-    }
-    let mut elfs = Vec::new();
-    for (i, (v, dir)) in exp.variants.iter().zip(&dirs).enumerate() {
-        if !quiet {
-            eprint!("\r  building {}/{n}: {:<50}", i + 1, v.label());
-        }
-        elfs.push(build_app(exe, root, dir, &exp.name, &v.label())?);
-    }
-    if !quiet {
-        eprintln!();
-    }
-    Ok(elfs)
+    super::steps::build_variants(&exp.app, &exp.name, &variants, root, exe, out, quiet, 50)
 }
 
 /// Runs every (variant, seed), in parallel: the runs and their metrics, in the same order.
@@ -192,31 +175,22 @@ fn write_data(
             }
             .line(),
         );
+        // The density of each distribution: one row per bin, after the variant's axes.
         let jh = histogram(&s.m.jitter_ns, bin);
         let dh = histogram(&s.m.delay_ns, bin);
-        for (x, p) in &jh {
-            let _ = writeln!(
-                jitter_csv,
-                "{},{},{},{},{},{},{x:.1},{p:.6}",
-                v.label(),
-                v.system(),
-                v.workload,
-                v.tasks,
-                v.period_us,
-                v.ratio
-            );
-        }
-        for (x, p) in &dh {
-            let _ = writeln!(
-                delay_csv,
-                "{},{},{},{},{},{},{x:.1},{p:.6}",
-                v.label(),
-                v.system(),
-                v.workload,
-                v.tasks,
-                v.period_us,
-                v.ratio
-            );
+        for (csv, h) in [(&mut jitter_csv, &jh), (&mut delay_csv, &dh)] {
+            for (x, p) in h {
+                let _ = writeln!(
+                    csv,
+                    "{},{},{},{},{},{},{x:.1},{p:.6}",
+                    v.label(),
+                    v.system(),
+                    v.workload,
+                    v.tasks,
+                    v.period_us,
+                    v.ratio
+                );
+            }
         }
         json_variants.push(serde_json::json!({
             "label": v.label(), "system": v.system(), "os": v.os, "scheduler": v.scheduler,

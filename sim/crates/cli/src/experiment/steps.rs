@@ -74,8 +74,9 @@ const PASSED_ON: [u8; 7] = [
     code::INTERRUPTED,
 ];
 
-/// The experiment's exit code for a child `ubik` that failed with `status`.
-fn exit_code_of(status: ExitStatus) -> u8 {
+/// The experiment's exit code for a child `ubik` (or the hypervisor experiment's runner)
+/// that failed with `status`.
+pub(super) fn exit_code_of(status: ExitStatus) -> u8 {
     match status.code() {
         Some(c) if (1..=63).contains(&c) || PASSED_ON.iter().any(|&p| i32::from(p) == c) => c as u8,
         // 64: the experiment called `ubik` wrongly; 70, anything else: a bug.
@@ -139,6 +140,41 @@ pub(super) fn build_app(
         ));
     }
     Ok(dir.join("build").join("app.elf"))
+}
+
+/// Writes every variant's sources (OUT/build/LABEL, from `variants`' labels and system.toml
+/// texts), then builds each in turn (each build uses every core itself): the ELFs, in order.
+/// The progress line pads labels to `label_width`.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn build_variants(
+    app: &Path,
+    name: &str,
+    variants: &[(String, String)],
+    root: &Path,
+    exe: &Path,
+    out: &Path,
+    quiet: bool,
+    label_width: usize,
+) -> Result<Vec<PathBuf>, Failure> {
+    let n = variants.len();
+    let dirs: Vec<PathBuf> = variants
+        .iter()
+        .map(|(label, _)| out.join("build").join(label))
+        .collect();
+    for ((_, toml), dir) in variants.iter().zip(&dirs) {
+        prepare_app(app, dir, toml)?;
+    }
+    let mut elfs = Vec::new();
+    for (i, ((label, _), dir)) in variants.iter().zip(&dirs).enumerate() {
+        if !quiet {
+            eprint!("\r  building {}/{n}: {label:<label_width$}", i + 1);
+        }
+        elfs.push(build_app(exe, root, dir, name, label)?);
+    }
+    if !quiet {
+        eprintln!();
+    }
+    Ok(elfs)
 }
 
 /// One run: the firmware, its machine file and seed, where its files go, its cycle limit.
