@@ -25,13 +25,13 @@ machine=$work/machine.toml
 printf '[core]\npmp_regions = 16\n' > "$machine"
 fail=0 pass=0
 
-# stage DIR DESCRIPTION APPS...: DIR/hypervisor.toml and the guests' directories, kept only
-# when changed (so that ubik build rebuilds what changed).
-stage() {
-    local dir=$1 desc=$2 a
+# stage_text DIR TEXT APPS...: DIR/hypervisor.toml holding TEXT, and the guests' directories,
+# each kept only when changed (so that ubik build rebuilds what changed).
+stage_text() {
+    local dir=$1 text=$2 a f
     shift 2
     mkdir -p "$dir"
-    cp "$here/$desc" "$dir/hypervisor.toml.new"
+    printf '%s' "$text" > "$dir/hypervisor.toml.new"
     cmp -s "$dir/hypervisor.toml.new" "$dir/hypervisor.toml" || mv "$dir/hypervisor.toml.new" "$dir/hypervisor.toml"
     rm -f "$dir/hypervisor.toml.new"
     for a in "$@"; do
@@ -40,6 +40,15 @@ stage() {
             cmp -s "$f" "$dir/$a/$(basename "$f")" || cp "$f" "$dir/$a/"
         done
     done
+}
+
+# stage DIR DESCRIPTION APPS...: as stage_text, with the description tests/hv/DESCRIPTION
+# (read whole: $(...) would drop its last line end).
+stage() {
+    local dir=$1 text
+    text=$(cat "$here/$2"; printf x)
+    shift 2
+    stage_text "$dir" "${text%x}" "$@"
 }
 
 # run NAME DIR: build and run; sets out, rc
@@ -111,21 +120,6 @@ if run fuzz "$dir"; then
 fi
 
 # ---- Descriptions that once ran for ever or failed in other words (issue 28).
-# stage_text DIR TEXT APPS...: as stage, with the description given as text.
-stage_text() {
-    local dir=$1 text=$2 a f
-    shift 2
-    mkdir -p "$dir"
-    printf '%s' "$text" > "$dir/hypervisor.toml.new"
-    cmp -s "$dir/hypervisor.toml.new" "$dir/hypervisor.toml" || mv "$dir/hypervisor.toml.new" "$dir/hypervisor.toml"
-    rm -f "$dir/hypervisor.toml.new"
-    for a in "$@"; do
-        mkdir -p "$dir/$a"
-        for f in "$here/$a"/*; do
-            cmp -s "$f" "$dir/$a/$(basename "$f")" || cp "$f" "$dir/$a/"
-        done
-    done
-}
 
 # Runs that must reach their end (good's exit, 0): the rt policy with one partition and with
 # no minimum share (a plan with no deadline left the reset compare firing for ever), and
