@@ -5,17 +5,20 @@
 //! data-ready line), read at GPIO_IN; an edge the firmware enables (GPIO_RISE, GPIO_FALL)
 //! latches the pin's fast line.
 
+mod inputs;
+
 use super::{merge, Access, Act, Device, DeviceConfig};
 use crate::clock::Clock;
-use crate::config::MachineConfig;
+use crate::input::{InputConfig, InputStream};
 use confread::{ConfigError, Doc};
-use crate::input::InputStream;
 use crate::record::{IoEvent, IoKind};
 use serde::Deserialize;
 use std::sync::Arc;
 use toml::Spanned;
 
 pub const PORTS: u32 = 32;
+/// Number of IO ports (IN[n] / OUT[n], n < 32), as a machine file numbers them.
+pub const IO_PORTS: u8 = PORTS as u8;
 pub const OUT: u32 = 0x000;
 pub const IN: u32 = 0x100;
 pub const GPIO_SET: u32 = 0x200;
@@ -110,10 +113,26 @@ impl From<Vec<(f64, bool)>> for PinChanges {
     }
 }
 
-/// `[io]` in the machine file: the scripted input pins.
+pub use inputs::RawInput;
+
+/// The IO ports' settings: the scripted input pins (`[[io.pin]]`, the table `[io]`) and the
+/// input streams (`[[input]]`, at the top level of the machine file; at most one per port).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct IoConfig {
     pub pins: Vec<PinScript>,
+    pub inputs: Vec<InputConfig>,
+}
+
+impl IoConfig {
+    /// Replaces the input streams with the file's `[[input]]` array.
+    pub fn apply_inputs(
+        &mut self,
+        raw: &Spanned<Vec<Spanned<RawInput>>>,
+        doc: &Doc,
+    ) -> Result<(), ConfigError> {
+        self.inputs = inputs::inputs(doc, raw)?;
+        Ok(())
+    }
 }
 
 #[derive(Deserialize)]
@@ -272,7 +291,7 @@ impl DeviceConfig for IoConfig {
                         "a text file of rows `at_us,level`",
                     )?;
                     let b = parse_changes(text).map_err(|(line, column, message, expected)| ConfigError::Invalid {
-                        at: crate::config::Location { file, line, column },
+                        at: confread::Location { file, line, column },
                         message,
                         expected,
                     })?;
@@ -439,8 +458,8 @@ impl Device for IoPorts {
     const WINDOW: u32 = 0x1000;
     type Config = IoConfig;
 
-    fn build(own: &IoConfig, cfg: &MachineConfig, _seed: u64) -> IoPorts {
-        IoPorts::new(cfg.inputs.iter().map(InputStream::new).collect()).with_pins(own)
+    fn build(own: &IoConfig, _seed: u64) -> IoPorts {
+        IoPorts::new(own.inputs.iter().map(InputStream::new).collect()).with_pins(own)
     }
 
     fn read(&mut self, reg: u32, _cx: &mut Access) -> Option<u32> {
@@ -501,6 +520,7 @@ impl Device for IoPorts {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::MachineConfig;
 
     fn cfg(text: &str) -> Result<IoConfig, String> {
         MachineConfig::from_str(text, "m.toml")
@@ -630,7 +650,7 @@ mod tests {
             "m.toml",
         )
         .unwrap();
-        let mut io = IoPorts::build(&c.devices.io, &c, 1);
+        let mut io = IoPorts::build(&c.devices.io, 1);
         let copy = io.clone();
         assert!(Arc::ptr_eq(&io.script, &copy.script));
         assert!(Arc::ptr_eq(&io.script[0].changes.times_us, &c.devices.io.pins[0].changes.times_us));

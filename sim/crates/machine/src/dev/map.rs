@@ -45,10 +45,10 @@ macro_rules! devices {
         }
 
         impl Devices {
-            /// Every device at reset.
-            pub fn build(cfg: &MachineConfig, seed: u64) -> Devices {
+            /// Every device at reset, from its settings.
+            pub fn build(cfg: &DeviceConfigs, seed: u64) -> Devices {
                 Devices {
-                    $($name: <$ty as Device>::build(&cfg.devices.$name, cfg, seed),)*
+                    $($name: <$ty as Device>::build(&cfg.$name, seed),)*
                 }
             }
 

@@ -26,7 +26,6 @@ devices! {
 }
 
 use crate::clock::Clock;
-use crate::config::MachineConfig;
 use crate::record::IoEvent;
 use confread::{ConfigError, Doc};
 use serde::de::DeserializeOwned;
@@ -64,8 +63,8 @@ pub trait Device {
     /// Its own table in the machine file (`()`: none).
     type Config: DeviceConfig;
 
-    /// The device at reset, from its own table, the machine file and the run's seed.
-    fn build(own: &Self::Config, cfg: &MachineConfig, seed: u64) -> Self
+    /// The device at reset, from its own settings and the run's seed.
+    fn build(own: &Self::Config, seed: u64) -> Self
     where
         Self: Sized;
 

@@ -11,7 +11,6 @@
 //! Machine file: `[rtm] records`, `query_levels_per_cycle`.
 
 use super::{merge, Access, Device, DeviceConfig};
-use crate::config::MachineConfig;
 use confread::{ConfigError, Doc};
 use serde::Deserialize;
 use toml::Spanned;
@@ -268,7 +267,7 @@ impl Device for Rtm {
     const WINDOW: u32 = 0x1000;
     type Config = RtmConfig;
 
-    fn build(own: &RtmConfig, _cfg: &MachineConfig, _seed: u64) -> Rtm {
+    fn build(own: &RtmConfig, _seed: u64) -> Rtm {
         Rtm::new(own)
     }
 

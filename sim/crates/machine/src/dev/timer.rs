@@ -6,7 +6,7 @@
 
 use super::{merge, Access, Act, Device, DeviceConfig, MIP_MTIP};
 use crate::clock::{Clock, FS_PER_S};
-use crate::config::{MachineConfig, MAX_HZ};
+use crate::clock::MAX_HZ;
 use confread::{ConfigError, Doc};
 use serde::de::{self, Deserializer, Visitor};
 use serde::Deserialize;
@@ -276,7 +276,7 @@ impl Device for Timer {
     const LINES: u32 = MIP_MTIP;
     type Config = TimerConfig;
 
-    fn build(own: &TimerConfig, _cfg: &MachineConfig, _seed: u64) -> Timer {
+    fn build(own: &TimerConfig, _seed: u64) -> Timer {
         Timer::new(own.timebase)
     }
 
