@@ -31,7 +31,8 @@ pub struct RawStimulus {
 
 /// `[[stimulus]]`: a generator per fast interrupt line, at most one each; `fastest` is the
 /// highest clock of the operating points.
-pub(crate) fn stimuli(doc: &Doc,
+pub(crate) fn stimuli(
+    doc: &Doc,
     stims: &Spanned<Vec<Spanned<RawStimulus>>>,
     fastest: u64,
 ) -> R<Vec<StimulusConfig>> {
@@ -76,7 +77,8 @@ fn interval_us(doc: &Doc, v: &Spanned<f64>, key: &str, fastest_hz: u64) -> R<f64
     Ok(x)
 }
 
-fn stimulus(doc: &Doc,
+fn stimulus(
+    doc: &Doc,
     s: &Spanned<RawStimulus>,
     fastest_hz: u64,
 ) -> R<(StimulusConfig, Range<usize>)> {
@@ -141,7 +143,8 @@ fn stimulus(doc: &Doc,
 }
 
 /// A periodic stimulus: `period_us` (an interval the fastest clock can resolve).
-fn periodic_stimulus(doc: &Doc,
+fn periodic_stimulus(
+    doc: &Doc,
     r: &RawStimulus,
     whole: &Range<usize>,
     fastest_hz: u64,
@@ -174,7 +177,8 @@ fn periodic_stimulus(doc: &Doc,
 }
 
 /// A geometric stimulus: a chance `probability` in every slot of `slot_us`.
-fn geometric_stimulus(doc: &Doc,
+fn geometric_stimulus(
+    doc: &Doc,
     r: &RawStimulus,
     whole: &Range<usize>,
     fastest_hz: u64,

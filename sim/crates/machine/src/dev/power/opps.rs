@@ -18,7 +18,6 @@ pub struct RawOpp {
     volts: Option<Spanned<f64>>,
 }
 
-
 impl PowerConfig {
     /// `[[opp]]` (`opp`) and `initial_opp`, as the file writes them: the operating points, and
     /// the one the machine starts at (which must be one of them, also when the table is
@@ -29,7 +28,6 @@ impl PowerConfig {
         initial_opp: Option<&Spanned<i64>>,
         doc: &Doc,
     ) -> R<()> {
-        let cfg = self;
         if let Some(opps) = opp_table {
             if opps.get_ref().is_empty() {
                 return Err(doc.err(
@@ -38,7 +36,7 @@ impl PowerConfig {
                     "at least one [[opp]] with hz and volts",
                 ));
             }
-            cfg.opps = opps
+            self.opps = opps
                 .get_ref()
                 .iter()
                 .map(|o| opp(doc, o))
@@ -46,25 +44,25 @@ impl PowerConfig {
         }
         if let Some(v) = initial_opp {
             let n = *v.get_ref();
-            if n < 0 || n as u64 >= cfg.opps.len() as u64 {
+            if n < 0 || n as u64 >= self.opps.len() as u64 {
                 return Err(doc.err(
                     &v.span(),
                     format!("initial_opp {n} is not an operating point"),
-                    format!("an index 0..{} into the [[opp]] table", cfg.opps.len() - 1),
+                    format!("an index 0..{} into the [[opp]] table", self.opps.len() - 1),
                 ));
             }
-            cfg.initial_opp = n as usize;
-        } else if cfg.initial_opp >= cfg.opps.len() {
+            self.initial_opp = n as usize;
+        } else if self.initial_opp >= self.opps.len() {
             // The file shortened the table below the inherited initial_opp.
             let span = opp_table.map(|o| o.span()).unwrap_or(0..0);
             return Err(doc.err(
                 &span,
                 format!(
                     "initial_opp {} is not an operating point of this {}-entry [[opp]] table",
-                    cfg.initial_opp,
-                    cfg.opps.len()
+                    self.initial_opp,
+                    self.opps.len()
                 ),
-                format!("initial_opp = an index 0..{}", cfg.opps.len() - 1),
+                format!("initial_opp = an index 0..{}", self.opps.len() - 1),
             ));
         }
         Ok(())
