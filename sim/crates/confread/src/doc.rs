@@ -354,3 +354,110 @@ pub fn quoted_list(items: &[&str]) -> String {
         .collect::<Vec<_>>()
         .join(", ")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(serde::Deserialize)]
+    struct Raw {
+        n: Option<Spanned<i64>>,
+        x: Option<Spanned<f64>>,
+        names: Option<Spanned<Vec<Spanned<String>>>>,
+        seeds: Option<Spanned<Vec<Spanned<i64>>>>,
+    }
+
+    /// The error `read` gives for the document `text` (`f.toml`), as its line.
+    fn err(text: &str, read: impl Fn(&Doc, &Raw) -> Result<()>) -> String {
+        let doc = Doc::text_only("f.toml", text);
+        let raw: Raw = doc.parse().unwrap();
+        let e = read(&doc, &raw).unwrap_err();
+        assert_eq!(e.exit_code(), 65);
+        e.to_string()
+    }
+
+    #[test]
+    fn numbers_are_checked_where_they_are_written() {
+        let n = |d: &Doc, r: &Raw| d.int_from_to(r.n.as_ref().unwrap(), "n", 1, 9).map(drop);
+        assert_eq!(
+            err("\nn = 10\n", n),
+            "f.toml:2:5: n = 10 is out of range; expected an integer from 1 to 9"
+        );
+        let pos = |d: &Doc, r: &Raw| d.positive(r.x.as_ref().unwrap(), "x", "x > 0").map(drop);
+        assert_eq!(
+            err("x = 0.0\n", pos),
+            "f.toml:1:5: x = 0 is not positive; expected x > 0"
+        );
+        let t = |d: &Doc, r: &Raw| d.time_us(r.x.as_ref().unwrap(), "x", false).map(drop);
+        assert_eq!(
+            err("x = 1e-12\n", t),
+            "f.toml:1:5: x = 0.000000000001 is out of range; expected a time in microseconds from 1e-9 to 1e15"
+        );
+    }
+
+    #[test]
+    fn lists_are_known_values_each_once() {
+        let names = |d: &Doc, r: &Raw| d.strings(&r.names, "names", &["a", "b"], &["a"]).map(drop);
+        assert_eq!(
+            err("names = [\"a\", \"c\"]\n", names),
+            "f.toml:1:15: names \"c\" is not known; expected one of \"a\", \"b\""
+        );
+        assert_eq!(
+            err("names = [\"b\", \"b\"]\n", names),
+            "f.toml:1:15: names \"b\" is listed twice; expected each value once"
+        );
+        assert_eq!(
+            err("names = []\n", names),
+            "f.toml:1:9: names is empty; expected at least one value"
+        );
+        let seeds = |d: &Doc, r: &Raw| {
+            d.distinct_ints(&r.seeds, "seeds", "seed", (1, 5), &[1])
+                .map(drop)
+        };
+        assert_eq!(
+            err("seeds = [2, 2]\n", seeds),
+            "f.toml:1:13: seed 2 is listed twice; expected each value once"
+        );
+        let doc = Doc::text_only("f.toml", "");
+        let raw: Raw = doc.parse().unwrap();
+        assert_eq!(
+            doc.strings(&raw.names, "names", &["a"], &["a"]).unwrap(),
+            ["a"]
+        );
+        assert_eq!(
+            doc.distinct_ints(&raw.seeds, "seeds", "seed", (1, 5), &[3])
+                .unwrap(),
+            [3]
+        );
+    }
+
+    #[test]
+    fn named_files_are_read_from_the_documents_folder_and_remembered() {
+        let dir = std::env::temp_dir().join(format!("confread-doc-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("d.txt"), "data").unwrap();
+        let text = "path = \"d.txt\"\nmissing = \"no.txt\"\n";
+        #[derive(serde::Deserialize)]
+        struct Files {
+            path: Spanned<String>,
+            missing: Spanned<String>,
+        }
+        let doc = Doc::new("f.toml", text, &dir);
+        let files: Files = doc.parse().unwrap();
+        let (path, bytes) = doc.read_named_file(&files.path, "data file").unwrap();
+        assert_eq!((path, bytes), (dir.join("d.txt"), b"data".to_vec()));
+        let e = doc
+            .read_named_file(&files.missing, "data file")
+            .unwrap_err();
+        assert_eq!(e.exit_code(), 66);
+        assert!(
+            e.to_string()
+                .starts_with("f.toml:2:11: cannot read data file `"),
+            "{e}"
+        );
+        assert_eq!(
+            doc.into_files_read(),
+            [dir.join("d.txt"), dir.join("no.txt")]
+        );
+    }
+}
