@@ -4,6 +4,9 @@
 
 pub const FS_PER_S: u128 = 1_000_000_000_000_000;
 
+/// Largest core clock and fixed timebase, in Hz: `FREQ_HZ` and `MTIME_HZ` are 32 bits.
+pub const MAX_HZ: u64 = u32::MAX as u64;
+
 #[derive(Clone, Debug)]
 pub struct Clock {
     /// Start of the current constant-frequency segment.

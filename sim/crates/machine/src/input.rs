@@ -13,8 +13,37 @@
 //!   the next `bits` output bits, the first in bit 0.
 //! - File: the samples loaded from the file at configuration time, wrapping around at the end.
 
-use crate::config::{InputConfig, InputKind};
+use std::path::PathBuf;
 use std::sync::Arc;
+
+/// What an input stream produces.
+#[derive(Clone, Debug, PartialEq)]
+pub enum InputKind {
+    /// `round(offset + amplitude * sin(2 pi k / period_samples))` as i32 bits.
+    Sine {
+        amplitude: f64,
+        period_samples: u64,
+        offset: f64,
+    },
+    /// 32-bit maximal-length Galois LFSR from `seed` (non-zero); each sample is the next
+    /// `bits` (1..32) output bits.
+    Lfsr { seed: u32, bits: u32 },
+    /// Samples read from a text file (already loaded: `samples` is non-empty); wraps around.
+    /// The samples are shared by copies of the configuration and of the machine.
+    File {
+        path: PathBuf,
+        samples: std::sync::Arc<[u32]>,
+    },
+}
+
+/// One input stream. TOML: `[[input]]` with `port` and `kind` = `"sine"` (`amplitude`,
+/// `period_samples`, `offset`) | `"lfsr"` (`seed`, `bits`) | `"file"` (`path`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct InputConfig {
+    /// IO port 0..31 (read at IN[port]).
+    pub port: u8,
+    pub kind: InputKind,
+}
 
 /// Galois toggle mask of the LFSR polynomial x^32 + x^22 + x^2 + x + 1.
 pub const LFSR_MASK: u32 = 0x8020_0003;
@@ -337,7 +366,7 @@ mod tests {
             "m.toml",
         )
         .unwrap();
-        let mut s = InputStream::new(&cfg.inputs[0]);
+        let mut s = InputStream::new(&cfg.devices.io.inputs[0]);
         assert_eq!(s.port(), 2);
         let got: Vec<i32> = (0..4).map(|_| s.next_sample() as i32).collect();
         assert_eq!(got, vec![0, 10, 0, -10]);

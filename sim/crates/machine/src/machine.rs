@@ -159,11 +159,11 @@ impl Machine {
             let off = (seg.addr - RAM_BASE) as usize;
             ram[off..off + seg.data.len()].copy_from_slice(&seg.data);
         }
-        let opp = cfg.opps[cfg.initial_opp];
+        let opp = cfg.initial();
         let bus = SysBus {
             ram,
             clock: Clock::new(opp.hz),
-            dev: Devices::build(cfg, seed),
+            dev: Devices::build(&cfg.devices, seed),
             wait: cfg.wait_states,
             record: Vec::new(),
             recording: true,
@@ -186,7 +186,7 @@ impl Machine {
             loop_state: LoopState {
                 queue: EventQueue::new(),
                 rose_at: [None; 32],
-                opp_fs: vec![0; cfg.opps.len()],
+                opp_fs: vec![0; cfg.devices.power.opps.len()],
                 opp_since: 0,
                 rose_mask: 0,
                 lines_visible: None,

@@ -15,8 +15,33 @@
 //!   the generator's own seed and its line, so two generators with the default seed on
 //!   different lines are independent.
 
-use crate::config::{StimulusConfig, StimulusKind};
 use crate::rng::{ln, mix_seed, Rng};
+
+/// What a stimulus generator does.
+#[derive(Clone, Debug, PartialEq)]
+pub enum StimulusKind {
+    /// Events at `start_us + k * period_us`, k = 0, 1, ...
+    Periodic { period_us: f64 },
+    /// Time after `start_us` is cut into slots of `slot_us`; at the end of each slot an event
+    /// happens with `probability`, independently.
+    Geometric { slot_us: f64, probability: f64 },
+    /// Events at `start_us + t` for each t of the list (scripted stimuli), in order.
+    Times { times_us: std::sync::Arc<[f64]> },
+}
+
+/// One stimulus generator. TOML: `[[stimulus]]` with `line`, `kind`, `period_us` |
+/// `slot_us` + `probability` | `times_us`, optional `start_us` (default 0) and `seed`
+/// (default 1).
+#[derive(Clone, Debug, PartialEq)]
+pub struct StimulusConfig {
+    /// Fast IRQ line 0..14.
+    pub line: u8,
+    pub kind: StimulusKind,
+    /// Time of the first period / slot start, in microseconds (>= 0).
+    pub start_us: f64,
+    /// The generator's own seed, combined with the run's global seed.
+    pub seed: u64,
+}
 
 /// Femtoseconds per microsecond.
 pub const FS_PER_US: f64 = 1e9;

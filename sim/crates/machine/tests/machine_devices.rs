@@ -586,15 +586,14 @@ fn within<T: Send + 'static>(secs: u64, what: &str, f: impl FnOnce() -> T + Send
 }
 
 fn tiny_period(period_us: f64) -> MachineConfig {
-    MachineConfig {
-        stimuli: vec![machine::config::StimulusConfig {
-            line: 2,
-            kind: machine::config::StimulusKind::Periodic { period_us },
-            start_us: 0.0,
-            seed: 1,
-        }],
-        ..Default::default()
-    }
+    let mut cfg = MachineConfig::default();
+    cfg.devices.intc.stimuli = vec![machine::config::StimulusConfig {
+        line: 2,
+        kind: machine::config::StimulusKind::Periodic { period_us },
+        start_us: 0.0,
+        seed: 1,
+    }];
+    cfg
 }
 
 #[test]

@@ -171,10 +171,10 @@ mod tests {
         let m = Model::new(cfg.energy);
         // 50 mW at 100 MHz: 500 pJ per cycle on top of the 0.05 pJ of leakage, active or not;
         // at 24 MHz (0.85 V) the same power per second, not scaled by the voltage.
-        let r0 = m.rates(cfg.opps[0]);
+        let r0 = m.rates(cfg.devices.power.opps[0]);
         assert!((r0.leak_cycle_pj - 500.05).abs() < 1e-9);
         assert!((r0.sleep_pj - (0.6 + 500.05)).abs() < 1e-9);
-        let r2 = m.rates(cfg.opps[2]);
+        let r2 = m.rates(cfg.devices.power.opps[2]);
         let per_s = r2.leak_cycle_pj * 24e6 * 1e-12;
         assert!(
             (per_s - (0.05 + 5e-6 * 0.85 / 1.2)).abs() < 1e-12,
@@ -186,12 +186,12 @@ mod tests {
     fn defaults_and_v_squared() {
         let cfg = MachineConfig::default();
         let m = Model::new(cfg.energy);
-        let r0 = m.rates(cfg.opps[0]);
+        let r0 = m.rates(cfg.devices.power.opps[0]);
         assert_eq!(r0.dyn_cycle_pj, 12.0);
         // 5 uW at 100 MHz: 0.05 pJ per cycle
         assert!((r0.leak_cycle_pj - 0.05).abs() < 1e-12);
         assert!((r0.sleep_pj - (0.6 + 0.05)).abs() < 1e-12);
-        let r1 = m.rates(cfg.opps[1]); // 66 MHz, 1.05 V
+        let r1 = m.rates(cfg.devices.power.opps[1]); // 66 MHz, 1.05 V
         let s = 1.05 / 1.2;
         assert!((r1.dyn_cycle_pj - 12.0 * s * s).abs() < 1e-12);
         assert!((r1.leak_cycle_pj - 5e-6 * s / 66e6 * 1e12).abs() < 1e-12);

@@ -178,7 +178,7 @@ impl<const TRACE: bool> EnergyObserver<TRACE> {
             map,
             cfg.ram_size,
             Model::new(cfg.energy),
-            cfg.opps.clone(),
+            cfg.devices.power.opps.clone(),
             debug,
         );
         o.objects = image

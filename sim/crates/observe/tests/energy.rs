@@ -233,7 +233,7 @@ fn dynamic_energy_scales_with_v_squared_and_leakage_with_v() {
     cfg.energy.e_mmio_pj = 0.0;
     let img = image(&dvfs_program(None, 1000), vec![]);
     let (m0, r0, _) = run::<false>(&cfg, &img);
-    cfg.initial_opp = 2; // 24 MHz, 0.85 V
+    cfg.devices.power.initial_opp = 2; // 24 MHz, 0.85 V
     let (m2, r2, _) = run::<false>(&cfg, &img);
     assert_eq!(m0.hart.cycle, m2.hart.cycle, "same cycles at any frequency");
     let n = m0.hart.cycle as f64;

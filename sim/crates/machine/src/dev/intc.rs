@@ -5,11 +5,16 @@
 //! machine software interrupt. The stimulus generators (`[[stimulus]]`) are the controller's:
 //! its events are theirs.
 
-use super::{merge, Access, Act, Device, MIP_FAST, MIP_MSIP};
+mod stimuli;
+
+use super::{merge, Access, Act, Device, DeviceConfig, MIP_FAST, MIP_MSIP};
 use crate::clock::Clock;
-use crate::config::MachineConfig;
 use crate::record::{IoEvent, IoKind};
-use crate::stimulus::StimulusGen;
+use crate::stimulus::{StimulusConfig, StimulusGen};
+use confread::{ConfigError, Doc};
+use toml::Spanned;
+
+pub use stimuli::RawStimulus;
 
 pub const PENDING: u32 = 0x0;
 pub const ENABLE: u32 = 0x4;
@@ -18,7 +23,38 @@ pub const MSIP: u32 = 0xc;
 pub const SET: u32 = 0x10;
 
 pub const FAST_LINES: u32 = 15;
+/// Number of fast interrupt lines (0..14; mcause 16 + line), as a machine file numbers them.
+pub const FAST_IRQ_LINES: u8 = FAST_LINES as u8;
 const LINE_MASK: u32 = (1 << FAST_LINES) - 1;
+
+/// The controller's settings: its stimulus generators, `[[stimulus]]` at the top level of the
+/// machine file (at most one per line). It has no table `[intc]`.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct IntcConfig {
+    pub stimuli: Vec<StimulusConfig>,
+}
+
+impl DeviceConfig for IntcConfig {
+    const TABLE: bool = false;
+    type Raw = serde::de::IgnoredAny;
+    fn apply(&mut self, _raw: &Self::Raw, _cx: &Doc) -> Result<(), ConfigError> {
+        Ok(())
+    }
+}
+
+impl IntcConfig {
+    /// Replaces the generators with the file's `[[stimulus]]` array. `fastest_hz` is the
+    /// highest clock of the operating points: no period may be shorter than its cycle.
+    pub fn apply_stimuli(
+        &mut self,
+        raw: &Spanned<Vec<Spanned<RawStimulus>>>,
+        fastest_hz: u64,
+        doc: &Doc,
+    ) -> Result<(), ConfigError> {
+        self.stimuli = stimuli::stimuli(doc, raw, fastest_hz)?;
+        Ok(())
+    }
+}
 
 #[derive(Clone, Debug, Default)]
 pub struct Intc {
@@ -66,12 +102,12 @@ impl Device for Intc {
     const TITLE: &'static str = "interrupt controller and stimuli";
     const WINDOW: u32 = 0x1000;
     const LINES: u32 = MIP_FAST | MIP_MSIP;
-    type Config = ();
+    type Config = IntcConfig;
 
     /// `seed` is mixed into every random stimulus generator.
-    fn build(_own: &(), cfg: &MachineConfig, seed: u64) -> Intc {
+    fn build(own: &IntcConfig, seed: u64) -> Intc {
         Intc {
-            stimuli: cfg
+            stimuli: own
                 .stimuli
                 .iter()
                 .map(|s| StimulusGen::new(s, seed))

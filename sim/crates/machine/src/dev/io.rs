@@ -5,16 +5,20 @@
 //! data-ready line), read at GPIO_IN; an edge the firmware enables (GPIO_RISE, GPIO_FALL)
 //! latches the pin's fast line.
 
+mod inputs;
+
 use super::{merge, Access, Act, Device, DeviceConfig};
 use crate::clock::Clock;
-use crate::config::{ConfigError, Ctx, MachineConfig};
-use crate::input::InputStream;
+use crate::input::{InputConfig, InputStream};
+use confread::{ConfigError, Doc};
 use crate::record::{IoEvent, IoKind};
 use serde::Deserialize;
 use std::sync::Arc;
 use toml::Spanned;
 
 pub const PORTS: u32 = 32;
+/// Number of IO ports (IN[n] / OUT[n], n < 32), as a machine file numbers them.
+pub const IO_PORTS: u8 = PORTS as u8;
 pub const OUT: u32 = 0x000;
 pub const IN: u32 = 0x100;
 pub const GPIO_SET: u32 = 0x200;
@@ -109,10 +113,26 @@ impl From<Vec<(f64, bool)>> for PinChanges {
     }
 }
 
-/// `[io]` in the machine file: the scripted input pins.
+pub use inputs::RawInput;
+
+/// The IO ports' settings: the scripted input pins (`[[io.pin]]`, the table `[io]`) and the
+/// input streams (`[[input]]`, at the top level of the machine file; at most one per port).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct IoConfig {
     pub pins: Vec<PinScript>,
+    pub inputs: Vec<InputConfig>,
+}
+
+impl IoConfig {
+    /// Replaces the input streams with the file's `[[input]]` array.
+    pub fn apply_inputs(
+        &mut self,
+        raw: &Spanned<Vec<Spanned<RawInput>>>,
+        doc: &Doc,
+    ) -> Result<(), ConfigError> {
+        self.inputs = inputs::inputs(doc, raw)?;
+        Ok(())
+    }
 }
 
 #[derive(Deserialize)]
@@ -187,7 +207,7 @@ fn parse_changes(text: &str) -> Result<ChangesBuilder, (usize, usize, String, St
 }
 
 /// One `[at_us, level]` of a `changes` array: exactly two numbers, the level 0 or 1.
-fn change_entry(entry: &RawChange, cx: &Ctx) -> Result<(f64, bool), ConfigError> {
+fn change_entry(entry: &RawChange, cx: &Doc) -> Result<(f64, bool), ConfigError> {
     const PAIR: &str = "[at_us, level]: a time in microseconds and a level, 0 or 1";
     let [t, l] = &entry.get_ref()[..] else {
         let n = entry.get_ref().len();
@@ -221,7 +241,7 @@ impl DeviceConfig for IoConfig {
 "#;
     type Raw = RawIo;
 
-    fn apply(&mut self, raw: &RawIo, cx: &Ctx) -> Result<(), ConfigError> {
+    fn apply(&mut self, raw: &RawIo, cx: &Doc) -> Result<(), ConfigError> {
         let mut pins: Vec<PinScript> = Vec::new();
         for r in raw.pin.iter().flatten() {
             let Some(p) = &r.pin else {
@@ -271,7 +291,7 @@ impl DeviceConfig for IoConfig {
                         "a text file of rows `at_us,level`",
                     )?;
                     let b = parse_changes(text).map_err(|(line, column, message, expected)| ConfigError::Invalid {
-                        at: crate::config::Location { file, line, column },
+                        at: confread::Location { file, line, column },
                         message,
                         expected,
                     })?;
@@ -438,8 +458,8 @@ impl Device for IoPorts {
     const WINDOW: u32 = 0x1000;
     type Config = IoConfig;
 
-    fn build(own: &IoConfig, cfg: &MachineConfig, _seed: u64) -> IoPorts {
-        IoPorts::new(cfg.inputs.iter().map(InputStream::new).collect()).with_pins(own)
+    fn build(own: &IoConfig, _seed: u64) -> IoPorts {
+        IoPorts::new(own.inputs.iter().map(InputStream::new).collect()).with_pins(own)
     }
 
     fn read(&mut self, reg: u32, _cx: &mut Access) -> Option<u32> {
@@ -500,6 +520,7 @@ impl Device for IoPorts {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::MachineConfig;
 
     fn cfg(text: &str) -> Result<IoConfig, String> {
         MachineConfig::from_str(text, "m.toml")
@@ -629,7 +650,7 @@ mod tests {
             "m.toml",
         )
         .unwrap();
-        let mut io = IoPorts::build(&c.devices.io, &c, 1);
+        let mut io = IoPorts::build(&c.devices.io, 1);
         let copy = io.clone();
         assert!(Arc::ptr_eq(&io.script, &copy.script));
         assert!(Arc::ptr_eq(&io.script[0].changes.times_us, &c.devices.io.pins[0].changes.times_us));

@@ -45,10 +45,10 @@ macro_rules! devices {
         }
 
         impl Devices {
-            /// Every device at reset.
-            pub fn build(cfg: &MachineConfig, seed: u64) -> Devices {
+            /// Every device at reset, from its settings.
+            pub fn build(cfg: &DeviceConfigs, seed: u64) -> Devices {
                 Devices {
-                    $($name: <$ty as Device>::build(&cfg.devices.$name, cfg, seed),)*
+                    $($name: <$ty as Device>::build(&cfg.$name, seed),)*
                 }
             }
 
@@ -151,7 +151,7 @@ macro_rules! devices {
 
         impl DeviceConfigs {
             /// Applies the tables a machine file names, in list order.
-            pub(crate) fn apply(&mut self, raw: &RawTables, cx: &Ctx) -> Result<(), ConfigError> {
+            pub(crate) fn apply(&mut self, raw: &RawTables, cx: &Doc) -> Result<(), ConfigError> {
                 $(
                     if let Some(r) = &raw.$name {
                         DeviceConfig::apply(&mut self.$name, r, cx)?;

@@ -26,8 +26,8 @@ devices! {
 }
 
 use crate::clock::Clock;
-use crate::config::{ConfigError, Ctx, MachineConfig};
 use crate::record::IoEvent;
+use confread::{ConfigError, Doc};
 use serde::de::DeserializeOwned;
 use std::fmt;
 use std::io::Write;
@@ -63,8 +63,8 @@ pub trait Device {
     /// Its own table in the machine file (`()`: none).
     type Config: DeviceConfig;
 
-    /// The device at reset, from its own table, the machine file and the run's seed.
-    fn build(own: &Self::Config, cfg: &MachineConfig, seed: u64) -> Self
+    /// The device at reset, from its own settings and the run's seed.
+    fn build(own: &Self::Config, seed: u64) -> Self
     where
         Self: Sized;
 
@@ -126,13 +126,13 @@ pub trait DeviceConfig: Clone + fmt::Debug + PartialEq + Default {
     type Raw: DeserializeOwned;
     /// Applies the keys `raw` names on top of `self`. A bad value is `cx.err(span, what is
     /// wrong, what was expected)`.
-    fn apply(&mut self, raw: &Self::Raw, cx: &Ctx) -> Result<(), ConfigError>;
+    fn apply(&mut self, raw: &Self::Raw, cx: &Doc) -> Result<(), ConfigError>;
 }
 
 impl DeviceConfig for () {
     const TABLE: bool = false;
     type Raw = serde::de::IgnoredAny;
-    fn apply(&mut self, _raw: &Self::Raw, _cx: &Ctx) -> Result<(), ConfigError> {
+    fn apply(&mut self, _raw: &Self::Raw, _cx: &Doc) -> Result<(), ConfigError> {
         Ok(())
     }
 }

@@ -4,15 +4,83 @@
 //! The controller is the clock's source: when a switch completes, the machine changes the
 //! clock (before any other device acts at that cycle) and tells every device.
 
-use super::{Access, Device};
+mod opps;
+
+use super::{Access, Device, DeviceConfig};
 use crate::clock::Clock;
-use crate::config::{MachineConfig, Opp};
+use confread::{ConfigError, Doc};
+
+pub use opps::RawOpp;
 
 pub const OPP_SELECT: u32 = 0x00;
 pub const STATUS: u32 = 0x04;
 pub const FREQ_HZ: u32 = 0x08;
 pub const MILLIVOLTS: u32 = 0x0c;
 pub const COUNT: u32 = 0x10;
+
+/// One operating point. TOML: `[[opp]] hz = .., volts = ..`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Opp {
+    /// Core clock frequency in Hz (> 0).
+    pub hz: u64,
+    /// Core voltage in volts (> 0).
+    pub volts: f64,
+}
+
+
+/// The controller's settings, at the top level of the machine file (it has no table
+/// `[power]`): the operating points (`[[opp]]`, non-empty), the one at reset (`initial_opp`)
+/// and the settling time of a switch in ns (`settle_ns`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct PowerConfig {
+    pub opps: Vec<Opp>,
+    pub initial_opp: usize,
+    pub settle_ns: u64,
+}
+
+impl Default for PowerConfig {
+    /// The built-in default machine's (`default.toml`).
+    fn default() -> PowerConfig {
+        PowerConfig {
+            opps: vec![
+                Opp {
+                    hz: 100_000_000,
+                    volts: 1.20,
+                },
+                Opp {
+                    hz: 66_000_000,
+                    volts: 1.05,
+                },
+                Opp {
+                    hz: 24_000_000,
+                    volts: 0.85,
+                },
+            ],
+            initial_opp: 0,
+            settle_ns: 10_000,
+        }
+    }
+}
+
+impl DeviceConfig for PowerConfig {
+    const TABLE: bool = false;
+    type Raw = serde::de::IgnoredAny;
+    fn apply(&mut self, _raw: &Self::Raw, _cx: &Doc) -> Result<(), ConfigError> {
+        Ok(())
+    }
+}
+
+impl PowerConfig {
+    /// The operating point the core starts in.
+    pub fn initial(&self) -> Opp {
+        self.opps[self.initial_opp]
+    }
+
+    /// The highest clock of the operating points, in Hz.
+    pub fn fastest_hz(&self) -> u64 {
+        self.opps.iter().map(|o| o.hz).max().unwrap_or(1)
+    }
+}
 
 #[derive(Clone)]
 pub struct Power {
@@ -83,10 +151,10 @@ impl Power {
 impl Device for Power {
     const TITLE: &'static str = "clock and power controller";
     const WINDOW: u32 = 0x1000;
-    type Config = ();
+    type Config = PowerConfig;
 
-    fn build(_own: &(), cfg: &MachineConfig, _seed: u64) -> Power {
-        Power::new(cfg.opps.clone(), cfg.initial_opp, cfg.settle_ns)
+    fn build(own: &PowerConfig, _seed: u64) -> Power {
+        Power::new(own.opps.clone(), own.initial_opp, own.settle_ns)
     }
 
     fn read(&mut self, reg: u32, _cx: &mut Access) -> Option<u32> {

@@ -11,7 +11,7 @@
 //! Machine file: `[rtm] records`, `query_levels_per_cycle`.
 
 use super::{merge, Access, Device, DeviceConfig};
-use crate::config::{ConfigError, Ctx, MachineConfig};
+use confread::{ConfigError, Doc};
 use serde::Deserialize;
 use toml::Spanned;
 
@@ -99,7 +99,7 @@ query_levels_per_cycle = 3
 "#;
     type Raw = RawRtm;
 
-    fn apply(&mut self, raw: &RawRtm, cx: &Ctx) -> Result<(), ConfigError> {
+    fn apply(&mut self, raw: &RawRtm, cx: &Doc) -> Result<(), ConfigError> {
         if let Some(r) = &raw.records {
             let n = *r.get_ref();
             if !(1..=MAX_RECORDS as i64).contains(&n) {
@@ -267,7 +267,7 @@ impl Device for Rtm {
     const WINDOW: u32 = 0x1000;
     type Config = RtmConfig;
 
-    fn build(own: &RtmConfig, _cfg: &MachineConfig, _seed: u64) -> Rtm {
+    fn build(own: &RtmConfig, _seed: u64) -> Rtm {
         Rtm::new(own)
     }
 

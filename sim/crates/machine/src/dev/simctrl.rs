@@ -3,7 +3,6 @@
 //! a 1 KiB window, whose other offsets ignore writes and read 0 (so do CHAR_OUT and CTRL).
 
 use super::{Access, Device};
-use crate::config::MachineConfig;
 
 pub const CHAR_OUT: u32 = 0x0;
 pub const CTRL: u32 = 0x8;
@@ -16,7 +15,7 @@ impl Device for SimCtrl {
     const WINDOW: u32 = 0x400;
     type Config = ();
 
-    fn build(_own: &(), _cfg: &MachineConfig, _seed: u64) -> SimCtrl {
+    fn build(_own: &(), _seed: u64) -> SimCtrl {
         SimCtrl
     }
 

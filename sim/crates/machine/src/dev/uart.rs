@@ -7,7 +7,7 @@
 
 use super::{merge, Access, Act, Device, DeviceConfig};
 use crate::clock::{Clock, FS_PER_S};
-use crate::config::{ConfigError, Ctx, MachineConfig};
+use confread::{ConfigError, Doc};
 use crate::record::{IoEvent, IoKind};
 use serde::Deserialize;
 use std::collections::VecDeque;
@@ -91,11 +91,11 @@ pub struct RawRx {
 }
 
 /// `cx.int_range` with the expectation `KEY = an integer from LO to HI`.
-fn int_in(v: &Spanned<i64>, key: &str, lo: i64, hi: i64, cx: &Ctx) -> Result<i64, ConfigError> {
+fn int_in(v: &Spanned<i64>, key: &str, lo: i64, hi: i64, cx: &Doc) -> Result<i64, ConfigError> {
     cx.int_range(v, key, lo, hi, &format!("{key} = an integer from {lo} to {hi}"))
 }
 
-fn time_us(v: &Spanned<f64>, key: &str, cx: &Ctx) -> Result<f64, ConfigError> {
+fn time_us(v: &Spanned<f64>, key: &str, cx: &Doc) -> Result<f64, ConfigError> {
     let t = *v.get_ref();
     if !(t.is_finite() && (0.0..=1e12).contains(&t)) {
         return Err(cx.err(
@@ -128,7 +128,7 @@ tx = "console"
 "#;
     type Raw = RawUart;
 
-    fn apply(&mut self, raw: &RawUart, cx: &Ctx) -> Result<(), ConfigError> {
+    fn apply(&mut self, raw: &RawUart, cx: &Doc) -> Result<(), ConfigError> {
         if let Some(v) = &raw.baud {
             self.baud = int_in(v, "baud", 0, MAX_BAUD, cx)? as u32;
         }
@@ -315,7 +315,7 @@ impl Device for Uart {
     const WINDOW: u32 = 0x1000;
     type Config = UartConfig;
 
-    fn build(own: &UartConfig, _cfg: &MachineConfig, _seed: u64) -> Uart {
+    fn build(own: &UartConfig, _seed: u64) -> Uart {
         let byte_fs = if own.baud == 0 {
             0
         } else {
@@ -459,6 +459,7 @@ fn chunk_start_fs(at_us: f64) -> u128 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::MachineConfig;
 
     fn cfg(text: &str) -> Result<UartConfig, String> {
         MachineConfig::from_str(text, "m.toml")
@@ -507,7 +508,7 @@ mod tests {
         let c = cfg("[uart]\nbaud = 1000000\n[[uart.rx]]\nat_us = 0\ntext = \"ab\"\n\
                      [[uart.rx]]\nat_us = 5\ntext = \"c\"\n")
             .unwrap();
-        let u = Uart::build(&c, &MachineConfig::default(), 1);
+        let u = Uart::build(&c, 1);
         // 10 us a byte: a at 10, b at 20, c (due from 5 us) after b, at 30.
         let us: Vec<u128> = script(u).iter().map(|&(t, _)| t / 1_000_000_000).collect();
         assert_eq!(us, [10, 20, 30]);
@@ -529,7 +530,7 @@ mod tests {
                      [[uart.rx]]\nat_us = 1\nbytes = [7]\n[[uart.rx]]\nat_us = 2\ntext = \"\"\n\
                      [[uart.rx]]\nat_us = 100\ntext = \"z\"\n")
         .unwrap();
-        let u = Uart::build(&c, &MachineConfig::default(), 1);
+        let u = Uart::build(&c, 1);
         assert!(u.wakes() != 0);
         let us: Vec<(u128, u8)> = script(u)
             .into_iter()
@@ -538,10 +539,10 @@ mod tests {
         assert_eq!(us, [(11, 7), (110, b'z')]);
         // Baud 0: a byte takes no time.
         let c = cfg("[uart]\nbaud = 0\n[[uart.rx]]\nat_us = 3\ntext = \"ab\"\n").unwrap();
-        let u = Uart::build(&c, &MachineConfig::default(), 1);
+        let u = Uart::build(&c, 1);
         assert_eq!(script(u), [(3_000_000_000, b'a'), (3_000_000_000, b'b')]);
         let c = cfg("[[uart.rx]]\nat_us = 3\ntext = \"\"\n").unwrap();
-        let u = Uart::build(&c, &MachineConfig::default(), 1);
+        let u = Uart::build(&c, 1);
         assert_eq!(u.wakes(), 0, "nothing to receive");
     }
 
@@ -556,7 +557,7 @@ mod tests {
         let c = MachineConfig::from_str("[uart]\nrx_file = \"rx.bin\"\n", m.to_str().unwrap())
             .unwrap();
         let _ = std::fs::remove_dir_all(&d);
-        let u = Uart::build(&c.devices.uart, &c, 1);
+        let u = Uart::build(&c.devices.uart, 1);
         let v = u.clone();
         assert!(Arc::ptr_eq(&u.rx_chunks, &v.rx_chunks));
         assert!(Arc::ptr_eq(&u.rx_chunks[0].bytes, &c.devices.uart.rx[0].bytes));
