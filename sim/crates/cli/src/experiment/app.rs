@@ -22,7 +22,7 @@
 use super::steps::{
     build_app, io_fail, prepare_app, stop_on_ctrl_c, ubik_exe, worker_pool, Capture,
 };
-use crate::report::write_stats;
+use crate::run_stats::write_stats;
 use crate::run::{outcome_status, simulate, Observe, Simulation};
 use crate::{code, Failure};
 use machine::config::{
