@@ -37,10 +37,13 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use toml::Spanned;
 
-/// The schedulers `[kernel] scheduler` takes.
-const SCHEDULERS: [&str; 8] = [
-    "rr", "prio", "prio_rr", "bitmap", "coop", "edf", "rtm", "nos",
-];
+/// The schedulers `[sweep] scheduler` takes: the kernel's policies (sysdesc's policy table,
+/// in its order), and NOS, which the axis treats as one more.
+fn schedulers() -> Vec<&'static str> {
+    let mut names = sysdesc::Scheduler::NAMES.to_vec();
+    names.push(sysdesc::Os::Nos.name());
+    names
+}
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -324,12 +327,13 @@ fn read_schedulers(
         Some(list) => {
             src.axis_empty(list.len(), "scheduler")?;
             let mut v = Vec::new();
+            let known = schedulers();
             for s in list {
-                if !SCHEDULERS.contains(&s.get_ref().as_str()) {
+                if !known.contains(&s.get_ref().as_str()) {
                     return Err(src.err(
                         &s.span(),
                         format!("scheduler {:?} is not a scheduler", s.get_ref()),
-                        &format!("one of {}", SCHEDULERS.join(", ")),
+                        &format!("one of {}", known.join(", ")),
                     ));
                 }
                 if v.contains(&Some(s.get_ref().clone())) {

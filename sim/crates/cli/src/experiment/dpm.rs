@@ -11,7 +11,7 @@
 //! default that did): a policy that saves energy by missing deadlines saves nothing.
 
 use super::plot;
-use super::spec::{DpmVariant, Experiment, POLICIES};
+use super::spec::{power_policies, DpmVariant, Experiment};
 use super::steps::{io_fail, run_app, stop_on_ctrl_c, worker_pool, Ran, RunSpec};
 use crate::{code, Failure};
 use rayon::prelude::*;
@@ -356,11 +356,11 @@ fn figures(out: &Path, rows: &[(DpmVariant, Measured)]) -> Result<(), Failure> {
         }
     }
     for (w, mo) in &groups {
-        let bars: Vec<plot::Bar> = POLICIES
-            .iter()
+        let bars: Vec<plot::Bar> = power_policies()
+            .into_iter()
             .filter_map(|p| {
                 rows.iter()
-                    .find(|(v, _)| &v.workload == w && &v.mode == mo && v.policy == *p)
+                    .find(|(v, _)| &v.workload == w && &v.mode == mo && v.policy == p)
             })
             .map(|(v, m)| {
                 (
@@ -381,11 +381,11 @@ fn figures(out: &Path, rows: &[(DpmVariant, Measured)]) -> Result<(), Failure> {
     // The paper's Fig. 16: the current over time under each policy, per (workload, mode): the
     // first second, in windows of WINDOW_S.
     for (w, mo) in &groups {
-        let series: Vec<(String, Vec<(f64, f64)>)> = POLICIES
-            .iter()
+        let series: Vec<(String, Vec<(f64, f64)>)> = power_policies()
+            .into_iter()
             .filter_map(|p| {
                 rows.iter()
-                    .find(|(v, _)| &v.workload == w && &v.mode == mo && v.policy == *p)
+                    .find(|(v, _)| &v.workload == w && &v.mode == mo && v.policy == p)
             })
             .map(|(v, m)| {
                 (

@@ -70,7 +70,7 @@ pub(super) fn system_toml(v: &Variant, run_ms: u32, cflags: &[String]) -> String
     let _ = writeln!(
         s,
         "\n[build]\ncflags = [\"-DSB_WORKLOAD={}\", \"-DSB_TASKS={}\", \"-DSB_PERIOD_US={}\", \"-DSB_RATIO={}\", \"-DSB_RUN_MS={}\"{}{}{}]",
-        v.workload_number(),
+        v.workload,
         v.tasks,
         v.period_us,
         v.ratio,

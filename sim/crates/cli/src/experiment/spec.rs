@@ -27,6 +27,7 @@
 
 use machine::config::{invalid_at, read_text_file, toml_error, ConfigError};
 use serde::Deserialize;
+use sysdesc::PowerPolicy;
 use std::path::{Path, PathBuf};
 use toml::Spanned;
 
@@ -217,9 +218,17 @@ pub(super) fn check_size(
     Ok(())
 }
 
+/// The SimBed workloads `[sweep] workload` takes: the names apps/simbed/workloads.c knows
+/// (its `SB_WL_<name>`); the build passes the name itself (`-DSB_WORKLOAD=up`), so this order
+/// is only the one of the error message.
 pub const WORKLOADS: [&str; 7] = ["none", "ipc", "up", "down", "fir", "adpcm_enc", "adpcm_dec"];
 pub const DPM_WORKLOADS: [&str; 2] = ["audio", "game"];
-pub const POLICIES: [&str; 5] = ["default", "idle", "ls0", "ls1", "ls2"];
+
+/// The DPM policies `[sweep] policy` takes: the kernel's power policies (ubik/power.h) as the
+/// system description knows them, by name, in their order.
+pub fn power_policies() -> Vec<&'static str> {
+    PowerPolicy::ALL.map(PowerPolicy::name).to_vec()
+}
 pub const MODES: [&str; 2] = ["dvfs", "freq"];
 /// "nos-rtm": NOS with its release times and job selection in the RTM device (nos.h, NOS_RTM).
 pub const OSES: [&str; 3] = ["ubik", "nos", "nos-rtm"];
@@ -268,8 +277,12 @@ impl DpmVariant {
     pub fn label(&self) -> String {
         format!("{}-{}-{}", self.workload, self.mode, self.policy)
     }
-    pub fn policy_number(&self) -> usize {
-        POLICIES.iter().position(|p| *p == self.policy).unwrap_or(0)
+    /// `uk_power_policy_t`'s value of the policy (`-DDPM_POLICY`).
+    pub fn policy_number(&self) -> u32 {
+        PowerPolicy::ALL
+            .into_iter()
+            .find(|p| p.name() == self.policy)
+            .map_or(0, PowerPolicy::value)
     }
     pub fn app_number(&self) -> usize {
         DPM_WORKLOADS
@@ -425,13 +438,6 @@ impl Variant {
         } else {
             0
         }
-    }
-
-    pub fn workload_number(&self) -> u32 {
-        WORKLOADS
-            .iter()
-            .position(|w| *w == self.workload)
-            .unwrap_or(0) as u32
     }
 }
 
@@ -787,7 +793,7 @@ fn dpm_variants(
         }
     }
     let workloads = c.strings(&Some(sw.workload.clone()), "workload", &DPM_WORKLOADS, &[])?;
-    let policies = c.strings(&sw.policy, "policy", &POLICIES, &POLICIES)?;
+    let policies = c.strings(&sw.policy, "policy", &power_policies(), &power_policies())?;
     let modes = c.strings(&sw.mode, "mode", &MODES, &["dvfs"])?;
     let n = (workloads.len() * policies.len() * modes.len()) as u128;
     check_size(
@@ -1003,6 +1009,23 @@ mod tests {
         let p = dir.join("x.toml");
         std::fs::write(&p, text).unwrap();
         Experiment::from_file(&p, &root())
+    }
+
+    #[test]
+    fn the_workloads_are_the_firmwares() {
+        // The build passes a workload by name (-DSB_WORKLOAD=NAME): every name the file takes
+        // is one apps/simbed/workloads.c maps (SB_WL_NAME), and every one it maps is taken.
+        let c = std::fs::read_to_string(root().join("apps/simbed/workloads.c")).unwrap();
+        let mut firmware: Vec<&str> = c
+            .lines()
+            .filter_map(|l| l.strip_prefix("#define SB_WL_"))
+            .filter_map(|l| l.split_whitespace().next())
+            .filter(|n| n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
+            .collect();
+        firmware.sort();
+        let mut ours = WORKLOADS.to_vec();
+        ours.sort();
+        assert_eq!(ours, firmware);
     }
 
     #[test]
