@@ -87,4 +87,3 @@ pub fn report(args: ReportArgs) -> Result<u8, Failure> {
     println!("{}", page.display());
     Ok(0)
 }
-
