@@ -1,162 +1,62 @@
-//! The located readers every experiment kind's file shares: a value's error names the file,
-//! the line and the column, what is wrong and what was expected (exit 65, docs/contract.md);
-//! an input the file names that cannot be read is 66 at its line. The limits that keep an
-//! experiment from asking for more than a machine can build or run are here too, counted
-//! before anything is made.
+//! What the experiment kinds read beyond confread's readers (the shared configuration
+//! crate: a [`Doc`] locates every error at its file, line and column, exit 65): optional
+//! integers and integer axes in the experiments' words, an `app` axis's emptiness and
+//! repeats, the input files an experiment names (66 at their line when unreadable), the
+//! defines it gives a build, and the limits that keep an experiment from asking for more
+//! than a machine can build or run, counted before anything is made.
 
-use machine::config::{invalid_at, ConfigError};
+use confread::{ConfigError, Doc};
 use std::path::Path;
 use toml::Spanned;
 
-/// The experiment file, for errors located in it: its name as shown and its text.
-pub struct Src<'a> {
-    pub shown: &'a str,
-    pub text: &'a str,
+/// A value listed twice on an axis would be one build (or run) twice, into one directory.
+pub fn twice(doc: &Doc, span: &std::ops::Range<usize>, what: String) -> ConfigError {
+    doc.err(span, format!("{what} is listed twice"), "each value once")
 }
 
-impl Src<'_> {
-    /// The error at `span`: what is wrong, and what was expected.
-    pub fn err(
-        &self,
-        span: &std::ops::Range<usize>,
-        what: impl Into<String>,
-        expected: impl Into<String>,
-    ) -> ConfigError {
-        invalid_at(self.shown, self.text, span, what, expected)
+/// An `app` experiment's `[sweep]` axis given with no value.
+pub fn axis_empty(doc: &Doc, n: usize, what: &str) -> Result<(), ConfigError> {
+    if n == 0 {
+        Err(doc.err(
+            &(0..0),
+            format!("[sweep] {what} is empty"),
+            "at least one value, or no key (the application's own)",
+        ))
+    } else {
+        Ok(())
     }
+}
 
-    /// A value listed twice on an axis would be one build (or run) twice, into one directory.
-    pub fn twice(&self, span: &std::ops::Range<usize>, what: String) -> ConfigError {
-        self.err(span, format!("{what} is listed twice"), "each value once")
+/// An integer from `lo` to `hi` ("KEY = N is out of range; expected an integer from LO to
+/// HI"); `default` without the key.
+pub fn int_or(
+    doc: &Doc,
+    v: &Option<Spanned<i64>>,
+    key: &str,
+    (lo, hi): (i64, i64),
+    default: u32,
+) -> Result<u32, ConfigError> {
+    match v {
+        Some(n) => Ok(doc.int_from_to(n, key, lo, hi)? as u32),
+        None => Ok(default),
     }
+}
 
-    /// An `app` experiment's `[sweep]` axis given with no value.
-    pub fn axis_empty(&self, n: usize, what: &str) -> Result<(), ConfigError> {
-        if n == 0 {
-            Err(self.err(
-                &(0..0),
-                format!("[sweep] {what} is empty"),
-                "at least one value, or no key (the application's own)",
-            ))
-        } else {
-            Ok(())
-        }
-    }
-
-    /// A list of names, each one of `allowed` and listed once; `default` without the key.
-    pub fn strings(
-        &self,
-        v: &Option<Spanned<Vec<Spanned<String>>>>,
-        key: &str,
-        allowed: &[&str],
-        default: &[&str],
-    ) -> Result<Vec<String>, ConfigError> {
-        let Some(list) = v else {
-            return Ok(default.iter().map(|s| s.to_string()).collect());
-        };
-        if list.get_ref().is_empty() {
-            return Err(self.err(
-                &list.span(),
-                format!("{key} is empty"),
-                "at least one value",
-            ));
-        }
-        let mut out = Vec::new();
-        for s in list.get_ref() {
-            if !allowed.contains(&s.get_ref().as_str()) {
-                return Err(self.err(
-                    &s.span(),
-                    format!("{key} {:?} is not known", s.get_ref()),
-                    format!(
-                        "one of {}",
-                        allowed
-                            .iter()
-                            .map(|a| format!("\"{a}\""))
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    ),
-                ));
-            }
-            if out.contains(s.get_ref()) {
-                return Err(self.err(
-                    &s.span(),
-                    format!("{key} {:?} is listed twice", s.get_ref()),
-                    "each value once",
-                ));
-            }
-            out.push(s.get_ref().clone());
-        }
-        Ok(out)
-    }
-
-    /// A list of integers from `lo` to `hi`, each listed once; `default` without the key.
-    pub fn ints(
-        &self,
-        v: &Option<Spanned<Vec<Spanned<i64>>>>,
-        key: &str,
-        lo: i64,
-        hi: i64,
-        default: &[u32],
-    ) -> Result<Vec<u32>, ConfigError> {
-        let Some(list) = v else {
-            return Ok(default.to_vec());
-        };
-        if list.get_ref().is_empty() {
-            return Err(self.err(
-                &list.span(),
-                format!("{key} is empty"),
-                "at least one value",
-            ));
-        }
-        let mut out = Vec::new();
-        let mut seen = std::collections::HashSet::new();
-        for n in list.get_ref() {
-            let x = *n.get_ref();
-            if !(lo..=hi).contains(&x) {
-                return Err(self.err(
-                    &n.span(),
-                    format!("{key} {x} is out of range"),
-                    format!("an integer from {lo} to {hi}"),
-                ));
-            }
-            // Two equal values would be one variant (or run) twice, into one directory.
-            if !seen.insert(x) {
-                let what = if key == "seeds" { "seed" } else { key };
-                return Err(self.err(
-                    &n.span(),
-                    format!("{what} {x} is listed twice"),
-                    "each value once",
-                ));
-            }
-            out.push(x as u32);
-        }
-        Ok(out)
-    }
-
-    /// An integer from `lo` to `hi`; `default` without the key.
-    pub fn int(
-        &self,
-        v: &Option<Spanned<i64>>,
-        key: &str,
-        lo: i64,
-        hi: i64,
-        default: u32,
-    ) -> Result<u32, ConfigError> {
-        match v {
-            None => Ok(default),
-            Some(n) => {
-                let x = *n.get_ref();
-                if !(lo..=hi).contains(&x) {
-                    return Err(self.err(
-                        &n.span(),
-                        format!("{key} = {x} is out of range"),
-                        format!("an integer from {lo} to {hi}"),
-                    ));
-                }
-                Ok(x as u32)
-            }
-        }
-    }
+/// An axis of integers from `lo` to `hi` (within u32), each listed once; `default` without
+/// the key.
+pub fn u32_axis(
+    doc: &Doc,
+    v: &Option<Spanned<Vec<Spanned<i64>>>>,
+    key: &str,
+    (lo, hi): (i64, i64),
+    default: &[u32],
+) -> Result<Vec<u32>, ConfigError> {
+    let default: Vec<i64> = default.iter().map(|&d| d.into()).collect();
+    Ok(doc
+        .distinct_ints(v, key, key, (lo, hi), &default)?
+        .into_iter()
+        .map(|x| x as u32)
+        .collect())
 }
 
 /// The most builds (variants) one experiment may ask for: each is a compile and link of its
@@ -170,7 +70,7 @@ pub const MAX_RUNS: u128 = 100_000;
 /// the message), `n_builds` and `n_runs` the counts (in u128: no axis product overflows).
 #[allow(clippy::too_many_arguments)]
 pub fn check_size(
-    src: &Src,
+    src: &Doc,
     builds_span: &std::ops::Range<usize>,
     runs_span: &std::ops::Range<usize>,
     builds: &str,
@@ -198,7 +98,7 @@ pub fn check_size(
 /// An input file named at `span` of an experiment file (a machine file): it must be a
 /// regular file that can be opened, else the contract's 66 at that line.
 pub fn input_file_at(
-    src: &Src,
+    src: &Doc,
     span: &std::ops::Range<usize>,
     p: &Path,
     what: &str,
@@ -214,9 +114,7 @@ pub fn input_file_at(
     };
     Err(ConfigError::Io {
         path: p.to_path_buf(),
-        at: invalid_at(src.shown, src.text, span, "", "")
-            .location()
-            .cloned(),
+        at: Some(src.loc(span.start)),
         what: what.to_string(),
         reason,
     })
@@ -235,7 +133,7 @@ pub const MAX_DEFINE_BYTES: usize = 4096;
 pub const MAX_DEFINES_BYTES: usize = 65536;
 
 /// Checks one build's defines against [`MAX_DEFINE_BYTES`] and [`MAX_DEFINES_BYTES`].
-pub fn defines_fit(src: &Src, defines: &[Spanned<String>]) -> Result<(), ConfigError> {
+pub fn defines_fit(src: &Doc, defines: &[Spanned<String>]) -> Result<(), ConfigError> {
     let mut total = 0;
     for f in defines {
         let n = f.get_ref().len();

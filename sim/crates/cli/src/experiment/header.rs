@@ -8,8 +8,7 @@
 //! integer axis ([`sweep_seeds`]); an `app` experiment's may be any non-negative integer
 //! ([`app_seeds`]), and its `run_ms` is worded as milliseconds.
 
-use super::fields::Src;
-use machine::config::ConfigError;
+use confread::{ConfigError, Doc};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use toml::Spanned;
@@ -46,7 +45,7 @@ pub fn is_dir_name(s: &str) -> bool {
 
 /// `name`: a plain directory name; without it, the file's stem (which must be one).
 pub fn read_name(
-    src: &Src,
+    src: &Doc,
     path: &Path,
     name: &Option<Spanned<String>>,
 ) -> Result<String, ConfigError> {
@@ -69,7 +68,7 @@ pub fn read_name(
 /// The name of an experiment without a `name` key: its file's stem, which becomes the output
 /// directory `out/STEM` (and the builds' and runs' messages), so it must be a plain directory
 /// name -- `..`, `.` or a hidden name would put the output somewhere else.
-fn name_from_stem(src: &Src, path: &Path) -> Result<String, ConfigError> {
+fn name_from_stem(src: &Doc, path: &Path) -> Result<String, ConfigError> {
     let stem = path
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
@@ -93,17 +92,12 @@ fn name_from_stem(src: &Src, path: &Path) -> Result<String, ConfigError> {
 /// `run_ms`: from 1 ms to an hour, [`DEFAULT_RUN_MS`] without the key; `expected` is the
 /// kind's wording of the range.
 pub fn read_run_ms(
-    src: &Src,
+    src: &Doc,
     run_ms: &Option<Spanned<i64>>,
     expected: &str,
 ) -> Result<u32, ConfigError> {
     match run_ms {
-        Some(r) if (1..=MAX_RUN_MS).contains(r.get_ref()) => Ok(*r.get_ref() as u32),
-        Some(r) => Err(src.err(
-            &r.span(),
-            format!("run_ms = {} is out of range", r.get_ref()),
-            expected,
-        )),
+        Some(r) => Ok(src.int_range(r, "run_ms", 1, MAX_RUN_MS, expected)? as u32),
         None => Ok(DEFAULT_RUN_MS),
     }
 }
@@ -111,22 +105,22 @@ pub fn read_run_ms(
 /// The seeds of a SimBed or DPM experiment: an integer axis of 32-bit values, `[1]` without
 /// the key.
 pub fn sweep_seeds(
-    src: &Src,
+    src: &Doc,
     seeds: &Option<Spanned<Vec<Spanned<i64>>>>,
 ) -> Result<Vec<u64>, ConfigError> {
-    // (`ints` refuses a value listed twice: two runs of one seed would be the same run,
-    // writing the same files at once.)
+    // (A value listed twice is refused: two runs of one seed would be the same run, writing
+    // the same files at once.)
     Ok(src
-        .ints(seeds, "seeds", 0, u32::MAX as i64, &[1])?
+        .distinct_ints(seeds, "seeds", "seed", (0, u32::MAX as i64), &[1])?
         .into_iter()
-        .map(u64::from)
+        .map(|s| s as u64)
         .collect())
 }
 
 /// The seeds of an `app` experiment: each non-negative and listed once (one seed twice would
 /// be one run twice, into one directory); `[1]` without the key.
 pub fn app_seeds(
-    src: &Src,
+    src: &Doc,
     seeds: &Option<Spanned<Vec<Spanned<i64>>>>,
 ) -> Result<Vec<u64>, ConfigError> {
     let Some(s) = seeds else {

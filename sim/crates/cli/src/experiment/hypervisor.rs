@@ -10,10 +10,9 @@
 //! experiment's: its one line (`ubik: ...`) and its exit code, when the contract has it (65
 //! bad data, 66, 69, 74, a firmware's 1..63, 71, 72, 130; anything else 70).
 
-use super::fields::Src;
 use super::header::is_dir_name;
 use crate::{code, Failure};
-use machine::config::{toml_error, ConfigError};
+use confread::{ConfigError, Doc};
 use serde::Deserialize;
 use std::path::Path;
 use toml::Spanned;
@@ -52,8 +51,8 @@ pub struct HypervisorExperiment;
 
 /// Checks the file (its text in `src`): every key present and in range, the applications'
 /// directories there (`root` is the repository).
-pub fn check(src: &Src, root: &Path) -> Result<HypervisorExperiment, ConfigError> {
-    let raw: Raw = toml::from_str(src.text).map_err(|e| toml_error(src.shown, src.text, &e))?;
+pub fn check(src: &Doc, root: &Path) -> Result<HypervisorExperiment, ConfigError> {
+    let raw: Raw = src.parse()?;
     let err =
         |span: std::ops::Range<usize>, what: String, expected: &str| src.err(&span, what, expected);
     let range = |v: &Spanned<i64>, key: &str, lo: i64, hi: i64| {

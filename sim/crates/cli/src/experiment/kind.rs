@@ -4,15 +4,14 @@
 //! measures and writes its own tables and figures. Adding a kind is a module of its own and
 //! one arm in each match below.
 
-use super::fields::Src;
 use super::header::Header;
 use super::simbed::Variant;
 use super::steps::{io_fail, ubik_exe};
 use super::sweep::Experiment;
 use super::{app, check, dpm, hypervisor, simbed, sweep};
 use crate::Failure;
+use confread::{quoted_list, ConfigError, Doc};
 use dpm::DpmVariant;
-use machine::config::ConfigError;
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 use toml::Spanned;
@@ -46,12 +45,12 @@ impl Kind {
     /// The kind the file declares. A `kind` that names no kind is the file's error, whatever
     /// else is wrong in it. A file that is not TOML, or whose `kind` is not a string, is read
     /// as SimBed (the default), whose reader then reports what is wrong with its keys.
-    pub fn of(src: &Src) -> Result<Kind, ConfigError> {
+    pub fn of(src: &Doc) -> Result<Kind, ConfigError> {
         #[derive(Deserialize)]
         struct RawKind {
             kind: Option<Spanned<String>>,
         }
-        match toml::from_str::<RawKind>(src.text) {
+        match toml::from_str::<RawKind>(src.text()) {
             Ok(RawKind { kind: Some(k) }) => {
                 Kind::from_name(k.get_ref()).ok_or_else(|| unknown_kind(src, &k))
             }
@@ -61,18 +60,11 @@ impl Kind {
 }
 
 /// The error for a `kind` that is not one of [`Kind::ALL`].
-fn unknown_kind(src: &Src, k: &Spanned<String>) -> ConfigError {
+fn unknown_kind(src: &Doc, k: &Spanned<String>) -> ConfigError {
     src.err(
         &k.span(),
         format!("kind {:?} is not an experiment kind", k.get_ref()),
-        format!(
-            "one of {}",
-            KINDS
-                .iter()
-                .map(|k| format!("\"{k}\""))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
+        format!("one of {}", quoted_list(&KINDS)),
     )
 }
 
@@ -87,7 +79,7 @@ pub enum Spec {
 impl Spec {
     /// Reads the file `path` (its text in `src`): its kind, then its kind's keys. `root` is the
     /// repository (applications are relative to it).
-    pub fn read(src: &Src, path: &Path, root: &Path) -> Result<Spec, ConfigError> {
+    pub fn read(src: &Doc, path: &Path, root: &Path) -> Result<Spec, ConfigError> {
         Ok(match Kind::of(src)? {
             Kind::Simbed => Spec::Simbed(sweep::read(src, path, root)?),
             Kind::Dpm => Spec::Dpm(sweep::read(src, path, root)?),

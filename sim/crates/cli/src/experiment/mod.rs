@@ -39,9 +39,8 @@ mod sweep;
 
 use crate::{code, Failure};
 use clap::Args;
-use fields::Src;
+use confread::{read_text_file, ConfigError, Doc};
 use kind::Spec;
-use machine::config::read_text_file;
 use std::path::{Path, PathBuf};
 
 #[derive(Args)]
@@ -90,14 +89,10 @@ pub fn experiment(args: ExperimentArgs) -> Result<u8, Failure> {
                 .unwrap_or(1)
         })
         .max(1);
-    let located =
-        |e: machine::config::ConfigError| Failure::new(e.exit_code() as u8, e.to_string());
+    let located = |e: ConfigError| Failure::new(e.exit_code() as u8, e.to_string());
     let text = read_text_file(&args.file, "the experiment file").map_err(located)?;
     let shown = args.file.display().to_string();
-    let src = Src {
-        shown: &shown,
-        text: &text,
-    };
+    let src = Doc::text_only(&shown, &text);
     let spec = Spec::read(&src, &args.file, &root).map_err(located)?;
     let out = spec.output(args.output.clone());
     // Everything that can be checked without compiling is checked before anything is built.

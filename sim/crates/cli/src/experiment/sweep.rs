@@ -28,9 +28,9 @@
 //!
 //! Errors name the file, line and column, what is wrong and what was expected (exit 65).
 
-use super::fields::{defines_fit, input_file_at, is_define, Src};
+use super::fields::{defines_fit, input_file_at, int_or, is_define};
 use super::header::{read_name, read_run_ms, sweep_seeds, Header};
-use machine::config::{toml_error, ConfigError};
+use confread::{ConfigError, Doc};
 use serde::Deserialize;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
@@ -80,7 +80,7 @@ pub trait SweepVariant: Sized {
     /// The variants `[sweep]` asks for (`exp` is read but for its variants); `seeds_span`
     /// locates the seeds for a run count that is too large.
     fn variants(
-        src: &Src,
+        src: &Doc,
         raw: &Raw,
         exp: &Experiment<Self>,
         seeds_span: &Range<usize>,
@@ -117,11 +117,11 @@ pub struct Experiment<V> {
 /// repository (apps are relative to it). The keys are checked in the file's order of
 /// importance: the header and the workload first, the variants last.
 pub fn read<V: SweepVariant>(
-    src: &Src,
+    src: &Doc,
     path: &Path,
     root: &Path,
 ) -> Result<Experiment<V>, ConfigError> {
-    let raw: Raw = toml::from_str(src.text).map_err(|e| toml_error(src.shown, src.text, &e))?;
+    let raw: Raw = src.parse()?;
     let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
     let dir = if dir.as_os_str().is_empty() {
         PathBuf::from(".")
@@ -149,14 +149,14 @@ pub fn read<V: SweepVariant>(
         None => app.join("machine.toml"),
     };
     let run_ms = read_run_ms(src, &raw.run_ms, "an integer from 1 to 3600000")?;
-    let min_outputs = src.int(&raw.min_outputs, "min_outputs", 0, 10_000_000, 0)? as u64;
+    let min_outputs = int_or(src, &raw.min_outputs, "min_outputs", (0, 10_000_000), 0)? as u64;
     let seeds = sweep_seeds(src, &raw.seeds)?;
     let seeds_span = raw
         .seeds
         .as_ref()
         .map(|s| s.span())
         .unwrap_or_else(|| raw.sweep.span());
-    let jitter_bin_us = src.int(&raw.jitter_bin_us, "jitter_bin_us", 1, 1_000_000, 10)?;
+    let jitter_bin_us = int_or(src, &raw.jitter_bin_us, "jitter_bin_us", (1, 1_000_000), 10)?;
     let on_time_tolerance_pct = match &raw.on_time_tolerance_pct {
         None => 1.0,
         Some(x) if *x.get_ref() > 0.0 && *x.get_ref() <= 50.0 => *x.get_ref(),

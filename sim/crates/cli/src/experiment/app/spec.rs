@@ -3,9 +3,9 @@
 //! `[expect]`. Errors name the file, line and column (exit 65; 66 for a machine file that
 //! cannot be read).
 
-use crate::experiment::fields::{check_size, defines_fit, input_file_at, Src};
+use crate::experiment::fields::{axis_empty, check_size, defines_fit, input_file_at, twice};
 use crate::experiment::header::{app_seeds, read_name, read_run_ms, Header};
-use machine::config::{toml_error, ConfigError};
+use confread::{ConfigError, Doc};
 use serde::Deserialize;
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -117,8 +117,8 @@ pub struct AppExperiment {
 
 /// Reads the experiment file `path` (its text in `src`); `root` is the repository (the
 /// application is relative to it).
-pub fn parse(src: &Src, path: &Path, root: &Path) -> Result<AppExperiment, ConfigError> {
-    let raw: Raw = toml::from_str(src.text).map_err(|e| toml_error(src.shown, src.text, &e))?;
+pub fn parse(src: &Doc, path: &Path, root: &Path) -> Result<AppExperiment, ConfigError> {
+    let raw: Raw = src.parse()?;
     let err =
         |span: &std::ops::Range<usize>, what: String, expected: &str| src.err(span, what, expected);
     let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
@@ -202,12 +202,12 @@ pub fn parse(src: &Src, path: &Path, root: &Path) -> Result<AppExperiment, Confi
 
 /// `[sweep] scheduler`: the schedulers to build with (`None`: the application's own).
 fn read_schedulers(
-    src: &Src,
+    src: &Doc,
     list: &Option<Vec<Spanned<String>>>,
 ) -> Result<Vec<Option<String>>, ConfigError> {
     Ok(match list {
         Some(list) => {
-            src.axis_empty(list.len(), "scheduler")?;
+            axis_empty(src, list.len(), "scheduler")?;
             let mut v = Vec::new();
             let known = schedulers();
             for s in list {
@@ -219,7 +219,11 @@ fn read_schedulers(
                     ));
                 }
                 if v.contains(&Some(s.get_ref().clone())) {
-                    return Err(src.twice(&s.span(), format!("scheduler {:?}", s.get_ref())));
+                    return Err(twice(
+                        src,
+                        &s.span(),
+                        format!("scheduler {:?}", s.get_ref()),
+                    ));
                 }
                 v.push(Some(s.get_ref().clone()));
             }
@@ -231,12 +235,12 @@ fn read_schedulers(
 
 /// `[sweep] tick_hz`: the tick rates to build with (`None`: the application's own).
 fn read_ticks(
-    src: &Src,
+    src: &Doc,
     list: &Option<Vec<Spanned<i64>>>,
 ) -> Result<Vec<Option<i64>>, ConfigError> {
     Ok(match list {
         Some(list) => {
-            src.axis_empty(list.len(), "tick_hz")?;
+            axis_empty(src, list.len(), "tick_hz")?;
             let mut v = Vec::new();
             let mut seen = HashSet::new();
             for t in list {
@@ -248,7 +252,7 @@ fn read_ticks(
                     ));
                 }
                 if !seen.insert(*t.get_ref()) {
-                    return Err(src.twice(&t.span(), format!("tick_hz {}", t.get_ref())));
+                    return Err(twice(src, &t.span(), format!("tick_hz {}", t.get_ref())));
                 }
                 v.push(Some(*t.get_ref()));
             }
@@ -260,12 +264,12 @@ fn read_ticks(
 
 /// `[sweep] cflags`: the sets of defines to build with, each set once.
 fn read_cflag_sets(
-    src: &Src,
+    src: &Doc,
     list: &Option<Vec<Spanned<Vec<Spanned<String>>>>>,
 ) -> Result<Vec<Vec<String>>, ConfigError> {
     Ok(match list {
         Some(list) => {
-            src.axis_empty(list.len(), "cflags")?;
+            axis_empty(src, list.len(), "cflags")?;
             let mut v: Vec<Vec<String>> = Vec::new();
             let mut seen = HashSet::new();
             for set in list {
@@ -288,7 +292,7 @@ fn read_cflag_sets(
                 let defines: Vec<String> =
                     set.get_ref().iter().map(|f| f.get_ref().clone()).collect();
                 if !seen.insert(defines.clone()) {
-                    return Err(src.twice(&set.span(), format!("cflags set {defines:?}")));
+                    return Err(twice(src, &set.span(), format!("cflags set {defines:?}")));
                 }
                 v.push(defines);
             }
@@ -301,27 +305,27 @@ fn read_cflag_sets(
 /// `[sweep] machine`: the machines to run on, by name, with their files (`None`: the
 /// application's own), each once; `dir` is the experiment file's directory.
 fn read_machines(
-    src: &Src,
+    src: &Doc,
     dir: &Path,
     list: &Option<Vec<Spanned<String>>>,
 ) -> Result<Vec<(String, Option<PathBuf>)>, ConfigError> {
     Ok(match list {
         Some(list) => {
-            src.axis_empty(list.len(), "machine")?;
+            axis_empty(src, list.len(), "machine")?;
             let mut v = Vec::new();
             // The same file under two spellings is the same machine too.
             let mut seen: HashSet<Option<PathBuf>> = HashSet::new();
             for m in list {
                 if m.get_ref() == "default" {
                     if !seen.insert(None) {
-                        return Err(src.twice(&m.span(), "machine \"default\"".into()));
+                        return Err(twice(src, &m.span(), "machine \"default\"".into()));
                     }
                     v.push(("default".to_string(), None));
                 } else {
                     let p = dir.join(m.get_ref());
                     input_file_at(src, &m.span(), &p, "the machine file")?;
                     if !seen.insert(Some(p.canonicalize().unwrap_or_else(|_| p.clone()))) {
-                        return Err(src.twice(&m.span(), format!("machine {:?}", m.get_ref())));
+                        return Err(twice(src, &m.span(), format!("machine {:?}", m.get_ref())));
                     }
                     v.push((m.get_ref().clone(), Some(p)));
                 }
@@ -333,7 +337,7 @@ fn read_machines(
 }
 
 /// `[expect]`: the exit code and the console lines every run must give.
-fn read_expect(src: &Src, expect: Option<RawExpect>) -> Result<(u8, Vec<String>), ConfigError> {
+fn read_expect(src: &Doc, expect: Option<RawExpect>) -> Result<(u8, Vec<String>), ConfigError> {
     Ok(match expect {
         Some(e) => {
             let exit = match &e.exit {
@@ -370,10 +374,7 @@ mod tests {
         let f = d.join("e.toml");
         std::fs::write(&f, text).unwrap();
         let shown = f.display().to_string();
-        let src = Src {
-            shown: &shown,
-            text,
-        };
+        let src = Doc::text_only(&shown, text);
         let r = parse(&src, &f, &root()).map_err(|e| e.to_string());
         let _ = std::fs::remove_dir_all(&d);
         r

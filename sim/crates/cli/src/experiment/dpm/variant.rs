@@ -2,9 +2,9 @@
 //! kernel, on the machine file of one scaling mode (APP/WORKLOAD-MODE.machine.toml), and how
 //! `[sweep]` makes them: each workload in each mode under each policy.
 
-use crate::experiment::fields::{check_size, input_file_at, Src};
+use crate::experiment::fields::{check_size, input_file_at};
 use crate::experiment::sweep::{Experiment, Raw, SweepVariant};
-use machine::config::ConfigError;
+use confread::{ConfigError, Doc};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 use sysdesc::PowerPolicy;
@@ -54,7 +54,7 @@ impl SweepVariant for DpmVariant {
     const MAIN_SOURCE: &'static str = "dpm.c";
 
     fn variants(
-        src: &Src,
+        src: &Doc,
         raw: &Raw,
         exp: &Experiment<DpmVariant>,
         seeds_span: &Range<usize>,
@@ -98,7 +98,7 @@ fn system_toml(v: &DpmVariant, run_ms: u32) -> String {
 
 /// The variants of kind = "dpm": each workload in each mode under each policy.
 fn dpm_variants(
-    c: &Src,
+    c: &Doc,
     raw: &Raw,
     exp: &Experiment<DpmVariant>,
     seeds_span: &Range<usize>,

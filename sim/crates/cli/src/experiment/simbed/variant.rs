@@ -4,9 +4,9 @@
 //! the axes (the scheduler axis applies to Ubik only), each variant run long enough for
 //! `min_outputs`.
 
-use crate::experiment::fields::{check_size, Src};
+use crate::experiment::fields::{check_size, int_or, u32_axis};
 use crate::experiment::sweep::{Experiment, Raw, SweepVariant};
-use machine::config::ConfigError;
+use confread::{ConfigError, Doc};
 use std::fmt::Write as _;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
@@ -171,7 +171,7 @@ impl SweepVariant for Variant {
     const MAIN_SOURCE: &'static str = "workloads.c";
 
     fn variants(
-        src: &Src,
+        src: &Doc,
         raw: &Raw,
         exp: &Experiment<Variant>,
         seeds_span: &Range<usize>,
@@ -240,7 +240,7 @@ fn system_toml(v: &Variant, run_ms: u32, cflags: &[String]) -> String {
 /// The variants of kind = "simbed": every system, workload setting, task count, period and
 /// output time, each run long enough for `min_outputs`.
 fn simbed_variants(
-    c: &Src,
+    c: &Doc,
     raw: &Raw,
     exp: &Experiment<Variant>,
     seeds_span: &Range<usize>,
@@ -262,10 +262,10 @@ fn simbed_variants(
         &["prio"],
     )?;
     let workloads = c.strings(&Some(sw.workload.clone()), "workload", &WORKLOADS, &[])?;
-    let tasks = c.ints(&sw.tasks, "tasks", 1, 8, &[1])?;
-    let periods = c.ints(&sw.period_us, "period_us", 100, 10_000_000, &[8000])?;
-    let ratios = c.ints(&sw.ratio, "ratio", 1, 64, &[2])?;
-    let tick_hz = c.int(&sw.tick_hz, "tick_hz", 1, 100_000, 1000)?;
+    let tasks = u32_axis(c, &sw.tasks, "tasks", (1, 8), &[1])?;
+    let periods = u32_axis(c, &sw.period_us, "period_us", (100, 10_000_000), &[8000])?;
+    let ratios = u32_axis(c, &sw.ratio, "ratio", (1, 64), &[2])?;
+    let tick_hz = int_or(c, &sw.tick_hz, "tick_hz", (1, 100_000), 1000)?;
     let outputs = c.strings(&sw.output, "output", &["start", "end"], &["start"])?;
     let tick_us = 1_000_000 / tick_hz;
 
@@ -365,7 +365,7 @@ fn simbed_variants(
 
 /// Lengthens each variant's run to make `min_outputs` outputs, in whole ticks of `tick_us`.
 fn lengthen(
-    c: &Src,
+    c: &Doc,
     raw: &Raw,
     variants: &mut [Variant],
     min_outputs: u64,
@@ -416,10 +416,7 @@ mod tests {
         let p = dir.join("x.toml");
         std::fs::write(&p, text).unwrap();
         let shown = p.display().to_string();
-        let src = Src {
-            shown: &shown,
-            text,
-        };
+        let src = Doc::text_only(&shown, text);
         sweep::read(&src, &p, &root())
     }
 
