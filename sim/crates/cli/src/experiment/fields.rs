@@ -68,7 +68,6 @@ pub const MAX_RUNS: u128 = 100_000;
 /// Refuses an experiment bigger than [`MAX_BUILDS`] builds or [`MAX_RUNS`] runs, counted
 /// from its axes' lengths before any variant is made: `builds` is how the axes multiply (for
 /// the message), `n_builds` and `n_runs` the counts (in u128: no axis product overflows).
-#[allow(clippy::too_many_arguments)]
 pub fn check_size(
     src: &Doc,
     builds_span: &std::ops::Range<usize>,
