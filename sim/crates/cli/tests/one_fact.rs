@@ -37,7 +37,11 @@ fn the_experiment_code_restates_no_policy_list() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/experiment");
     let mut files = Vec::new();
     rust_files(&dir, &mut files);
-    assert!(files.len() > 10, "no experiment sources under {}", dir.display());
+    assert!(
+        files.len() > 10,
+        "no experiment sources under {}",
+        dir.display()
+    );
     let mut found = Vec::new();
     for f in files {
         let text = std::fs::read_to_string(&f).unwrap();

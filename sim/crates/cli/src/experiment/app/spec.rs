@@ -56,7 +56,7 @@ pub struct Build {
     pub cflags: Vec<String>,
     /// Its directory's name under `build/` and its name in `app.csv`: unique in the experiment
     /// (`unique_labels`).
-    label: String,
+    pub(super) label: String,
 }
 
 /// Gives every build its label: the readable one (`readable_label`) when no other build has
@@ -215,7 +215,7 @@ fn read_schedulers(
                     return Err(src.err(
                         &s.span(),
                         format!("scheduler {:?} is not a scheduler", s.get_ref()),
-                        &format!("one of {}", known.join(", ")),
+                        format!("one of {}", known.join(", ")),
                     ));
                 }
                 if v.contains(&Some(s.get_ref().clone())) {
