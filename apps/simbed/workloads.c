@@ -1,19 +1,19 @@
 /* The SimBed application kernels (SimBed paper, section 2), written once against sb.h:
  *
- *   SB_WORKLOAD = SB_IPC   raw periodic IPC: a reader job passes each input sample on, a
+ *   SB_WORKLOAD = ipc      raw periodic IPC: a reader job passes each input sample on, a
  *                          writer job outputs it (both every SB_PERIOD_US)
- *               = SB_UP    up-sampler SB_RATIO:1: reader every SB_PERIOD_US, writer every
+ *               = up       up-sampler SB_RATIO:1: reader every SB_PERIOD_US, writer every
  *                          SB_PERIOD_US / SB_RATIO, linear interpolation
- *               = SB_DOWN  down-sampler 1:SB_RATIO: reader every SB_PERIOD_US / SB_RATIO,
+ *               = down     down-sampler 1:SB_RATIO: reader every SB_PERIOD_US / SB_RATIO,
  *                          writer every SB_PERIOD_US, the mean of SB_RATIO samples
- *               = SB_FIR   128-tap FIR filter: reader and writer every SB_PERIOD_US
- *               = SB_ADPCM_ENC, SB_ADPCM_DEC  the RTM paper's MediaBench-like channels: the
+ *               = fir      128-tap FIR filter: reader and writer every SB_PERIOD_US
+ *               = adpcm_enc, adpcm_dec  the RTM paper's MediaBench-like channels: the
  *                          reader (input processing) takes a frame of SB_FRAME samples from
  *                          its input stream and IMA-ADPCM encodes it (or decodes it, the
  *                          samples' low 4 bits taken as the codes) and sends the frame's
  *                          checksum; the writer (output task) passes it on. Both every
  *                          SB_PERIOD_US (20 ms in experiments/rtm.toml)
- *               = SB_NONE  background load only
+ *               = none     background load only
  *   SB_TASKS tasks (1, 2, 4, 8), each two independently scheduled jobs joined by a channel
  *   (the OS's IPC): task i reads input stream IN[1 + i] and writes OUT[1 + i].
  *   SB_BACKGROUND (default 1): the 32 ms control loop (random memory look-ups) and the
@@ -41,11 +41,31 @@
 #define SB_FIR 4
 #define SB_ADPCM_ENC 5
 #define SB_ADPCM_DEC 6
-#define SB_ADPCM (SB_WORKLOAD == SB_ADPCM_ENC || SB_WORKLOAD == SB_ADPCM_DEC)
+
+/* The workload is chosen at build time by its name, -DSB_WORKLOAD=up (`ubik experiment`
+ * passes its `[sweep] workload` as written, so no list elsewhere has to follow the numbers
+ * above). SB_WL_<name> is the workload's number plus one: a name not listed here reads 0 in
+ * #if and is refused below, instead of building SB_NONE. SB_WORKLOAD_ID is the number (the
+ * counters line prints it). */
+#define SB_WL_none (SB_NONE + 1)
+#define SB_WL_ipc (SB_IPC + 1)
+#define SB_WL_up (SB_UP + 1)
+#define SB_WL_down (SB_DOWN + 1)
+#define SB_WL_fir (SB_FIR + 1)
+#define SB_WL_adpcm_enc (SB_ADPCM_ENC + 1)
+#define SB_WL_adpcm_dec (SB_ADPCM_DEC + 1)
 
 #ifndef SB_WORKLOAD
-#define SB_WORKLOAD SB_IPC
+#define SB_WORKLOAD ipc
 #endif
+/* Two levels, so that SB_WORKLOAD is replaced by the name before the paste. */
+#define SB_PASTE(a, b) a##b
+#define SB_WL_OF(name) SB_PASTE(SB_WL_, name)
+#if SB_WL_OF(SB_WORKLOAD) == 0
+#error "SB_WORKLOAD: not a workload name (none, ipc, up, down, fir, adpcm_enc, adpcm_dec)"
+#endif
+#define SB_WORKLOAD_ID (SB_WL_OF(SB_WORKLOAD) - 1)
+#define SB_ADPCM (SB_WORKLOAD_ID == SB_ADPCM_ENC || SB_WORKLOAD_ID == SB_ADPCM_DEC)
 #ifndef SB_TASKS
 #define SB_TASKS 1
 #endif
@@ -160,7 +180,7 @@ static __attribute__((unused)) uint32_t adpcm_frame(task_t *t)
     uint32_t sum = 0;
     for (unsigned k = 0; k < SB_FRAME; k++) {
         uint32_t x = bsp_io_in(1 + t->index);
-#if SB_WORKLOAD == SB_ADPCM_ENC
+#if SB_WORKLOAD_ID == SB_ADPCM_ENC
         uint32_t out = adpcm_encode(t, (int32_t)x);
 #else
         uint32_t out = (uint32_t)adpcm_step(t, x & 15);
@@ -242,11 +262,11 @@ static __attribute__((unused)) bool compute_fir(task_t *t, uint32_t *v)
     return true;
 }
 
-#if SB_WORKLOAD == SB_UP
+#if SB_WORKLOAD_ID == SB_UP
 #define COMPUTE compute_up
-#elif SB_WORKLOAD == SB_DOWN
+#elif SB_WORKLOAD_ID == SB_DOWN
 #define COMPUTE compute_down
-#elif SB_WORKLOAD == SB_FIR
+#elif SB_WORKLOAD_ID == SB_FIR
 #define COMPUTE compute_fir
 #else
 #define COMPUTE compute_ipc
@@ -300,7 +320,7 @@ static void stop(void *arg)
     }
     bsp_printf("simbed os=%s workload=%d tasks=%d period_us=%d ratio=%d outputs=%u drops=%u "
                "empties=%u aperiodic=%u\n",
-               SB_OS_NAME, SB_WORKLOAD, SB_TASKS, SB_PERIOD_US, SB_RATIO, (unsigned)outputs,
+               SB_OS_NAME, SB_WORKLOAD_ID, SB_TASKS, SB_PERIOD_US, SB_RATIO, (unsigned)outputs,
                (unsigned)drops, (unsigned)empties, (unsigned)aperiodic_count);
     bsp_exit(0);
 }
@@ -330,11 +350,11 @@ int main(void)
     must(sb_irq_job("aperiodic", 0, aperiodic, 0, 1), "aperiodic");
     must(sb_job("control", control, 0, CONTROL_PERIOD_US, 0, 100), "control");
 #endif
-#if SB_WORKLOAD != SB_NONE
+#if SB_WORKLOAD_ID != SB_NONE
     uint32_t p_read = SB_PERIOD_US, p_write = SB_PERIOD_US;
-#if SB_WORKLOAD == SB_UP
+#if SB_WORKLOAD_ID == SB_UP
     p_write = SB_PERIOD_US / SB_RATIO;
-#elif SB_WORKLOAD == SB_DOWN
+#elif SB_WORKLOAD_ID == SB_DOWN
     p_read = SB_PERIOD_US / SB_RATIO;
 #endif
     /* Rate-monotonic: the faster job of each task first; readers before writers. */
@@ -348,7 +368,7 @@ int main(void)
          * SB_RATIO samples are in, the up-sampler's (faster than its reader, so released
          * before it at a common release) when the first sample is, whatever order the
          * scheduler runs equal releases in. */
-        uint32_t w_offset = SB_WORKLOAD == SB_DOWN || SB_WORKLOAD == SB_UP ? p_write : 0;
+        uint32_t w_offset = SB_WORKLOAD_ID == SB_DOWN || SB_WORKLOAD_ID == SB_UP ? p_write : 0;
         must(sb_job("writer", writer, t, p_write, w_offset, write_prio + SB_TASKS + i), "writer");
     }
 #endif

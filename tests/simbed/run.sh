@@ -13,9 +13,8 @@ mkdir -p "$work"
 pass=0 fail=0
 
 run_one() { # OS SCHED WORKLOAD RATIO TASKS PERIOD_US
-    local os=$1 sched=$2 wl=$3 ratio=$4 tasks=$5 period=$6 name="$1-$3" num
+    local os=$1 sched=$2 wl=$3 ratio=$4 tasks=$5 period=$6 name="$1-$3"
     [[ $os == ubik ]] && name="$os-$sched-$wl"
-    case $wl in ipc) num=1 ;; up) num=2 ;; down) num=3 ;; fir) num=4 ;; adpcm_enc) num=5 ;; adpcm_dec) num=6 ;; esac
     local extra=""
     [[ $os == nos-rtm ]] && extra=', "-DNOS_RTM=1"' # NOS with the RTM (nos/nos.h)
     local app="$work/$name"
@@ -25,7 +24,7 @@ run_one() { # OS SCHED WORKLOAD RATIO TASKS PERIOD_US
         echo "[kernel]"
         if [[ $os == nos* ]]; then echo 'os = "nos"'; else echo "scheduler = \"$sched\""; fi
         echo "[build]"
-        echo "cflags = [\"-DSB_WORKLOAD=$num\", \"-DSB_TASKS=$tasks\", \"-DSB_PERIOD_US=$period\", \"-DSB_RATIO=$ratio\", \"-DSB_RUN_MS=150\"$extra]"
+        echo "cflags = [\"-DSB_WORKLOAD=$wl\", \"-DSB_TASKS=$tasks\", \"-DSB_PERIOD_US=$period\", \"-DSB_RATIO=$ratio\", \"-DSB_RUN_MS=150\"$extra]"
     } > "$app/system.toml.new"
     cmp -s "$app/system.toml.new" "$app/system.toml" || mv "$app/system.toml.new" "$app/system.toml"
     rm -f "$app/system.toml.new"

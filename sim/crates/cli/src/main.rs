@@ -3,15 +3,10 @@
 mod build;
 mod experiment;
 mod gen;
-mod htmlreport;
-mod hvreport;
-mod mdreport;
 mod outputs;
-mod paper;
 mod report;
-mod results;
 mod run;
-mod suite;
+mod run_stats;
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -53,7 +48,7 @@ enum Command {
     /// Build, run and measure the firmware variants of an experiment file; write data and plots.
     Experiment(experiment::ExperimentArgs),
     /// Write one HTML page with every figure and table of the results under DIR.
-    Report(htmlreport::ReportArgs),
+    Report(report::ReportArgs),
     /// Show the machine description.
     Machine {
         /// Print the built-in default machine file (the reference for its keys).
@@ -159,7 +154,7 @@ fn real_main() -> u8 {
         Command::Build(args) => build::build(args),
         Command::Gen(args) => gen::gen(args),
         Command::Experiment(args) => experiment::experiment(args),
-        Command::Report(args) => htmlreport::report(args),
+        Command::Report(args) => report::report(args),
         Command::Machine {
             print_default,
             check,

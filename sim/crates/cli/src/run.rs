@@ -1,7 +1,7 @@
 //! `ubik run FIRMWARE.elf`: load, run to the end, report (contract: `docs/contract.md`).
 
 use crate::outputs::{self, Named};
-use crate::report::{stats_of, write_io_csv, write_stats, RunInfo, RunStats, Stats};
+use crate::run_stats::{stats_of, write_io_csv, write_stats, RunInfo, RunStats, Stats};
 use crate::{code, Failure};
 use clap::Args;
 use machine::config::{MachineConfig, RAM_BASE};
@@ -434,10 +434,10 @@ fn streaming_io_sink(
                 1 << 16,
                 f.try_clone().map_err(|e| write_failure("--io", p, &e))?,
             );
-            writeln!(w, "{}", crate::report::IO_CSV_HEADER)
+            writeln!(w, "{}", crate::run_stats::IO_CSV_HEADER)
                 .map_err(|e| write_failure("--io", p, &e))?;
             Some(Box::new(move |ev: &[machine::record::IoEvent]| {
-                crate::report::write_io_rows(&mut w, ev.iter())?;
+                crate::run_stats::write_io_rows(&mut w, ev.iter())?;
                 w.flush()
             }) as machine::record::RecordSink)
         }

@@ -5,21 +5,18 @@
 //! line naming the file, with the exit code of the contract: 65 bad data, 66 a file that cannot
 //! be read, 69 no cross compiler, 74 an output directory that cannot be written.
 
-use super::spec::{Experiment, Kind};
+use super::sweep::{Experiment, SweepVariant};
 use crate::{code, Failure};
 use machine::config::MachineConfig;
 use std::path::{Path, PathBuf};
 use sysdesc::SystemDesc;
 
-/// The machine files the runs use: the experiment's, or for a DPM experiment one per
-/// (workload, mode), `APP/WORKLOAD-MODE.machine.toml`.
-pub fn machine_files(exp: &Experiment) -> Vec<PathBuf> {
-    if exp.kind != Kind::Dpm {
-        return vec![exp.machine.clone()];
-    }
+/// The machine files the runs use, each once: the experiment's, or for a DPM experiment one
+/// per (workload, mode), `APP/WORKLOAD-MODE.machine.toml`.
+pub fn machine_files<V: SweepVariant>(exp: &Experiment<V>) -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = Vec::new();
-    for v in &exp.dpm {
-        let f = super::dpm::machine_file(exp, v);
+    for v in &exp.variants {
+        let f = v.machine_file(exp);
         if !files.contains(&f) {
             files.push(f);
         }
@@ -44,12 +41,8 @@ fn cannot_read(p: &Path, what: &str, e: &std::io::Error) -> Failure {
 }
 
 /// The workload directory: its main source and every source it has that the variants copy.
-fn check_app(exp: &Experiment) -> Result<(), Failure> {
-    let main = if exp.kind == Kind::Dpm {
-        "dpm.c"
-    } else {
-        "workloads.c"
-    };
+fn check_app<V: SweepVariant>(exp: &Experiment<V>) -> Result<(), Failure> {
+    let main = V::MAIN_SOURCE;
     if !exp.app.join(main).is_file() {
         return Err(Failure::new(
             code::NO_INPUT,
@@ -75,16 +68,10 @@ fn check_app(exp: &Experiment) -> Result<(), Failure> {
 }
 
 /// The kernel (its scheduler for each Ubik variant) or NOS sources the variants compile.
-fn check_kernel(exp: &Experiment, root: &Path) -> Result<(), Failure> {
+fn check_kernel<V: SweepVariant>(exp: &Experiment<V>, root: &Path) -> Result<(), Failure> {
     let mut needed: Vec<PathBuf> = Vec::new();
-    if exp.kind == Kind::Dpm {
-        needed.push(root.join("kernel/sched/prio.c"));
-    }
     for v in &exp.variants {
-        let p = match &v.scheduler {
-            Some(s) => root.join("kernel/sched").join(format!("{s}.c")),
-            None => root.join("nos/nos.c"),
-        };
+        let p = v.kernel_source(root);
         if !needed.contains(&p) {
             needed.push(p);
         }
@@ -102,24 +89,18 @@ fn check_kernel(exp: &Experiment, root: &Path) -> Result<(), Failure> {
 
 /// Each variant's generated system description must be one `ubik build` accepts; if not,
 /// that is a bug in `ubik experiment` (the experiment file's values were checked).
-fn check_descriptions(exp: &Experiment, out: &Path) -> Result<(), Failure> {
-    let descs: Vec<(String, String)> = if exp.kind == Kind::Dpm {
-        exp.dpm
-            .iter()
-            .map(|v| (v.label(), super::dpm::system_toml(v, exp.run_ms)))
-            .collect()
-    } else {
-        exp.variants
-            .iter()
-            .map(|v| (v.label(), super::system_toml(v, v.run_ms, &exp.cflags)))
-            .collect()
-    };
+fn check_descriptions<V: SweepVariant>(exp: &Experiment<V>, out: &Path) -> Result<(), Failure> {
+    let descs: Vec<(String, String)> = exp
+        .variants
+        .iter()
+        .map(|v| (v.label(), v.system_toml(exp)))
+        .collect();
     for (label, text) in descs {
         let name = out.join("build").join(&label).join("system.toml");
         SystemDesc::from_str(&text, &name.display().to_string()).map_err(|e| {
             Failure::new(
                 code::INTERNAL,
-                format!("experiment {}: variant {label}: the generated system description is rejected: {e}; this is a bug in Ubik, please report it", exp.name),
+                format!("experiment {}: variant {label}: the generated system description is rejected: {e}; this is a bug in Ubik, please report it", exp.header.name),
             )
         })?;
     }
@@ -167,7 +148,11 @@ pub fn check_output_dir(out: &Path) -> Result<(), Failure> {
 }
 
 /// Every check, in the order a user fixes things: data first, then tools and space.
-pub fn check_inputs(exp: &Experiment, root: &Path, out: &Path) -> Result<(), Failure> {
+pub fn check_inputs<V: SweepVariant>(
+    exp: &Experiment<V>,
+    root: &Path,
+    out: &Path,
+) -> Result<(), Failure> {
     check_app(exp)?;
     for m in machine_files(exp) {
         MachineConfig::from_file(&m)

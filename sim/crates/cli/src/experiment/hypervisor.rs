@@ -10,17 +10,18 @@
 //! experiment's: its one line (`ubik: ...`) and its exit code, when the contract has it (65
 //! bad data, 66, 69, 74, a firmware's 1..63, 71, 72, 130; anything else 70).
 
+use super::header::is_dir_name;
 use crate::{code, Failure};
-use machine::config::{invalid_at, read_text_file, toml_error, ConfigError};
+use confread::{ConfigError, Doc};
 use serde::Deserialize;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use toml::Spanned;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 #[allow(dead_code)] // read for its checks: the runner reads the file itself
 struct Raw {
-    kind: String,
+    kind: String, // read by Kind::of; here only accepted
     rt: Spanned<String>,
     gp: Spanned<String>,
     policies: Spanned<Vec<Spanned<String>>>,
@@ -44,14 +45,16 @@ struct RawLoad {
     words: Spanned<i64>,
 }
 
-/// Checks the file: every key present and in range, the applications' directories there.
-fn check(path: &Path, root: &Path) -> Result<(), ConfigError> {
-    let text = read_text_file(path, "the experiment file")?;
-    let shown = path.display().to_string();
-    let raw: Raw = toml::from_str(&text).map_err(|e| toml_error(&shown, &text, &e))?;
-    let err = |span: std::ops::Range<usize>, what: String, expected: &str| {
-        invalid_at(&shown, &text, &span, what, expected)
-    };
+/// The hypervisor experiment, checked. It has no header: its runner reads the file itself
+/// (as data, so no value of it reaches a shell) and writes one file, `OUT/bench/hypervisor.json`.
+pub struct HypervisorExperiment;
+
+/// Checks the file (its text in `src`): every key present and in range, the applications'
+/// directories there (`root` is the repository).
+pub fn check(src: &Doc, root: &Path) -> Result<HypervisorExperiment, ConfigError> {
+    let raw: Raw = src.parse()?;
+    let err =
+        |span: std::ops::Range<usize>, what: String, expected: &str| src.err(&span, what, expected);
     let range = |v: &Spanned<i64>, key: &str, lo: i64, hi: i64| {
         let n = *v.get_ref();
         if (lo..=hi).contains(&n) {
@@ -147,7 +150,7 @@ fn check(path: &Path, root: &Path) -> Result<(), ConfigError> {
                 "each [[load]] named once (it names the runs' directories)",
             ));
         }
-        if !super::spec::is_dir_name(l.name.get_ref()) {
+        if !is_dir_name(l.name.get_ref()) {
             return Err(err(
                 l.name.span(),
                 format!(
@@ -175,26 +178,12 @@ fn check(path: &Path, root: &Path) -> Result<(), ConfigError> {
             ));
         }
     }
-    Ok(())
+    Ok(HypervisorExperiment)
 }
 
-pub fn run(
-    file: &Path,
-    root: &Path,
-    output: Option<PathBuf>,
-    check_only: bool,
-) -> Result<u8, Failure> {
-    check(file, root).map_err(|e| Failure::new(e.exit_code() as u8, e.to_string()))?;
-    let out = output.unwrap_or_else(|| PathBuf::from("out")).join("bench");
-    if check_only {
-        println!(
-            "{}: ok (-> {})",
-            file.display(),
-            out.join("hypervisor.json").display()
-        );
-        return Ok(0);
-    }
-    std::fs::create_dir_all(&out).map_err(|e| {
+/// Runs the experiment's runner on `file` into `out` (made): `out/hypervisor.json`.
+pub fn run(file: &Path, root: &Path, out: &Path) -> Result<u8, Failure> {
+    std::fs::create_dir_all(out).map_err(|e| {
         Failure::new(
             code::IO_ERROR,
             format!(

@@ -6,8 +6,8 @@
 //! interrupted; 70 for anything else), and one line naming the variant or run and the file
 //! that holds the details (`build.log`, `console.txt`).
 
-use crate::report::{write_io_csv, write_stats, Stats};
 use crate::run::{outcome_status, simulate, Observe, Simulation};
+use crate::run_stats::{write_io_csv, write_stats, Stats};
 use crate::{code, Failure};
 use machine::config::{MachineConfig, RAM_BASE};
 use machine::elf::load_elf_file;

@@ -110,7 +110,7 @@ pub struct Bench {
     pub name: String,
     pub value: Value,
     /// The OS-overhead suite's files (`suite::SUITE_FILES`), checked and read as rows x metrics.
-    pub suite: Option<crate::suite::SuiteTable>,
+    pub suite: Option<super::suite::SuiteTable>,
 }
 
 fn bad(path: &Path, what: impl std::fmt::Display) -> Failure {
@@ -584,8 +584,8 @@ pub fn read_benches(dir: &Path) -> Result<Vec<Bench>, Failure> {
             return Err(bad(&p, format!("the top level is {}; expected a JSON object of benchmark figures (`make bench`)", describe(&value))));
         }
         let name = file_name(&p);
-        let suite = match crate::suite::caption(&name) {
-            Some(_) => Some(crate::suite::parse(&value).map_err(|e| bad(&p, e))?),
+        let suite = match super::suite::caption(&name) {
+            Some(_) => Some(super::suite::parse(&value).map_err(|e| bad(&p, e))?),
             None => None,
         };
         benches.push(Bench { name, value, suite });

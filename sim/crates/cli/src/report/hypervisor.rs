@@ -3,7 +3,7 @@
 //! to alone, beside seed paper 004's FreeRTOS alone and beside Linux. The file's other keys
 //! (by load, setup) stay in the generic table below it.
 
-use crate::htmlreport::esc;
+use super::html::esc;
 use serde_json::Value;
 use std::fmt::Write as _;
 

@@ -3,7 +3,7 @@
 //! `Category::ALL`: the header and the rows are built from the same list and cannot drift.
 
 use super::metrics::{abs_quantile_us, mean_us, quantile_us, RunMetrics};
-use super::spec::Variant;
+use super::Variant;
 use observe::Category;
 use std::fmt::Write as _;
 

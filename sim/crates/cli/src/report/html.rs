@@ -1,36 +1,17 @@
-//! `ubik report OUT/ -o OUT/report`: one HTML page with every figure and table of the
-//! experiments under OUT (each directory holding a `summary.json` written by `ubik
-//! experiment`, OUT itself included) and the benchmark figures of `OUT/bench/*.json` (the
-//! OS-overhead suite's files as tables and bar charts, OS beside OS: `suite.rs`; the
-//! hypervisor experiment's beside its paper: `hvreport.rs`). The
-//! figures are inlined (SVG), so the page is a single file that reads offline. Every result
-//! file is read and checked first (`results.rs`): bad data is one line naming the file, exit
-//! 65, and no page.
+//! `ubik report`'s HTML page: every experiment's settings, definitions, the paper's numbers,
+//! table and figures (inlined SVG, so the page is a single file that reads offline), and the
+//! benchmark files (the OS-overhead suite's as tables and bar charts, OS beside OS:
+//! `suite.rs`; the hypervisor experiment's beside its paper: `hypervisor.rs`; any other as a
+//! table of its JSON keys).
 
-use crate::results::{
-    experiment_dirs, read_benches, read_experiment, Bench, ExperimentResult, Table, VARIANT_COLUMNS,
-};
-use crate::suite;
-use crate::{code, Failure};
-use clap::Args;
+use super::results::{Bench, ExperimentResult, Table, VARIANT_COLUMNS};
+use super::suite;
 use serde_json::Value;
 use std::fmt::Write as _;
-use std::path::PathBuf;
+use std::path::Path;
 
-#[derive(Args)]
-pub struct ReportArgs {
-    /// The results directory (`out/`, or one experiment's directory).
-    pub dir: PathBuf,
-    /// Where the report goes [default: DIR/report]; the page is DIR/report/index.html.
-    #[arg(short = 'o', long = "output", value_name = "DIR")]
-    pub output: Option<PathBuf>,
-    /// Print every experiment's table as Markdown on stdout instead (docs/results.md's
-    /// tables are made this way: scripts/results-tables.sh).
-    #[arg(long, conflicts_with = "output")]
-    pub markdown: bool,
-}
-
-pub(crate) fn esc(s: &str) -> String {
+/// `s` as HTML text (and attribute value).
+pub(super) fn esc(s: &str) -> String {
     s.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
@@ -109,48 +90,13 @@ th{background:#eee}td:first-child,th:first-child{text-align:left}\
 .figs{display:flex;flex-wrap:wrap;gap:12px}.figs figure{margin:0;width:calc(50% - 6px)}.figs svg{max-width:100%;height:auto;border:1px solid #ddd}\
 .note{color:#555;font-size:13px}.wide{overflow-x:auto}";
 
-pub fn report(args: ReportArgs) -> Result<u8, Failure> {
-    if !args.dir.is_dir() {
-        return Err(Failure::new(
-            code::NO_INPUT,
-            format!(
-                "{}: not a directory; expected the results directory (out/)",
-                args.dir.display()
-            ),
-        ));
-    }
-    let out = args
-        .output
-        .clone()
-        .unwrap_or_else(|| args.dir.join("report"));
-    // Every file is read and checked before the page is written.
-    let exps = experiment_dirs(&args.dir)?
-        .iter()
-        .map(|d| read_experiment(d))
-        .collect::<Result<Vec<_>, _>>()?;
-    if args.markdown {
-        if exps.is_empty() {
-            return Err(Failure::new(
-                code::NO_INPUT,
-                format!("{}: no experiments; expected directories with a summary.json (from `ubik experiment`)", args.dir.display()),
-            ));
-        }
-        print!("{}", crate::mdreport::render(&exps));
-        return Ok(0);
-    }
-    let benches = read_benches(&args.dir)?;
-    if exps.is_empty() && benches.is_empty() {
-        return Err(Failure::new(
-            code::NO_INPUT,
-            format!("{}: no results; expected experiment directories (from `ubik experiment`) or bench/*.json", args.dir.display()),
-        ));
-    }
-
+/// The whole page: an index, then each experiment's section and the benchmarks'.
+pub fn page(dir: &Path, exps: &[ExperimentResult], benches: &[Bench]) -> String {
     let mut h = String::new();
     let _ = write!(h, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Ubik report</title><style>{STYLE}</style></head><body>\n<h1>Ubik report</h1>\n");
-    let _ = writeln!(h, "<p class=\"note\">Results in <code>{}</code>: {} experiment(s), {} benchmark file(s). Every figure is measured on the Ubik testbed (cycle-exact Ibex timing); see docs/results.md for how.</p>", esc(&args.dir.display().to_string()), exps.len(), benches.len());
+    let _ = writeln!(h, "<p class=\"note\">Results in <code>{}</code>: {} experiment(s), {} benchmark file(s). Every figure is measured on the Ubik testbed (cycle-exact Ibex timing); see docs/results.md for how.</p>", esc(&dir.display().to_string()), exps.len(), benches.len());
     h.push_str("<ul>");
-    for e in &exps {
+    for e in exps {
         let _ = write!(
             h,
             "<li><a href=\"#exp-{0}\">experiment {0}</a></li>",
@@ -162,28 +108,14 @@ pub fn report(args: ReportArgs) -> Result<u8, Failure> {
     }
     h.push_str("</ul>\n");
 
-    for e in &exps {
+    for e in exps {
         experiment_section(&mut h, e);
     }
     if !benches.is_empty() {
-        bench_section(&mut h, &benches);
+        bench_section(&mut h, benches);
     }
     h.push_str("</body></html>\n");
-    std::fs::create_dir_all(&out).map_err(|e| {
-        Failure::new(
-            code::IO_ERROR,
-            format!("cannot write the report directory {}: {e}", out.display()),
-        )
-    })?;
-    let page = out.join("index.html");
-    std::fs::write(&page, h).map_err(|e| {
-        Failure::new(
-            code::IO_ERROR,
-            format!("cannot write {}: {e}", page.display()),
-        )
-    })?;
-    println!("{}", page.display());
-    Ok(0)
+    h
 }
 
 /// One experiment's section: its settings, the definitions of its measures, what the paper
@@ -218,7 +150,7 @@ fn experiment_section(h: &mut String, e: &ExperimentResult) {
             s.on_time_tolerance_pct.map_or("1".into(), |p| p.to_string())
         );
     }
-    if let Some((paper, rows)) = crate::paper::reference(&e.name) {
+    if let Some((paper, rows)) = super::paper::reference(&e.name) {
         let _ = write!(h, "<p class=\"note\">What the paper reports, beside Ubik's comparable measure ({}):</p><table><thead><tr><th>the paper</th><th>value</th><th>Ubik: read</th></tr></thead><tbody>", esc(paper));
         for (what, value, ours) in rows {
             let _ = write!(
@@ -265,7 +197,7 @@ fn bench_section(h: &mut String, benches: &[Bench]) {
             }
             _ => {
                 if b.name == "hypervisor.json" {
-                    if let Some(t) = crate::hvreport::html_table(&b.value) {
+                    if let Some(t) = super::hypervisor::html_table(&b.value) {
                         h.push_str(&t);
                     }
                 }

@@ -2,7 +2,7 @@
 //! form docs/results.md embeds (scripts/results-tables.sh splices them in), so the documented
 //! numbers are the experiments' output and cannot drift from the code.
 
-use crate::results::{ExperimentResult, Table};
+use super::results::{ExperimentResult, Table};
 use observe::Category;
 use std::fmt::Write as _;
 

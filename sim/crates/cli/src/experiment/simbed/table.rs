@@ -3,8 +3,7 @@
 //! "none" where nothing was measured and OVERLOAD where work was missed.
 
 use super::metrics::{abs_quantile_us, quantile_us};
-use super::spec::Experiment;
-use super::VariantRow;
+use super::{Experiment, Variant, VariantRow};
 use std::fmt::Write as _;
 
 fn us(x: Option<f64>) -> String {
@@ -13,7 +12,7 @@ fn us(x: Option<f64>) -> String {
 }
 
 /// The table, one line per variant, and a legend of the columns.
-pub(super) fn render(exp: &Experiment, rows: &[VariantRow]) -> String {
+pub(super) fn render(exp: &Experiment<Variant>, rows: &[VariantRow]) -> String {
     let width = rows
         .iter()
         .map(|(v, ..)| v.label().len())

@@ -1,26 +1,27 @@
 //! `kind = "simbed"` (the default): build every variant, run each with every seed in
 //! parallel, and write the data, the figures and the summary table (see the module above).
 
-use super::csv_row::CsvRow;
-use super::metrics::{
-    self, abs_quantile_us, histogram, mean_us, quantile_us, Expected, RunMetrics,
-};
-use super::spec::Experiment;
+mod csv_row;
+mod metrics;
+mod table;
+mod variant;
+
+use super::plot;
 use super::steps::{io_fail, run_app, stop_on_ctrl_c, worker_pool, RunSpec};
-use super::{
-    aggregate, os_utilisation_bars, plot, system_toml, table, tolerance_us, Histogram, Run,
-    VariantRow,
-};
+use super::sweep::{Experiment, SweepVariant};
 use crate::{code, Failure};
+use csv_row::CsvRow;
+use metrics::{abs_quantile_us, histogram, mean_us, quantile_us, Expected, RunMetrics};
 use observe::Category;
 use rayon::prelude::*;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
+pub use variant::Variant;
 
 /// Runs a SimBed experiment whose inputs are checked, into `out` (made): `exe` is this
 /// program, `jobs` the runs at a time.
 pub(super) fn run(
-    exp: &Experiment,
+    exp: &Experiment<Variant>,
     root: &Path,
     exe: &Path,
     out: &Path,
@@ -40,7 +41,7 @@ pub(super) fn run(
 
 /// Builds every variant: the ELFs, in the order of the variants.
 fn build_variants(
-    exp: &Experiment,
+    exp: &Experiment<Variant>,
     root: &Path,
     exe: &Path,
     out: &Path,
@@ -48,22 +49,31 @@ fn build_variants(
 ) -> Result<Vec<PathBuf>, Failure> {
     eprintln!(
         "ubik experiment {}: {} variants x {} seeds -> {}",
-        exp.name,
+        exp.header.name,
         exp.variants.len(),
-        exp.seeds.len(),
+        exp.header.seeds.len(),
         out.display()
     );
     let variants: Vec<(String, String)> = exp
         .variants
         .iter()
-        .map(|v| (v.label(), system_toml(v, v.run_ms, &exp.cflags)))
+        .map(|v| (v.label(), v.system_toml(exp)))
         .collect();
-    super::steps::build_variants(&exp.app, &exp.name, &variants, root, exe, out, quiet, 50)
+    super::steps::build_variants(
+        &exp.app,
+        &exp.header.name,
+        &variants,
+        root,
+        exe,
+        out,
+        quiet,
+        50,
+    )
 }
 
 /// Runs every (variant, seed), in parallel: the runs and their metrics, in the same order.
 fn run_all(
-    exp: &Experiment,
+    exp: &Experiment<Variant>,
     elfs: &[PathBuf],
     out: &Path,
     jobs: usize,
@@ -71,7 +81,7 @@ fn run_all(
 ) -> Result<(Vec<Run>, Vec<RunMetrics>), Failure> {
     let mut runs = Vec::new();
     for (i, v) in exp.variants.iter().enumerate() {
-        for &s in &exp.seeds {
+        for &s in &exp.header.seeds {
             runs.push(Run {
                 variant: i,
                 seed: s,
@@ -105,7 +115,12 @@ fn run_all(
                     dir: &r.dir,
                     max_cycles,
                     run_ms: v.run_ms,
-                    what: format!("experiment {}: run {} seed {}", exp.name, v.label(), r.seed),
+                    what: format!(
+                        "experiment {}: run {} seed {}",
+                        exp.header.name,
+                        v.label(),
+                        r.seed
+                    ),
                     stop: &stop,
                     power_over_time: false,
                 };
@@ -133,7 +148,7 @@ fn run_all(
 /// Writes runs.csv, variants.csv, jitter.csv, delay.csv and summary.json: each variant's
 /// aggregate and distributions, which the figures and the table show.
 fn write_data(
-    exp: &Experiment,
+    exp: &Experiment<Variant>,
     out: &Path,
     runs: &[Run],
     per_run: &[RunMetrics],
@@ -214,7 +229,7 @@ fn write_data(
         summaries.push((v.clone(), s, jh, dh));
     }
     let summary = serde_json::json!({
-        "experiment": exp.name, "run_ms": exp.run_ms, "seeds": exp.seeds, "jitter_bin_us": bin,
+        "experiment": exp.header.name, "run_ms": exp.header.run_ms, "seeds": exp.header.seeds, "jitter_bin_us": bin,
         "on_time_tolerance_pct": exp.on_time_tolerance_pct, "cflags": exp.cflags,
         "min_outputs": exp.min_outputs,
         "machine": exp.machine.file_name().map(|f| f.to_string_lossy().into_owned()),
@@ -294,7 +309,11 @@ fn density_figures(out: &Path, summaries: &[VariantRow]) -> Result<(), Failure> 
 
 /// Per workload setting stacked energy bars over systems and task counts (and for the
 /// ADPCM workloads the operating system's utilisation by category).
-fn energy_figures(exp: &Experiment, out: &Path, summaries: &[VariantRow]) -> Result<(), Failure> {
+fn energy_figures(
+    exp: &Experiment<Variant>,
+    out: &Path,
+    summaries: &[VariantRow],
+) -> Result<(), Failure> {
     let mut egroups: Vec<String> = Vec::new();
     for (v, ..) in summaries {
         let k = v.workload_key();
@@ -359,4 +378,120 @@ fn energy_figures(exp: &Experiment, out: &Path, summaries: &[VariantRow]) -> Res
         }
     }
     Ok(())
+}
+
+/// One run: a variant (its index) with a seed, and its directory.
+struct Run {
+    variant: usize,
+    seed: u64,
+    dir: PathBuf,
+}
+
+/// A distribution: (bin centre in us, probability).
+type Histogram = Vec<(f64, f64)>;
+/// A variant, its aggregate and its jitter and delay distributions.
+type VariantRow = (Variant, Summary, Histogram, Histogram);
+
+/// Per-variant aggregate over its seeds.
+struct Summary {
+    runs: usize,
+    m: RunMetrics, // samples concatenated, counters summed, means of the rest
+}
+
+fn aggregate(ms: &[&RunMetrics]) -> Summary {
+    let mut a = RunMetrics::default();
+    let n = ms.len().max(1) as f64;
+    for m in ms {
+        a.jitter_ns.extend_from_slice(&m.jitter_ns);
+        a.delay_ns.extend_from_slice(&m.delay_ns);
+        if a.produced.len() < m.produced.len() {
+            a.produced.resize(m.produced.len(), 0);
+        }
+        for (sum, p) in a.produced.iter_mut().zip(&m.produced) {
+            *sum += p;
+        }
+        a.expected_per_task += m.expected_per_task;
+        a.runs += m.runs;
+        a.tolerance_pct = m.tolerance_pct;
+        a.on_time += m.on_time;
+        a.deadline_misses += m.deadline_misses;
+        a.stimuli += m.stimuli;
+        a.unanswered += m.unanswered;
+        a.cycles += m.cycles;
+        a.sim_time_s += m.sim_time_s / n;
+        a.energy_j += m.energy_j / n;
+        a.avg_power_w += m.avg_power_w / n;
+        a.utilisation += m.utilisation / n;
+        for (k, (c, e)) in &m.by_category {
+            let x = a.by_category.entry(k.clone()).or_default();
+            x.0 += c;
+            x.1 += e / n;
+        }
+    }
+    Summary {
+        runs: ms.len(),
+        m: a,
+    }
+}
+
+/// The on-time window of a variant, in microseconds: the declared share of its output period.
+fn tolerance_us(exp: &Experiment<Variant>, v: &Variant) -> f64 {
+    v.output_period_us() as f64 * exp.on_time_tolerance_pct / 100.0
+}
+
+/// The RTM paper's Fig. 4: each variant's operating-system cycles by category, in % of all
+/// its cycles (the application and idle left out). NOS's code is split the same way
+/// (nos/nos.c): selection in kernel_sched, release times and the clock in kernel_time,
+/// interrupt polling in kernel_other.
+fn os_utilisation_bars(members: &[&VariantRow]) -> Vec<plot::Bar> {
+    members
+        .iter()
+        .map(|(v, s, ..)| {
+            let total: u64 = s.m.by_category.values().map(|x| x.0).sum();
+            (
+                format!("{} {} channel(s)", v.system(), v.tasks),
+                Category::ALL
+                    .iter()
+                    .filter(|c| c.is_os())
+                    .map(|c| {
+                        let cy = s.m.by_category.get(c.name()).map(|x| x.0).unwrap_or(0);
+                        (
+                            c.name().to_string(),
+                            100.0 * cy as f64 / total.max(1) as f64,
+                        )
+                    })
+                    .collect(),
+                s.m.overloaded(),
+            )
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_aggregate_counts_each_runs_inter_arrivals() {
+        // Two runs of 2 tasks, 23 outputs expected each, all on time: 2 x 2 x 22 intervals.
+        let run = RunMetrics {
+            produced: vec![23, 23],
+            expected_per_task: 23,
+            runs: 1,
+            on_time: 44,
+            ..RunMetrics::default()
+        };
+        let a = aggregate(&[&run, &run]);
+        assert_eq!(a.m.on_time_share(), Some(1.0));
+        assert_eq!((a.m.outputs_produced(), a.m.outputs_expected()), (92, 92));
+        assert!(!a.m.overloaded());
+        let short = RunMetrics {
+            produced: vec![23, 20],
+            on_time: 41,
+            ..run.clone()
+        };
+        let a = aggregate(&[&run, &short]);
+        assert_eq!(a.m.short_tasks(), 1);
+        assert!(a.m.overloaded());
+    }
 }

@@ -16,7 +16,7 @@
 //!   unanswered;
 //! - **utilisation**: the share of cycles not idle; energy and cycles by category.
 
-use crate::report::Stats;
+use crate::run_stats::Stats;
 use machine::record::{IoEvent, IoKind};
 use std::collections::BTreeMap;
 
@@ -232,7 +232,7 @@ mod tests {
             at(4000, IoKind::Out, 1),
             at(4100, IoKind::Stimulus, 0),
         ];
-        let category = |cycles| crate::report::CategoryStats {
+        let category = |cycles| crate::run_stats::CategoryStats {
             cycles,
             energy_j: Some(1e-6),
             instret: 0,
