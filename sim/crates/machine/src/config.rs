@@ -14,7 +14,7 @@ use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 use crate::dev::{self, DeviceConfigs, RawTables};
-use crate::infile::{read_bounded, size_text, Pipes, ReadError, MAX_STREAM_BYTES, MAX_TOML_BYTES};
+use confread::Doc;
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
 use std::sync::OnceLock;
@@ -39,7 +39,7 @@ pub const FAST_IRQ_LINES: u8 = 15;
 /// Number of IO ports (IN[n] / OUT[n], n < 32).
 pub const IO_PORTS: u8 = 32;
 /// Longest period / slot / start time a stimulus may have, in microseconds (about 31 years).
-pub const MAX_TIME_US: f64 = 1e15;
+pub use confread::MAX_TIME_US;
 
 const DEFAULT_TOML: &str = include_str!("default.toml");
 /// The line of `default.toml` that the devices' part of the default stands for.
@@ -246,14 +246,10 @@ impl MachineConfig {
             Err(e) => return (Err(e), Vec::new()),
         };
         let base_dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
-        let ctx = Ctx {
-            name: &path.display().to_string(),
-            text: &text,
-            base_dir: &base_dir,
-            read: Default::default(),
-        };
-        let cfg = ctx.parse_over(MachineConfig::default());
-        (cfg, ctx.read.into_inner())
+        let name = path.display().to_string();
+        let doc = Doc::new(&name, &text, &base_dir);
+        let cfg = MachineDoc(&doc).parse_over(MachineConfig::default());
+        (cfg, doc.into_files_read())
     }
 
     /// Resolves a machine file's text. `name_for_errors` names it in messages; relative
@@ -273,13 +269,7 @@ impl MachineConfig {
         name_for_errors: &str,
         base_dir: &Path,
     ) -> Result<MachineConfig, ConfigError> {
-        let ctx = Ctx {
-            name: name_for_errors,
-            text,
-            base_dir,
-            read: Default::default(),
-        };
-        ctx.parse_over(MachineConfig::default())
+        MachineDoc(&Doc::new(name_for_errors, text, base_dir)).parse_over(MachineConfig::default())
     }
 
     /// The operating point the core starts in.
@@ -294,221 +284,10 @@ impl MachineConfig {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Errors
+// Errors: the shared configuration reader's (crate `confread`), named here as before so that
+// every user of `machine::config` keeps its paths.
 
-/// A position in a text file, 1-based; the column counts characters.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Location {
-    pub file: String,
-    pub line: usize,
-    pub column: usize,
-}
-
-impl fmt::Display for Location {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}:{}", self.file, self.line, self.column)
-    }
-}
-
-/// Why a machine file was rejected. `Display` is one line.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ConfigError {
-    /// A file cannot be read (exit 66): the machine file itself (`at` = None) or an input
-    /// stream file it names (`at` = where the machine file names it).
-    Io {
-        path: PathBuf,
-        at: Option<Location>,
-        what: String,
-        reason: String,
-    },
-    /// Bad content (exit 65): TOML syntax, unknown key, wrong type, bad value, bad stream file.
-    Invalid {
-        at: Location,
-        message: String,
-        expected: String,
-    },
-    /// A file longer than Ubik reads (exit 65): the file itself (`at` = None) or a stream
-    /// file named at `at`.
-    TooLarge {
-        path: PathBuf,
-        at: Option<Location>,
-        what: String,
-        limit: u64,
-    },
-}
-
-impl ConfigError {
-    /// The `ubik` exit status for this error: 66 (cannot read) or 65 (bad data).
-    pub fn exit_code(&self) -> i32 {
-        match self {
-            ConfigError::Io { .. } => 66,
-            ConfigError::Invalid { .. } | ConfigError::TooLarge { .. } => 65,
-        }
-    }
-
-    /// Where the error is, if it has a position.
-    pub fn location(&self) -> Option<&Location> {
-        match self {
-            ConfigError::Io { at, .. } | ConfigError::TooLarge { at, .. } => at.as_ref(),
-            ConfigError::Invalid { at, .. } => Some(at),
-        }
-    }
-}
-
-impl fmt::Display for ConfigError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ConfigError::Io {
-                path,
-                at: None,
-                what,
-                reason,
-            } => write!(
-                f,
-                "{}: cannot read {}: {}; expected a readable file",
-                path.display(),
-                one_line(what),
-                one_line(reason)
-            ),
-            ConfigError::Io {
-                path,
-                at: Some(at),
-                what,
-                reason,
-            } => write!(
-                f,
-                "{}: cannot read {} `{}`: {}; expected a readable file",
-                at,
-                one_line(what),
-                path.display(),
-                one_line(reason)
-            ),
-            ConfigError::Invalid {
-                at,
-                message,
-                expected,
-            } => {
-                write!(
-                    f,
-                    "{}: {}; expected {}",
-                    at,
-                    one_line(message),
-                    one_line(expected)
-                )
-            }
-            ConfigError::TooLarge {
-                path,
-                at,
-                what,
-                limit,
-            } => {
-                let (place, named) = match at {
-                    None => (path.display().to_string(), String::new()),
-                    Some(at) => (at.to_string(), format!(" `{}`", path.display())),
-                };
-                write!(
-                    f,
-                    "{place}: {}{named} is larger than {}; expected at most {limit} bytes",
-                    one_line(what),
-                    size_text(*limit)
-                )
-            }
-        }
-    }
-}
-
-impl std::error::Error for ConfigError {}
-
-/// The one-line error for a TOML file of Ubik other than a machine file (`system.toml`):
-/// syntax, unknown key and wrong type errors read exactly as they do for machine files.
-pub fn toml_error(name_for_errors: &str, text: &str, e: &toml::de::Error) -> ConfigError {
-    let ctx = Ctx {
-        name: name_for_errors,
-        text,
-        base_dir: Path::new(""),
-        read: Default::default(),
-    };
-    ctx.toml_err(e)
-}
-
-/// A bad-value error (exit 65) at byte `span.start` of `text`, for other TOML files of Ubik.
-pub fn invalid_at(
-    name_for_errors: &str,
-    text: &str,
-    span: &Range<usize>,
-    message: impl Into<String>,
-    expected: impl Into<String>,
-) -> ConfigError {
-    let ctx = Ctx {
-        name: name_for_errors,
-        text,
-        base_dir: Path::new(""),
-        read: Default::default(),
-    };
-    ctx.err(span, message, expected)
-}
-
-/// Reads a TOML file of Ubik (a machine file, `system.toml`, an experiment file) described as
-/// `what`: a regular file or a pipe of at most [`MAX_TOML_BYTES`], in UTF-8. Errors: 66 for a
-/// file that cannot be read (or a directory, a device), 65 for one that is too large or not
-/// UTF-8 (naming the line and column of the first bad byte).
-pub fn read_text_file(path: &Path, what: &str) -> Result<String, ConfigError> {
-    let bytes = read_bounded(path, MAX_TOML_BYTES, Pipes::Allowed)
-        .map_err(|e| read_error(path, None, what, e))?;
-    String::from_utf8(bytes).map_err(|e| {
-        let bytes = e.as_bytes();
-        let bad = e.utf8_error().valid_up_to();
-        let valid = std::str::from_utf8(&bytes[..bad]).unwrap_or_default();
-        let (line, column) = line_col(valid, bad);
-        ConfigError::Invalid {
-            at: Location {
-                file: path.display().to_string(),
-                line,
-                column,
-            },
-            message: format!(
-                "{what} is not UTF-8 text: byte 0x{:02X} at offset {bad} is not valid UTF-8",
-                bytes[bad]
-            ),
-            expected: "a text file in UTF-8".to_string(),
-        }
-    })
-}
-
-/// The error for a file `read_bounded` did not read, named at `at` if given.
-fn read_error(path: &Path, at: Option<Location>, what: &str, e: ReadError) -> ConfigError {
-    match e {
-        ReadError::TooLarge { limit } => ConfigError::TooLarge {
-            path: path.to_path_buf(),
-            at,
-            what: what.to_string(),
-            limit,
-        },
-        e => ConfigError::Io {
-            path: path.to_path_buf(),
-            at,
-            what: what.to_string(),
-            reason: e.to_string(),
-        },
-    }
-}
-
-fn one_line(s: &str) -> String {
-    s.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
-/// 1-based line and character column of byte `offset` in `text`.
-pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
-    let mut offset = offset.min(text.len());
-    while !text.is_char_boundary(offset) {
-        offset -= 1;
-    }
-    let before = &text[..offset];
-    let line = before.matches('\n').count() + 1;
-    let line_start = before.rfind('\n').map(|i| i + 1).unwrap_or(0);
-    let column = text[line_start..offset].chars().count() + 1;
-    (line, column)
-}
+pub use confread::{invalid_at, line_col, read_text_file, toml_error, ConfigError, Location};
 
 // ---------------------------------------------------------------------------------------------
 // Raw (as written) structures: every key optional, spans kept for messages.
@@ -698,107 +477,24 @@ struct RawInput {
 // ---------------------------------------------------------------------------------------------
 // Resolution
 
-/// A machine file being resolved: where its errors point. Devices check their own tables
-/// with it ([`crate::dev::DeviceConfig`]).
-pub struct Ctx<'a> {
-    name: &'a str,
-    text: &'a str,
-    base_dir: &'a Path,
-    /// The files the machine file names that were read so far (resolved paths).
-    read: std::cell::RefCell<Vec<PathBuf>>,
+/// A machine file being resolved: the shared document reader ([`Doc`]: where errors point,
+/// the field readers), with the machine's own sections as methods. Devices check their own
+/// tables with the document ([`crate::dev::DeviceConfig`]).
+struct MachineDoc<'d, 'a>(&'d Doc<'a>);
+
+impl<'a> std::ops::Deref for MachineDoc<'_, 'a> {
+    type Target = Doc<'a>;
+    fn deref(&self) -> &Doc<'a> {
+        self.0
+    }
 }
 
 type R<T> = Result<T, ConfigError>;
 
-impl Ctx<'_> {
-    fn loc(&self, offset: usize) -> Location {
-        let (line, column) = line_col(self.text, offset);
-        Location {
-            file: self.name.to_string(),
-            line,
-            column,
-        }
-    }
-
-    /// A bad-value error (exit 65) at byte `span.start` of the file: what is wrong, and what
-    /// was expected.
-    pub fn err(
-        &self,
-        span: &Range<usize>,
-        message: impl Into<String>,
-        expected: impl Into<String>,
-    ) -> ConfigError {
-        ConfigError::Invalid {
-            at: self.loc(span.start),
-            message: message.into(),
-            expected: expected.into(),
-        }
-    }
-
-    fn toml_err(&self, e: &toml::de::Error) -> ConfigError {
-        // TOML allows no control character but tab and line ends, not even in a comment or a
-        // string; the parser then reports an empty or misleading message (an unclosed
-        // string), so the character itself is named, where it is.
-        if let Some((offset, c)) = first_control_char(self.text) {
-            return ConfigError::Invalid {
-                at: self.loc(offset),
-                message: format!("{} is not allowed in TOML text, not even in a comment", control_char_name(c)),
-                expected: "printable text: tab and line ends are the only control characters TOML allows (in a basic string, write the character as an escape such as \\u0000)".to_string(),
-            };
-        }
-        let offset = e.span().map(|r| r.start).unwrap_or(0);
-        let (mut message, expected) = split_toml_message(e.message());
-        if message.is_empty() {
-            message = format!("invalid TOML syntax at {}", what_is_at(self.text, offset));
-        }
-        // A table written where an array of tables belongs (`[uart.rx]` for `[[uart.rx]]`),
-        // or the other way round: serde says "invalid type: map" and names no key.
-        if message.starts_with("invalid type") {
-            if let Some((name, array)) = header_at(self.text, offset) {
-                let (message, expected) = match (array, expected.as_str()) {
-                    (false, "an array") => (
-                        format!("`[{name}]` is a single table"),
-                        format!("an array of tables: [[{name}]] (two brackets) before each entry"),
-                    ),
-                    (false, _) => (format!("`[{name}]` is a table"), expected),
-                    // An array of tables read as a table sees its first entry (a map) where
-                    // the table's first key belongs.
-                    (true, _) if message.starts_with("invalid type: map") => (
-                        format!("`[[{name}]]` is an array of tables"),
-                        format!("a single table: [{name}] (one bracket)"),
-                    ),
-                    (true, _) => (format!("`[[{name}]]` is an array of tables"), expected),
-                };
-                return ConfigError::Invalid {
-                    at: self.loc(offset),
-                    message,
-                    expected,
-                };
-            }
-        }
-        // serde names the type, not the key: when the error points at a value, name its key.
-        if message.starts_with("invalid type") || message.starts_with("invalid value") {
-            if let Some(key) = key_before(self.text, offset) {
-                if message.starts_with("invalid type: map") && expected == "an array" {
-                    return ConfigError::Invalid {
-                        at: self.loc(offset),
-                        message: format!("`{key}` is a single table"),
-                        expected: format!("an array of tables: {key} = [{{ ... }}, ...]"),
-                    };
-                }
-                message = format!("`{key}`: {message}");
-            }
-        }
-        ConfigError::Invalid {
-            at: self.loc(offset),
-            message,
-            expected,
-        }
-    }
-
+impl MachineDoc<'_, '_> {
     /// Parses the text and applies every key it names on top of `base`, then validates.
     fn parse_over(&self, base: MachineConfig) -> R<MachineConfig> {
-        let raw: RawMachine = toml::from_str(self.text).map_err(|e| self.toml_err(&e))?;
+        let raw: RawMachine = self.parse()?;
         self.apply(raw, base)
     }
 
@@ -822,7 +518,7 @@ impl Ctx<'_> {
             cfg.settle_ns =
                 self.int_range(v, "settle_ns", 0, i64::MAX, "a time in ns >= 0")? as u64;
         }
-        cfg.devices.apply(&raw.devices, self)?;
+        cfg.devices.apply(&raw.devices, self.0)?;
         if let Some(v) = raw.core.as_ref().and_then(|c| c.pmp_regions.as_ref()) {
             cfg.core.pmp_regions = self.int_range(
                 v,
@@ -989,7 +685,7 @@ impl Ctx<'_> {
                     format!(
                         "fast IRQ line {} already has a stimulus generator (line {} of this file)",
                         sc.line,
-                        line_col(self.text, prev).0
+                        self.line(prev)
                     ),
                     "one [[stimulus]] per line 0..14",
                 ));
@@ -1012,7 +708,7 @@ impl Ctx<'_> {
                     format!(
                         "IO port {} already has an input stream (line {} of this file)",
                         ic.port,
-                        line_col(self.text, prev).0
+                        self.line(prev)
                     ),
                     "one [[input]] per port 0..31",
                 ));
@@ -1021,64 +717,6 @@ impl Ctx<'_> {
             out.push(ic);
         }
         Ok(out)
-    }
-
-    /// `v` if it is in `lo..=hi`; else `KEY = N is out of range` at `v`.
-    pub fn int_range(
-        &self,
-        v: &Spanned<i64>,
-        key: &str,
-        lo: i64,
-        hi: i64,
-        expected: &str,
-    ) -> R<i64> {
-        let n = *v.get_ref();
-        if n < lo || n > hi {
-            return Err(self.err(&v.span(), format!("{key} = {n} is out of range"), expected));
-        }
-        Ok(n)
-    }
-
-    fn positive(&self, v: &Spanned<f64>, key: &str, expected: &str) -> R<f64> {
-        let x = *v.get_ref();
-        if !(x.is_finite() && x > 0.0) {
-            return Err(self.err(&v.span(), format!("{key} = {x} is not positive"), expected));
-        }
-        Ok(x)
-    }
-
-    fn non_negative(&self, v: &Spanned<f64>, key: &str, expected: &str) -> R<f64> {
-        let x = *v.get_ref();
-        if !(x.is_finite() && x >= 0.0) {
-            return Err(self.err(
-                &v.span(),
-                format!("{key} = {x} is negative or not finite"),
-                expected,
-            ));
-        }
-        Ok(x)
-    }
-
-    /// A time in microseconds, > 0 (or >= 0 if `zero_ok`), at most MAX_TIME_US, and (if not
-    /// zero) at least one femtosecond.
-    fn time_us(&self, v: &Spanned<f64>, key: &str, zero_ok: bool) -> R<f64> {
-        let x = *v.get_ref();
-        let ok = x.is_finite()
-            && x <= MAX_TIME_US
-            && if zero_ok {
-                x >= 0.0
-            } else {
-                (x * 1e9).round() >= 1.0
-            };
-        if !ok {
-            let expected = if zero_ok {
-                format!("a time in microseconds from 0 to {MAX_TIME_US:e}")
-            } else {
-                format!("a time in microseconds from 1e-9 to {MAX_TIME_US:e}")
-            };
-            return Err(self.err(&v.span(), format!("{key} = {x} is out of range"), expected));
-        }
-        Ok(x)
     }
 
     fn opp(&self, o: &Spanned<RawOpp>) -> R<Opp> {
@@ -1110,42 +748,6 @@ impl Ctx<'_> {
             Some(v) => self.positive(v, "volts", "a voltage in volts > 0")?,
         };
         Ok(Opp { hz, volts })
-    }
-
-    fn kind<'b>(
-        &self,
-        k: &'b Option<Spanned<String>>,
-        whole: &Range<usize>,
-        table: &str,
-        kinds: &str,
-    ) -> R<(&'b str, Range<usize>)> {
-        match k {
-            None => Err(self.err(
-                whole,
-                format!("{table} entry without `kind`"),
-                format!("kind = {kinds}"),
-            )),
-            Some(k) => Ok((k.get_ref().as_str(), k.span())),
-        }
-    }
-
-    /// Rejects keys that do not apply to the chosen kind.
-    fn not_for(
-        &self,
-        present: &[(&str, Option<Range<usize>>)],
-        kind: &str,
-        allowed: &str,
-    ) -> R<()> {
-        for (key, span) in present {
-            if let Some(span) = span {
-                return Err(self.err(
-                    span,
-                    format!("key `{key}` does not apply to kind = \"{kind}\""),
-                    allowed.to_string(),
-                ));
-            }
-        }
-        Ok(())
     }
 
     /// A period or slot in microseconds: a valid time, and at least one clock cycle at the
@@ -1492,8 +1094,7 @@ impl Ctx<'_> {
                     }
                     Some(p) => p,
                 };
-                let path = self.base_dir.join(p.get_ref());
-                let samples = self.load_stream(&path, &p.span())?;
+                let (path, samples) = self.load_stream(p)?;
                 InputKind::File { path, samples }
             }
             other => {
@@ -1505,18 +1106,6 @@ impl Ctx<'_> {
             }
         };
         Ok((InputConfig { port, kind }, port_span))
-    }
-
-    fn finite(&self, v: &Spanned<f64>, key: &str) -> R<f64> {
-        let x = *v.get_ref();
-        if !x.is_finite() {
-            return Err(self.err(
-                &v.span(),
-                format!("{key} = {x} is not finite"),
-                "a finite number",
-            ));
-        }
-        Ok(x)
     }
 
     /// The times of a `times_file`: one per line (CSV: the first field), in microseconds,
@@ -1574,36 +1163,12 @@ impl Ctx<'_> {
         Ok(times)
     }
 
-    /// Reads a file a table names (`key = "path"`, relative to the machine file's folder)
-    /// eagerly, so that errors show before the run: its resolved path and bytes.
-    pub fn read_named_file(&self, path: &Spanned<String>, what: &str) -> R<(PathBuf, Vec<u8>)> {
-        let full = self.base_dir.join(path.get_ref());
-        self.read.borrow_mut().push(full.clone());
-        let bytes = read_bounded(&full, MAX_STREAM_BYTES, Pipes::Refused)
-            .map_err(|e| read_error(&full, Some(self.loc(path.span().start)), what, e))?;
-        Ok((full, bytes))
-    }
-
-    /// As [`Ctx::read_named_file`], into one shared buffer with no second copy.
-    pub fn read_named_file_shared(
-        &self,
-        path: &Spanned<String>,
-        what: &str,
-    ) -> R<(PathBuf, std::sync::Arc<[u8]>)> {
-        let full = self.base_dir.join(path.get_ref());
-        self.read.borrow_mut().push(full.clone());
-        let bytes = crate::infile::read_bounded_shared(&full, MAX_STREAM_BYTES)
-            .map_err(|e| read_error(&full, Some(self.loc(path.span().start)), what, e))?;
-        Ok((full, bytes))
-    }
-
     /// Loads an input-stream file eagerly, so that errors show before the run. The samples
     /// are stored once, 4 bytes each, shared by every copy of the configuration and machine.
-    fn load_stream(&self, path: &Path, span: &Range<usize>) -> R<std::sync::Arc<[u32]>> {
-        // Read by `--check` and again by every run: a pipe would be empty the second time.
-        self.read.borrow_mut().push(path.to_path_buf());
-        let bytes = read_bounded(path, MAX_STREAM_BYTES, Pipes::Refused)
-            .map_err(|e| read_error(path, Some(self.loc(span.start)), "input stream file", e))?;
+    fn load_stream(&self, p: &Spanned<String>) -> R<(PathBuf, std::sync::Arc<[u32]>)> {
+        // Read by `--check` and again by every run: a pipe would be empty the second time
+        // (the document's named files refuse pipes).
+        let (path, bytes) = self.read_named_file(p, "input stream file")?;
         let file = path.display().to_string();
         let text = crate::textfile::utf8(
             &bytes,
@@ -1624,12 +1189,12 @@ impl Ctx<'_> {
         drop(bytes);
         if samples.is_empty() {
             return Err(self.err(
-                span,
+                &p.span(),
                 format!("input stream file `{}` has no samples", path.display()),
                 "at least one integer in the file",
             ));
         }
-        Ok(samples.into())
+        Ok((path, samples.into()))
     }
 }
 
@@ -1745,137 +1310,10 @@ fn parse_int_token(tok: &str) -> Option<u32> {
     }
 }
 
-/// Turns a toml/serde message into (what is wrong, what was expected).
-fn split_toml_message(msg: &str) -> (String, String) {
-    let msg = msg.trim();
-    if msg.contains('\n') {
-        // toml_edit syntax error: "invalid table header\n[detail\n]expected `.`, `]`".
-        let mut what: Vec<&str> = Vec::new();
-        let mut expected = None;
-        for line in msg.lines().map(str::trim).filter(|l| !l.is_empty()) {
-            match line.strip_prefix("expected ") {
-                Some(e) => expected = Some(e.to_string()),
-                None => what.push(line),
-            }
-        }
-        let expected = match expected {
-            Some(e) if e.contains(", ") => format!("one of {e}"),
-            Some(e) => e,
-            None if msg.contains("duplicate key") => "each key and table at most once".to_string(),
-            None => "valid TOML syntax (https://toml.io)".to_string(),
-        };
-        return (one_line(&what.join(": ")), one_line(&expected));
-    }
-    if let Some(rest) = msg.strip_prefix("unknown field ") {
-        // serde: "unknown field `x`, expected one of `a`, `b`" / "expected `a` or `b`" /
-        // "expected `a`" / "there are no fields".
-        let (key, allowed) = rest.split_once(", ").unwrap_or((rest, ""));
-        let allowed = allowed.strip_prefix("expected ").unwrap_or(allowed);
-        let expected = if let Some(list) = allowed.strip_prefix("one of ") {
-            format!("one of the keys {list}")
-        } else if allowed.contains(" or ") {
-            format!("one of the keys {}", allowed.replace(" or ", ", "))
-        } else if allowed.starts_with('`') {
-            format!("the key {allowed}")
-        } else {
-            "no keys in this table".to_string()
-        };
-        return (format!("unknown key {key}"), one_line(&expected));
-    }
-    if let Some(rest) = msg.strip_prefix("missing field ") {
-        return (
-            format!("missing key {rest}"),
-            "the key to be present".to_string(),
-        );
-    }
-    if msg.starts_with("duplicate key") {
-        return (one_line(msg), "each key at most once per table".to_string());
-    }
-    if let Some((what, expected)) = msg.split_once(", expected ") {
-        // serde: "invalid type: string \"x\", expected i64".
-        let expected = match expected.trim() {
-            "i64" | "u64" | "u32" | "usize" => "an integer".to_string(),
-            "f64" => "a number".to_string(),
-            "a sequence" => "an array".to_string(),
-            e if e.starts_with("struct ") => "a table".to_string(),
-            e => e.to_string(),
-        };
-        return (one_line(what), one_line(&expected));
-    }
-    let expected = if msg.contains("number too large") {
-        "an integer from -9223372036854775808 to 9223372036854775807"
-    } else if msg.contains("invalid basic string") {
-        "a string closed by `\"` on the same line"
-    } else {
-        "valid TOML syntax (https://toml.io)"
-    };
-    (one_line(msg), expected.to_string())
-}
-
-/// The first character TOML forbids everywhere (U+0000..U+0008, U+000A..U+001F other than a
-/// line feed, U+007F; a carriage return not followed by a line feed), with its byte offset.
-fn first_control_char(text: &str) -> Option<(usize, char)> {
-    let bytes = text.as_bytes();
-    text.char_indices().find(|&(i, c)| match c {
-        '\t' | '\n' => false,
-        '\r' => bytes.get(i + 1) != Some(&b'\n'),
-        c => c <= '\u{1f}' || c == '\u{7f}',
-    })
-}
-
-/// "control character U+0000 (NUL)".
-fn control_char_name(c: char) -> String {
-    let name = match c {
-        '\0' => " (NUL)",
-        '\u{7f}' => " (DEL)",
-        '\r' => " (carriage return) without a line feed after it",
-        '\u{1b}' => " (ESC)",
-        _ => "",
-    };
-    format!("control character U+{:04X}{name}", c as u32)
-}
-
-/// What stands at byte `offset` of `text`, for a syntax error without a message.
-fn what_is_at(text: &str, offset: usize) -> String {
-    match text.get(offset..).and_then(|t| t.chars().next()) {
-        None => "the end of the file".to_string(),
-        Some(c) if c.is_whitespace() || c.is_control() => format!("character U+{:04X}", c as u32),
-        Some(c) => format!("`{c}`"),
-    }
-}
-
-/// The table header on the line of byte `offset` (`[name]` or `[[name]]`), if that line is
-/// one: its name and whether it has two brackets.
-fn header_at(text: &str, offset: usize) -> Option<(&str, bool)> {
-    let offset = offset.min(text.len());
-    let start = text.get(..offset)?.rfind('\n').map_or(0, |i| i + 1);
-    let line = text[start..].lines().next().unwrap_or("");
-    let line = line.split('#').next().unwrap_or("").trim();
-    let (name, array) = match line.strip_prefix("[[").and_then(|l| l.strip_suffix("]]")) {
-        Some(n) => (n, true),
-        None => (line.strip_prefix('[')?.strip_suffix(']')?, false),
-    };
-    let name = name.trim();
-    (!name.is_empty()).then_some((name, array))
-}
-
-/// The key of a `key = value` line whose value starts at byte `offset`, if the line has that
-/// shape.
-fn key_before(text: &str, offset: usize) -> Option<&str> {
-    let head = text.get(..offset)?;
-    let line = &head[head.rfind('\n').map_or(0, |i| i + 1)..];
-    let (key, _) = line.split_once('=')?;
-    let key = key.trim();
-    (!key.is_empty()
-        && key
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-' || c == '.' || c == '"'))
-    .then_some(key)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::infile::{MAX_STREAM_BYTES, MAX_TOML_BYTES};
 
     fn parse(text: &str) -> R<MachineConfig> {
         MachineConfig::from_str(text, "m.toml")
@@ -1962,13 +1400,11 @@ mod tests {
                 ..DeviceConfigs::default()
             },
         };
-        let ctx = Ctx {
-            name: "default",
-            text: MachineConfig::default_toml(),
-            base_dir: Path::new(""),
-            read: Default::default(),
-        };
-        assert_eq!(ctx.parse_over(other).unwrap(), MachineConfig::default());
+        let doc = Doc::text_only("default", MachineConfig::default_toml());
+        assert_eq!(
+            MachineDoc(&doc).parse_over(other).unwrap(),
+            MachineConfig::default()
+        );
     }
 
     #[test]
@@ -2633,14 +2069,6 @@ bits = 12
             .find(|l| l.contains("from 256 bytes to"))
             .unwrap();
         assert!(comment.contains("0xFFF0_0000"), "{comment}");
-    }
-
-    #[test]
-    fn line_col_counts_chars() {
-        assert_eq!(line_col("ab\ncd", 0), (1, 1));
-        assert_eq!(line_col("ab\ncd", 3), (2, 1));
-        assert_eq!(line_col("ab\ncd", 4), (2, 2));
-        assert_eq!(line_col("é\néx", 5), (2, 2)); // 'é' is 2 bytes
     }
 
     #[test]

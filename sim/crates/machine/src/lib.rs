@@ -9,12 +9,12 @@ pub mod config;
 pub mod dev;
 pub mod elf;
 pub mod events;
-pub mod infile;
+pub use confread::infile;
 pub mod input;
 pub mod machine;
 pub mod record;
 pub mod rng;
 pub mod stimulus;
-pub mod textfile;
+pub use confread::textfile;
 
 pub use machine::{Counts, Machine, Outcome, Probe};

@@ -7,7 +7,8 @@
 
 use super::{merge, Access, Act, Device, DeviceConfig};
 use crate::clock::Clock;
-use crate::config::{ConfigError, Ctx, MachineConfig};
+use crate::config::MachineConfig;
+use confread::{ConfigError, Doc};
 use crate::input::InputStream;
 use crate::record::{IoEvent, IoKind};
 use serde::Deserialize;
@@ -187,7 +188,7 @@ fn parse_changes(text: &str) -> Result<ChangesBuilder, (usize, usize, String, St
 }
 
 /// One `[at_us, level]` of a `changes` array: exactly two numbers, the level 0 or 1.
-fn change_entry(entry: &RawChange, cx: &Ctx) -> Result<(f64, bool), ConfigError> {
+fn change_entry(entry: &RawChange, cx: &Doc) -> Result<(f64, bool), ConfigError> {
     const PAIR: &str = "[at_us, level]: a time in microseconds and a level, 0 or 1";
     let [t, l] = &entry.get_ref()[..] else {
         let n = entry.get_ref().len();
@@ -221,7 +222,7 @@ impl DeviceConfig for IoConfig {
 "#;
     type Raw = RawIo;
 
-    fn apply(&mut self, raw: &RawIo, cx: &Ctx) -> Result<(), ConfigError> {
+    fn apply(&mut self, raw: &RawIo, cx: &Doc) -> Result<(), ConfigError> {
         let mut pins: Vec<PinScript> = Vec::new();
         for r in raw.pin.iter().flatten() {
             let Some(p) = &r.pin else {

@@ -151,7 +151,7 @@ macro_rules! devices {
 
         impl DeviceConfigs {
             /// Applies the tables a machine file names, in list order.
-            pub(crate) fn apply(&mut self, raw: &RawTables, cx: &Ctx) -> Result<(), ConfigError> {
+            pub(crate) fn apply(&mut self, raw: &RawTables, cx: &Doc) -> Result<(), ConfigError> {
                 $(
                     if let Some(r) = &raw.$name {
                         DeviceConfig::apply(&mut self.$name, r, cx)?;

@@ -26,8 +26,9 @@ devices! {
 }
 
 use crate::clock::Clock;
-use crate::config::{ConfigError, Ctx, MachineConfig};
+use crate::config::MachineConfig;
 use crate::record::IoEvent;
+use confread::{ConfigError, Doc};
 use serde::de::DeserializeOwned;
 use std::fmt;
 use std::io::Write;
@@ -126,13 +127,13 @@ pub trait DeviceConfig: Clone + fmt::Debug + PartialEq + Default {
     type Raw: DeserializeOwned;
     /// Applies the keys `raw` names on top of `self`. A bad value is `cx.err(span, what is
     /// wrong, what was expected)`.
-    fn apply(&mut self, raw: &Self::Raw, cx: &Ctx) -> Result<(), ConfigError>;
+    fn apply(&mut self, raw: &Self::Raw, cx: &Doc) -> Result<(), ConfigError>;
 }
 
 impl DeviceConfig for () {
     const TABLE: bool = false;
     type Raw = serde::de::IgnoredAny;
-    fn apply(&mut self, _raw: &Self::Raw, _cx: &Ctx) -> Result<(), ConfigError> {
+    fn apply(&mut self, _raw: &Self::Raw, _cx: &Doc) -> Result<(), ConfigError> {
         Ok(())
     }
 }

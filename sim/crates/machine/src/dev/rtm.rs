@@ -11,7 +11,8 @@
 //! Machine file: `[rtm] records`, `query_levels_per_cycle`.
 
 use super::{merge, Access, Device, DeviceConfig};
-use crate::config::{ConfigError, Ctx, MachineConfig};
+use crate::config::MachineConfig;
+use confread::{ConfigError, Doc};
 use serde::Deserialize;
 use toml::Spanned;
 
@@ -99,7 +100,7 @@ query_levels_per_cycle = 3
 "#;
     type Raw = RawRtm;
 
-    fn apply(&mut self, raw: &RawRtm, cx: &Ctx) -> Result<(), ConfigError> {
+    fn apply(&mut self, raw: &RawRtm, cx: &Doc) -> Result<(), ConfigError> {
         if let Some(r) = &raw.records {
             let n = *r.get_ref();
             if !(1..=MAX_RECORDS as i64).contains(&n) {

@@ -6,7 +6,8 @@
 
 use super::{merge, Access, Act, Device, DeviceConfig, MIP_MTIP};
 use crate::clock::{Clock, FS_PER_S};
-use crate::config::{ConfigError, Ctx, MachineConfig, MAX_HZ};
+use crate::config::{MachineConfig, MAX_HZ};
+use confread::{ConfigError, Doc};
 use serde::de::{self, Deserializer, Visitor};
 use serde::Deserialize;
 use std::fmt;
@@ -86,7 +87,7 @@ timebase = 10000000
 "#;
     type Raw = RawTimer;
 
-    fn apply(&mut self, raw: &RawTimer, cx: &Ctx) -> Result<(), ConfigError> {
+    fn apply(&mut self, raw: &RawTimer, cx: &Doc) -> Result<(), ConfigError> {
         let Some(tb) = &raw.timebase else {
             return Ok(());
         };

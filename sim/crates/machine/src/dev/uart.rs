@@ -7,7 +7,8 @@
 
 use super::{merge, Access, Act, Device, DeviceConfig};
 use crate::clock::{Clock, FS_PER_S};
-use crate::config::{ConfigError, Ctx, MachineConfig};
+use crate::config::MachineConfig;
+use confread::{ConfigError, Doc};
 use crate::record::{IoEvent, IoKind};
 use serde::Deserialize;
 use std::collections::VecDeque;
@@ -91,11 +92,11 @@ pub struct RawRx {
 }
 
 /// `cx.int_range` with the expectation `KEY = an integer from LO to HI`.
-fn int_in(v: &Spanned<i64>, key: &str, lo: i64, hi: i64, cx: &Ctx) -> Result<i64, ConfigError> {
+fn int_in(v: &Spanned<i64>, key: &str, lo: i64, hi: i64, cx: &Doc) -> Result<i64, ConfigError> {
     cx.int_range(v, key, lo, hi, &format!("{key} = an integer from {lo} to {hi}"))
 }
 
-fn time_us(v: &Spanned<f64>, key: &str, cx: &Ctx) -> Result<f64, ConfigError> {
+fn time_us(v: &Spanned<f64>, key: &str, cx: &Doc) -> Result<f64, ConfigError> {
     let t = *v.get_ref();
     if !(t.is_finite() && (0.0..=1e12).contains(&t)) {
         return Err(cx.err(
@@ -128,7 +129,7 @@ tx = "console"
 "#;
     type Raw = RawUart;
 
-    fn apply(&mut self, raw: &RawUart, cx: &Ctx) -> Result<(), ConfigError> {
+    fn apply(&mut self, raw: &RawUart, cx: &Doc) -> Result<(), ConfigError> {
         if let Some(v) = &raw.baud {
             self.baud = int_in(v, "baud", 0, MAX_BAUD, cx)? as u32;
         }

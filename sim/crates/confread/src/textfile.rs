@@ -3,7 +3,7 @@
 //! ignored, and an optional header as the first row. Errors name the file's own line and
 //! column, not the machine file's.
 
-use crate::config::{ConfigError, Location};
+use crate::{ConfigError, Location};
 
 /// One row that is not blank: its 1-based line, the text before any `#` (trimmed), and
 /// whether it is the file's first such row.
@@ -77,7 +77,7 @@ pub fn utf8<'a>(
         let bad = e.valid_up_to();
         // The text before the bad byte is valid: count its lines and characters.
         let valid = std::str::from_utf8(&bytes[..bad]).unwrap_or_default();
-        let (line, column) = crate::config::line_col(valid, bad);
+        let (line, column) = crate::line_col(valid, bad);
         ConfigError::Invalid {
             at: Location {
                 file: file.to_string(),
