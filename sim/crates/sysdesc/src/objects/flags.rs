@@ -41,7 +41,7 @@ impl Resolver<'_, '_> {
         };
         Ok(Flags {
             name: k.get_ref().clone(),
-            at: self.ctx.loc(k.span().start),
+            at: self.doc.loc(k.span().start),
             initial,
         })
     }

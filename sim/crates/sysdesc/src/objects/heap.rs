@@ -43,7 +43,7 @@ impl Resolver<'_, '_> {
         };
         Ok(Heap {
             name: k.get_ref().clone(),
-            at: self.ctx.loc(k.span().start),
+            at: self.doc.loc(k.span().start),
             bytes,
         })
     }

@@ -150,7 +150,7 @@ impl Resolver<'_, '_> {
         };
         Ok(Interrupt {
             name: k.get_ref().clone(),
-            at: self.ctx.loc(k.span().start),
+            at: self.doc.loc(k.span().start),
             line,
             lisr,
             hisr,

@@ -17,7 +17,9 @@ use serde::de::{Deserializer, MapAccess, Visitor};
 use serde::Deserialize;
 use toml::Spanned;
 
-use crate::{names, Ctx, Location, Os, Scheduler, R};
+use confread::Doc;
+
+use crate::{names, sizes, Location, Os, Scheduler, R};
 
 // One file per kind: its model, its table as written, its resolution and checks, and the C
 // that defines, describes and creates it (`crate::gen_objects` orders the kinds' parts into
@@ -249,7 +251,7 @@ struct Function {
 }
 
 pub(crate) struct Resolver<'c, 'a> {
-    ctx: &'c Ctx<'a>,
+    doc: &'c Doc<'a>,
     scheduler: Scheduler,
     os: Os,
     features: &'c [&'static str],
@@ -268,13 +270,13 @@ pub(crate) struct Resolver<'c, 'a> {
 
 impl<'c, 'a> Resolver<'c, 'a> {
     pub(crate) fn new(
-        ctx: &'c Ctx<'a>,
+        doc: &'c Doc<'a>,
         os: Os,
         scheduler: Scheduler,
         features: &'c [&'static str],
     ) -> Self {
         Resolver {
-            ctx,
+            doc,
             scheduler,
             os,
             features,
@@ -292,11 +294,11 @@ impl<'c, 'a> Resolver<'c, 'a> {
         what: impl Into<String>,
         expected: impl Into<String>,
     ) -> crate::ConfigError {
-        self.ctx.err(span, what, expected)
+        self.doc.err(span, what, expected)
     }
 
     fn line(&self, span: &Range<usize>) -> usize {
-        self.ctx.loc(span.start).line
+        self.doc.line(span.start)
     }
 
     /// Checks that `text` may be a C identifier the generated code defines or declares
@@ -388,7 +390,7 @@ impl<'c, 'a> Resolver<'c, 'a> {
             ));
         }
         if !self.functions.contains_key(name) {
-            let at = self.ctx.loc(span.start);
+            let at = self.doc.loc(span.start);
             self.named.push(NamedFunction {
                 name: name.clone(),
                 key,
@@ -403,36 +405,13 @@ impl<'c, 'a> Resolver<'c, 'a> {
 
     /// An integer in `lo..=hi`.
     fn int(&self, v: &Spanned<i64>, key: &str, lo: i64, hi: i64, expected: &str) -> R<u32> {
-        let n = *v.get_ref();
-        if !(lo..=hi).contains(&n) {
-            return Err(self.err(
-                &v.span(),
-                format!("{key} = {n} is out of range"),
-                format!("{expected} from {lo} to {hi}"),
-            ));
-        }
-        Ok(n as u32)
+        let expected = format!("{expected} from {lo} to {hi}");
+        Ok(self.doc.int_range(v, key, lo, hi, &expected)? as u32)
     }
 
     /// A size in bytes: `min..=MAX_OBJECT_BYTES`, a multiple of `multiple`.
     fn bytes(&self, v: &Spanned<i64>, key: &str, min: i64, multiple: i64) -> R<u32> {
-        let n = *v.get_ref();
-        let expected =
-            format!("a size in bytes from {min} to {MAX_OBJECT_BYTES}, a multiple of {multiple}");
-        if n < min {
-            return Err(self.err(&v.span(), format!("{key} = {n} is too small"), expected));
-        }
-        if n > MAX_OBJECT_BYTES {
-            return Err(self.err(&v.span(), format!("{key} = {n} is too large"), expected));
-        }
-        if n % multiple != 0 {
-            return Err(self.err(
-                &v.span(),
-                format!("{key} = {n} is not a multiple of {multiple}"),
-                expected,
-            ));
-        }
-        Ok(n as u32)
+        sizes::bytes(self.doc, v, key, (min, MAX_OBJECT_BYTES), multiple)
     }
 
     fn missing(

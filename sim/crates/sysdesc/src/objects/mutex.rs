@@ -34,7 +34,7 @@ impl Resolver<'_, '_> {
         self.need(&k.span(), &format!("mutex \"{}\"", k.get_ref()), &["mutex"])?;
         Ok(Mutex {
             name: k.get_ref().clone(),
-            at: self.ctx.loc(k.span().start),
+            at: self.doc.loc(k.span().start),
         })
     }
 }

@@ -76,7 +76,7 @@ impl Resolver<'_, '_> {
         };
         Ok(Pool {
             name: k.get_ref().clone(),
-            at: self.ctx.loc(k.span().start),
+            at: self.doc.loc(k.span().start),
             block_bytes,
             count,
             heap,

@@ -48,7 +48,7 @@ impl Resolver<'_, '_> {
         };
         Ok(Port {
             name: k.get_ref().clone(),
-            at: self.ctx.loc(k.span().start),
+            at: self.doc.loc(k.span().start),
             capacity,
         })
     }

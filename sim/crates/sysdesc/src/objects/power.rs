@@ -74,7 +74,7 @@ impl Resolver<'_, '_> {
                         format!("policy = \"{}\" is not a power policy", s.get_ref()),
                         format!(
                             "one of {}",
-                            crate::quoted_list(PowerPolicy::ALL.into_iter().map(PowerPolicy::name))
+                            confread::quoted_list(&PowerPolicy::ALL.map(PowerPolicy::name))
                         ),
                     )
                 })?;

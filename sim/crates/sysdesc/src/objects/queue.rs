@@ -115,7 +115,7 @@ impl Resolver<'_, '_> {
         self.total(&k.span(), what, kind.buffer_bytes())?;
         Ok(Queue {
             name: k.get_ref().clone(),
-            at: self.ctx.loc(k.span().start),
+            at: self.doc.loc(k.span().start),
             kind,
         })
     }

@@ -57,7 +57,7 @@ impl Resolver<'_, '_> {
         };
         Ok(Sem {
             name: k.get_ref().clone(),
-            at: self.ctx.loc(k.span().start),
+            at: self.doc.loc(k.span().start),
             initial,
             max,
         })

@@ -202,7 +202,7 @@ impl Resolver<'_, '_> {
         };
         Ok(Task {
             name,
-            at: self.ctx.loc(k.span().start),
+            at: self.doc.loc(k.span().start),
             entry,
             priority,
             stack_bytes,

@@ -178,7 +178,7 @@ impl Resolver<'_, '_> {
         };
         Ok(Timer {
             name: k.get_ref().clone(),
-            at: self.ctx.loc(k.span().start),
+            at: self.doc.loc(k.span().start),
             action,
             start,
         })
