@@ -2,8 +2,12 @@
 
 use std::fmt::Write as _;
 
-use super::*;
+use serde::Deserialize;
+use toml::Spanned;
+
+use super::{Kind, Objects, Resolver};
 use crate::gen_objects::{check, descriptor_table, name_line, section, walk, Symbols};
+use crate::{Location, R};
 
 // ---------------------------------------------------------------------------------------------
 // The model.

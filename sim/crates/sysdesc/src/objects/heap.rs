@@ -2,10 +2,14 @@
 
 use std::fmt::Write as _;
 
-use super::*;
+use serde::Deserialize;
+use toml::Spanned;
+
+use super::{Kind, Objects, Resolver};
 use crate::gen_objects::{
     check, descriptor_table, name_line, section, walk, words, Symbols, ALIGNED,
 };
+use crate::{Location, R};
 
 // ---------------------------------------------------------------------------------------------
 // The model.

@@ -3,10 +3,14 @@
 
 use std::fmt::Write as _;
 
-use super::*;
+use serde::Deserialize;
+use toml::Spanned;
+
+use super::{Kind, Objects, Resolver, Role, HISR_PRIOS, MAX_LINE, MIN_STACK_BYTES};
 use crate::gen_objects::{
     c_string, check, descriptor_table, name_line, section, walk, Symbols, ALIGNED,
 };
+use crate::{Location, R};
 
 // ---------------------------------------------------------------------------------------------
 // The model.

@@ -3,10 +3,15 @@
 
 use std::fmt::Write as _;
 
-use super::*;
+use serde::Deserialize;
+use std::collections::HashMap;
+use toml::Spanned;
+
+use super::{Kind, Objects, Resolver, MAX_COUNT};
 use crate::gen_objects::{
     check, descriptor_table, name_line, section, walk, words, Symbols, ALIGNED,
 };
+use crate::{Location, R};
 
 // ---------------------------------------------------------------------------------------------
 // The model.

@@ -1,7 +1,11 @@
 //! `[power]`: the DPM policy `uk_init()` sets (`ubik/power.h`), `UK_POWER_POLICY` in
 //! `uk_config.h`. Not an object: a kernel setting the objects' feature checks share.
 
-use super::*;
+use serde::Deserialize;
+use toml::Spanned;
+
+use super::Resolver;
+use crate::{Os, R};
 
 /// A DPM policy of `ubik/power.h` (UbiFOS Table 1).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -3,8 +3,14 @@
 
 use std::fmt::Write as _;
 
-use super::*;
+use serde::Deserialize;
+use toml::Spanned;
+
+use super::{
+    Arg, Decls, Kind, Objects, Resolver, Role, DEFAULT_STACK_BYTES, MAX_TICKS, MIN_STACK_BYTES,
+};
 use crate::gen_objects::{c_string, check, descriptor_table, section, walk, Symbols, ALIGNED};
+use crate::{Location, R};
 
 // ---------------------------------------------------------------------------------------------
 // The model.

@@ -3,8 +3,12 @@
 
 use std::fmt::Write as _;
 
-use super::*;
+use serde::Deserialize;
+use toml::Spanned;
+
+use super::{Arg, Kind, Objects, Resolver, Role, MAX_TICKS};
 use crate::gen_objects::{check, descriptor_table, name_line, section, walk, Symbols};
+use crate::{Location, R};
 
 // ---------------------------------------------------------------------------------------------
 // The model.
