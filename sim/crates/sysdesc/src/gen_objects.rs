@@ -13,8 +13,13 @@
 //! `uk__gen_FAMILY_SUFFIX` with FAMILY one of `heap`, `pool`, `queue`, `port`, `stack`,
 //! `hisr_stack`, `obj` (SUFFIX an object's name) and `table` (SUFFIX a kind): no family is a
 //! prefix of another, so no name can make two of them equal.
+//!
+//! Each kind writes its own parts (`crate::objects::KIND`: `declarations`, `storage`, `table`,
+//! `create`); this file holds the frame, the shared helpers and the order of the kinds in
+//! each part, which is the order the objects are created in.
 
-use crate::objects::{Arg, Hisr, Interrupt, Objects, QueueKind, TaskStart, TimerAction};
+use crate::objects::{flags, heap, interrupt, mutex, pool, port, queue, sem, task, timer};
+use crate::objects::{Arg, Objects, TimerAction};
 use crate::{Os, SystemDesc};
 use std::borrow::Cow;
 use std::collections::HashSet;
@@ -27,7 +32,7 @@ use crate::gen::{BANNER, EXIT_GEN_STARTUP};
 const OBJECT_SYMBOL_PREFIX: &str = "uk__gen_obj_";
 
 /// The C symbols of the objects.
-struct Symbols<'a> {
+pub(crate) struct Symbols<'a> {
     /// The functions the description names.
     functions: HashSet<&'a str>,
 }
@@ -45,7 +50,7 @@ impl<'a> Symbols<'a> {
     }
 
     /// The C symbol of the object `name`.
-    fn object(&self, name: &'a str) -> Cow<'a, str> {
+    pub(crate) fn object(&self, name: &'a str) -> Cow<'a, str> {
         if self.renamed(name) {
             Cow::Owned(format!("{OBJECT_SYMBOL_PREFIX}{name}"))
         } else {
@@ -54,7 +59,7 @@ impl<'a> Symbols<'a> {
     }
 
     /// `extern TYPE NAME; /* comment */`, saying so when the object is renamed.
-    fn decl(&self, c_type: &str, name: &str, comment: String) -> String {
+    pub(crate) fn decl(&self, c_type: &str, name: &str, comment: String) -> String {
         if self.renamed(name) {
             format!(
             "extern {c_type} {OBJECT_SYMBOL_PREFIX}{name}; /* \"{name}\", UK_GEN_OBJECT({name}) (a function has its name){} */",
@@ -68,7 +73,7 @@ impl<'a> Symbols<'a> {
     }
 
     /// `(void *)...` for an argument.
-    fn arg(&self, a: &'a Arg) -> String {
+    pub(crate) fn arg(&self, a: &'a Arg) -> String {
         match a {
             Arg::None => "0".into(),
             Arg::Int(n) => format!("(void *)(uintptr_t)0x{n:x}u"),
@@ -164,144 +169,20 @@ pub(crate) fn header(d: &SystemDesc) -> String {
 
 /// The `extern` declarations of the objects, a section per kind.
 fn declarations<'a>(s: &mut String, o: &'a Objects, sym: &Symbols<'a>) {
-    section(
-        s,
-        "[task.*]",
-        o.tasks
-            .iter()
-            .map(|t| {
-                sym.decl(
-                    "uk_task_t",
-                    &t.name,
-                    format!(
-                        "{}(), priority {}, {}-byte stack, {}",
-                        t.entry,
-                        t.priority,
-                        t.stack_bytes,
-                        match t.start {
-                            TaskStart::Active => "active",
-                            TaskStart::Suspended => "suspended",
-                        }
-                    ),
-                )
-            })
-            .collect(),
-    );
-    section(
-        s,
-        "[sem.*]",
-        o.sems
-            .iter()
-            .map(|x| {
-                sym.decl(
-                    "uk_sem_t",
-                    &x.name,
-                    format!("initial {}, max {}", x.initial, x.max),
-                )
-            })
-            .collect(),
-    );
-    section(
-        s,
-        "[mutex.*]",
-        o.mutexes
-            .iter()
-            .map(|x| sym.decl("uk_mutex_t", &x.name, String::new()))
-            .collect(),
-    );
-    section(
-        s,
-        "[queue.*]",
-        o.queues
-            .iter()
-            .map(|x| {
-                let comment = match x.kind {
-                    QueueKind::Fixed {
-                        msg_bytes,
-                        capacity,
-                    } => format!("{capacity} messages of {msg_bytes} bytes"),
-                    QueueKind::Variable {
-                        max_msg_bytes,
-                        capacity,
-                    } => {
-                        format!("variable size: {capacity} messages of up to {max_msg_bytes} bytes")
-                    }
-                };
-                sym.decl("uk_queue_t", &x.name, comment)
-            })
-            .collect(),
-    );
-    section(
-        s,
-        "[port.*]",
-        o.ports
-            .iter()
-            .map(|x| sym.decl("uk_port_t", &x.name, format!("{} pointers", x.capacity)))
-            .collect(),
-    );
-    section(
-        s,
-        "[flags.*]",
-        o.flags
-            .iter()
-            .map(|x| sym.decl("uk_flags_t", &x.name, String::new()))
-            .collect(),
-    );
-    section(
-        s,
-        "[heap.*]",
-        o.heaps
-            .iter()
-            .map(|x| sym.decl("uk_heap_t", &x.name, format!("{} bytes", x.bytes)))
-            .collect(),
-    );
-    section(
-        s,
-        "[pool.*]",
-        o.pools
-            .iter()
-            .map(|x| {
-                let from = x
-                    .heap
-                    .as_ref()
-                    .map(|h| format!(", from heap {h}"))
-                    .unwrap_or_default();
-                sym.decl(
-                    "uk_pool_t",
-                    &x.name,
-                    format!("{} blocks of {} bytes{from}", x.count, x.block_bytes),
-                )
-            })
-            .collect(),
-    );
-    section(
-        s,
-        "[timer.*]",
-        o.timers
-            .iter()
-            .map(|x| sym.decl("uk_timer_t", &x.name, String::new()))
-            .collect(),
-    );
-    section(
-        s,
-        "[interrupt.*]: the HISRs (an interrupt without one has no object)",
-        o.interrupts
-            .iter()
-            .filter_map(|x| {
-                x.hisr.as_ref().map(|h| {
-                    sym.decl(
-                        "uk_hisr_t",
-                        &x.name,
-                        format!("line {}, {}(), level {}", x.line, h.function, h.priority),
-                    )
-                })
-            })
-            .collect(),
-    );
+    task::declarations(s, o, sym);
+    sem::declarations(s, o, sym);
+    mutex::declarations(s, o, sym);
+    queue::declarations(s, o, sym);
+    port::declarations(s, o, sym);
+    flags::declarations(s, o, sym);
+    heap::declarations(s, o, sym);
+    pool::declarations(s, o, sym);
+    timer::declarations(s, o, sym);
+    interrupt::declarations(s, o, sym);
 }
 
 /// `/* TITLE */` and the lines, when there are any.
-fn section(s: &mut String, title: &str, lines: Vec<String>) {
+pub(crate) fn section(s: &mut String, title: &str, lines: Vec<String>) {
     if !lines.is_empty() {
         let _ = write!(s, "\n/* {title} */\n");
         for l in lines {
@@ -313,13 +194,13 @@ fn section(s: &mut String, title: &str, lines: Vec<String>) {
 
 /// A C string literal of an identifier or a file name (quotes, backslashes and newlines
 /// replaced, as a file name may have them).
-fn c_string(s: &str) -> String {
+pub(crate) fn c_string(s: &str) -> String {
     format!("\"{}\"", s.replace(['"', '\\', '\n'], "_"))
 }
 
 /// One descriptor table: `static const struct uk__gen_KIND { FIELDS } uk__gen_table_KIND[] =
 /// { ROWS };`, written only when it has rows.
-fn table(s: &mut String, kind: &str, fields: &str, rows: &[String]) {
+pub(crate) fn descriptor_table(s: &mut String, kind: &str, fields: &str, rows: &[String]) {
     if rows.is_empty() {
         return;
     }
@@ -334,7 +215,7 @@ fn table(s: &mut String, kind: &str, fields: &str, rows: &[String]) {
 }
 
 /// The loop over one table: `d` is each descriptor in turn; `body` the statements.
-fn walk(s: &mut String, kind: &str, body: &str) {
+pub(crate) fn walk(s: &mut String, kind: &str, body: &str) {
     let _ = write!(
         s,
         "    for (unsigned i = 0; i < sizeof uk__gen_table_{kind} / sizeof uk__gen_table_{kind}[0]; i++) {{\n        \
@@ -343,7 +224,7 @@ fn walk(s: &mut String, kind: &str, body: &str) {
 }
 
 /// `uk__gen_check(CALL, "NAME", d->name, d->line);` indented for a loop body.
-fn check(call: &str, name: &str) -> String {
+pub(crate) fn check(call: &str, name: &str) -> String {
     format!("        uk__gen_check({call}, \"{name}\", d->name, d->line);\n")
 }
 
@@ -398,385 +279,47 @@ pub(crate) fn source(d: &SystemDesc) -> String {
 /// The objects and their memory: a definition per object, and the buffer of each that needs
 /// one.
 fn storage<'a>(s: &mut String, o: &'a Objects, sym: &Symbols<'a>) {
-    let words = |bytes: u64| bytes.div_ceil(4);
-    let aligned = "__attribute__((aligned(16)))";
     s.push_str("\n/* ---- The objects and their memory. */\n");
-    for x in &o.heaps {
-        let _ = writeln!(s, "uk_heap_t {};", sym.object(&x.name));
-        let _ = writeln!(
-            s,
-            "static uint32_t uk__gen_heap_{}[{}] {aligned};",
-            x.name,
-            words(x.bytes as u64)
-        );
-    }
-    for x in &o.pools {
-        let _ = writeln!(s, "uk_pool_t {};", sym.object(&x.name));
-        if x.heap.is_none() {
-            let _ = writeln!(
-                s,
-                "static uint32_t uk__gen_pool_{}[{}] {aligned};",
-                x.name,
-                words(x.block_bytes as u64 * x.count as u64)
-            );
-        }
-    }
-    for x in &o.sems {
-        let _ = writeln!(s, "uk_sem_t {};", sym.object(&x.name));
-    }
-    for x in &o.mutexes {
-        let _ = writeln!(s, "uk_mutex_t {};", sym.object(&x.name));
-    }
-    for x in &o.queues {
-        let _ = writeln!(s, "uk_queue_t {};", sym.object(&x.name));
-        let _ = writeln!(
-            s,
-            "static uint32_t uk__gen_queue_{}[{}] {aligned};",
-            x.name,
-            words(x.kind.buffer_bytes())
-        );
-    }
-    for x in &o.ports {
-        let _ = writeln!(s, "uk_port_t {};", sym.object(&x.name));
-        let _ = writeln!(s, "static void *uk__gen_port_{}[{}];", x.name, x.capacity);
-    }
-    for x in &o.flags {
-        let _ = writeln!(s, "uk_flags_t {};", sym.object(&x.name));
-    }
-    for x in &o.tasks {
-        let _ = writeln!(s, "uk_task_t {};", sym.object(&x.name));
-        let _ = writeln!(
-            s,
-            "static uint32_t uk__gen_stack_{}[{}] {aligned};",
-            x.name,
-            x.stack_bytes / 4
-        );
-    }
-    for x in &o.timers {
-        let _ = writeln!(s, "uk_timer_t {};", sym.object(&x.name));
-    }
-    for x in &o.interrupts {
-        if let Some(h) = &x.hisr {
-            let _ = writeln!(s, "uk_hisr_t {};", sym.object(&x.name));
-            let _ = writeln!(
-                s,
-                "static uint32_t uk__gen_hisr_stack_{}[{}] {aligned};",
-                x.name,
-                h.stack_bytes / 4
-            );
-        }
-    }
+    heap::storage(s, o, sym);
+    pool::storage(s, o, sym);
+    sem::storage(s, o, sym);
+    mutex::storage(s, o, sym);
+    queue::storage(s, o, sym);
+    port::storage(s, o, sym);
+    flags::storage(s, o, sym);
+    task::storage(s, o, sym);
+    timer::storage(s, o, sym);
+    interrupt::storage(s, o, sym);
 }
+
+/// The 32-bit words a buffer of `bytes` takes.
+pub(crate) fn words(bytes: u64) -> u64 {
+    bytes.div_ceil(4)
+}
+
+/// The alignment of every buffer (a stack's, for the ABI; the others' for the kernel's blocks).
+pub(crate) const ALIGNED: &str = "__attribute__((aligned(16)))";
 
 /// The descriptors, one table per kind in the order written. Every row: the object, its
 /// parameters, its name and its line in system.toml (for the start-up message).
 fn descriptors<'a>(s: &mut String, o: &'a Objects, sym: &Symbols<'a>) {
     s.push_str("\n/* ---- Their descriptors, one table per kind, in the order written. */\n");
-    heap_table(s, o, sym);
-    pool_table(s, o, sym);
-    sem_table(s, o, sym);
-    mutex_table(s, o, sym);
-    queue_table(s, o, sym);
-    port_table(s, o, sym);
-    flags_table(s, o, sym);
-    task_table(s, o, sym);
-    hisr_table(s, o, sym);
-    timer_table(s, o, sym);
-    irq_table(s, o);
+    heap::table(s, o, sym);
+    pool::table(s, o, sym);
+    sem::table(s, o, sym);
+    mutex::table(s, o, sym);
+    queue::table(s, o, sym);
+    port::table(s, o, sym);
+    flags::table(s, o, sym);
+    task::table(s, o, sym);
+    interrupt::hisr_table(s, o, sym);
+    timer::table(s, o, sym);
+    interrupt::irq_table(s, o);
 }
 
 /// `"NAME", LINE`: the end of every descriptor row.
-fn name_line(name: &str, line: usize) -> String {
+pub(crate) fn name_line(name: &str, line: usize) -> String {
     format!("{}, {line}", c_string(name))
-}
-
-/// The interrupts that have a HISR, each with it.
-fn hisrs(o: &Objects) -> Vec<(&Interrupt, &Hisr)> {
-    o.interrupts
-        .iter()
-        .filter_map(|x| x.hisr.as_ref().map(|h| (x, h)))
-        .collect()
-}
-
-/// The descriptor table of `[heap.NAME]`.
-fn heap_table<'a>(s: &mut String, o: &'a Objects, sym: &Symbols<'a>) {
-    table(
-        s,
-        "heap",
-        "    uk_heap_t *heap;\n    void *buf;\n    uint32_t bytes;\n    const char *name;\n    uint32_t line;\n",
-        &o.heaps
-            .iter()
-            .map(|x| {
-                format!(
-                    "&{}, uk__gen_heap_{1}, sizeof uk__gen_heap_{1}, {2}",
-                    sym.object(&x.name),
-                    x.name,
-                    name_line(&x.name, x.at.line)
-                )
-            })
-            .collect::<Vec<_>>(),
-    );
-}
-
-/// The descriptor table of `[pool.NAME]`.
-fn pool_table<'a>(s: &mut String, o: &'a Objects, sym: &Symbols<'a>) {
-    table(
-        s,
-        "pool",
-        "    uk_pool_t *pool;\n    uk_heap_t *heap; /* carved from it, or 0: buf */\n    void *buf;\n    \
-         uint32_t block_bytes;\n    uint32_t count;\n    const char *name;\n    uint32_t line;\n",
-        &o.pools
-            .iter()
-            .map(|x| {
-                let (heap, buf) = match &x.heap {
-                    Some(h) => (format!("&{}", sym.object(h)), "0".to_string()),
-                    None => ("0".to_string(), format!("uk__gen_pool_{}", x.name)),
-                };
-                format!(
-                    "&{}, {heap}, {buf}, {}, {}, {}",
-                    sym.object(&x.name),
-                    x.block_bytes,
-                    x.count,
-                    name_line(&x.name, x.at.line)
-                )
-            })
-            .collect::<Vec<_>>(),
-    );
-}
-
-/// The descriptor table of `[sem.NAME]`.
-fn sem_table<'a>(s: &mut String, o: &'a Objects, sym: &Symbols<'a>) {
-    table(
-        s,
-        "sem",
-        "    uk_sem_t *sem;\n    uint32_t initial;\n    uint32_t max;\n    const char *name;\n    uint32_t line;\n",
-        &o.sems
-            .iter()
-            .map(|x| {
-                format!(
-                    "&{}, {}u, {}u, {}",
-                    sym.object(&x.name),
-                    x.initial,
-                    x.max,
-                    name_line(&x.name, x.at.line)
-                )
-            })
-            .collect::<Vec<_>>(),
-    );
-}
-
-/// The descriptor table of `[mutex.NAME]`.
-fn mutex_table<'a>(s: &mut String, o: &'a Objects, sym: &Symbols<'a>) {
-    table(
-        s,
-        "mutex",
-        "    uk_mutex_t *mutex;\n    const char *name;\n    uint32_t line;\n",
-        &o.mutexes
-            .iter()
-            .map(|x| {
-                format!(
-                    "&{}, {}",
-                    sym.object(&x.name),
-                    name_line(&x.name, x.at.line)
-                )
-            })
-            .collect::<Vec<_>>(),
-    );
-}
-
-/// The descriptor table of `[queue.NAME]`.
-fn queue_table<'a>(s: &mut String, o: &'a Objects, sym: &Symbols<'a>) {
-    table(
-        s,
-        "queue",
-        "    uk_queue_t *queue;\n    void *buf;\n    uint32_t buf_bytes;\n    \
-         uint32_t msg_bytes; /* fixed: the size; variable: the largest */\n    uint32_t capacity;\n    \
-         const char *name;\n    uint32_t line;\n    uint8_t variable;\n",
-        &o.queues
-            .iter()
-            .map(|x| {
-                let (msg, capacity, variable) = match x.kind {
-                    QueueKind::Fixed {
-                        msg_bytes,
-                        capacity,
-                    } => (msg_bytes, capacity, 0),
-                    QueueKind::Variable {
-                        max_msg_bytes,
-                        capacity,
-                    } => (max_msg_bytes, capacity, 1),
-                };
-                format!(
-                    "&{}, uk__gen_queue_{1}, sizeof uk__gen_queue_{1}, {msg}, {capacity}, {2}, {variable}",
-                    sym.object(&x.name),
-                    x.name,
-                    name_line(&x.name, x.at.line)
-                )
-            })
-            .collect::<Vec<_>>(),
-    );
-}
-
-/// The descriptor table of `[port.NAME]`.
-fn port_table<'a>(s: &mut String, o: &'a Objects, sym: &Symbols<'a>) {
-    table(
-        s,
-        "port",
-        "    uk_port_t *port;\n    void **slots;\n    uint32_t capacity;\n    const char *name;\n    uint32_t line;\n",
-        &o.ports
-            .iter()
-            .map(|x| {
-                format!(
-                    "&{}, uk__gen_port_{}, {}, {}",
-                    sym.object(&x.name),
-                    x.name,
-                    x.capacity,
-                    name_line(&x.name, x.at.line)
-                )
-            })
-            .collect::<Vec<_>>(),
-    );
-}
-
-/// The descriptor table of `[flags.NAME]`.
-fn flags_table<'a>(s: &mut String, o: &'a Objects, sym: &Symbols<'a>) {
-    table(
-        s,
-        "flags",
-        "    uk_flags_t *flags;\n    uint32_t initial;\n    const char *name;\n    uint32_t line;\n",
-        &o.flags
-            .iter()
-            .map(|x| {
-                format!(
-                    "&{}, 0x{:x}u, {}",
-                    sym.object(&x.name),
-                    x.initial,
-                    name_line(&x.name, x.at.line)
-                )
-            })
-            .collect::<Vec<_>>(),
-    );
-}
-
-/// The descriptor table of `[task.NAME]`.
-fn task_table<'a>(s: &mut String, o: &'a Objects, sym: &Symbols<'a>) {
-    table(
-        s,
-        "task",
-        "    uk_task_t *task;\n    const char *name; /* also its name in the kernel */\n    \
-         void (*entry)(void *);\n    void *arg;\n    void *stack;\n    uint32_t stack_bytes;\n    \
-         uint32_t slice; /* 0: [kernel] timeslice_ticks */\n    void (*signal)(uint32_t); /* or 0 */\n    \
-         uint32_t line;\n    uint8_t priority;\n    uint8_t active; /* activated by uk_init() */\n    \
-         uint8_t power_class; /* a uk_power_class_t, or 255: none set */\n",
-        &o.tasks
-            .iter()
-            .map(|x| {
-                let object = sym.object(&x.name);
-                let name = c_string(&x.name);
-                let entry = &x.entry;
-                let arg = sym.arg(&x.arg);
-                let stack = format!("uk__gen_stack_{}", x.name);
-                let slice = x.slice.unwrap_or(0);
-                let signal = x.signal.as_deref().unwrap_or("0");
-                let line = x.at.line;
-                let priority = x.priority;
-                let active = u8::from(x.start == TaskStart::Active);
-                let power_class = x.power_class.map_or("255", |c| c.c_name());
-                format!(
-                    "&{object}, {name}, {entry}, {arg}, {stack}, sizeof {stack}, {slice}, {signal}, \
-                     {line}, {priority}, {active}, {power_class}"
-                )
-            })
-            .collect::<Vec<_>>(),
-    );
-}
-
-/// The descriptor table of the HISRs of `[interrupt.NAME]`.
-fn hisr_table<'a>(s: &mut String, o: &'a Objects, sym: &Symbols<'a>) {
-    let hisrs = hisrs(o);
-    table(
-        s,
-        "hisr",
-        "    uk_hisr_t *hisr;\n    const char *name; /* also its name in the kernel */\n    \
-         void (*entry)(uk_hisr_t *);\n    void *stack;\n    uint32_t stack_bytes;\n    uint32_t line;\n    \
-         uint8_t priority;\n",
-        &hisrs
-            .iter()
-            .map(|(x, h)| {
-                let object = sym.object(&x.name);
-                let name = c_string(&x.name);
-                let entry = &h.function;
-                let stack = format!("uk__gen_hisr_stack_{}", x.name);
-                let line = x.at.line;
-                let priority = h.priority;
-                format!("&{object}, {name}, {entry}, {stack}, sizeof {stack}, {line}, {priority}")
-            })
-            .collect::<Vec<_>>(),
-    );
-}
-
-/// The descriptor table of `[timer.NAME]`.
-fn timer_table<'a>(s: &mut String, o: &'a Objects, sym: &Symbols<'a>) {
-    table(
-        s,
-        "timer",
-        "    uk_timer_t *timer;\n    void (*call)(uk_timer_t *, void *);\n    void *arg;\n    \
-         uk_task_t *task;\n    uk_flags_t *flags;\n    uint32_t bits;\n    uint32_t delay;\n    \
-         uint32_t period;\n    const char *name;\n    uint32_t line;\n    \
-         uint8_t action; /* 0: call, 1: activate task, 2: set flags */\n    \
-         uint8_t running; /* started by uk_init() */\n",
-        &o.timers
-            .iter()
-            .map(|x| {
-                let action = match &x.action {
-                    TimerAction::Call { function, arg } => {
-                        (0, format!("{function}, {}, 0, 0, 0", sym.arg(arg)))
-                    }
-                    TimerAction::Activate { task } => {
-                        (1, format!("0, 0, &{}, 0, 0", sym.object(task)))
-                    }
-                    TimerAction::SetFlags { flags, bits } => {
-                        (2, format!("0, 0, 0, &{}, 0x{bits:x}u", sym.object(flags)))
-                    }
-                };
-                let (running, delay, period) = match x.start {
-                    Some((delay, period)) => (1, delay, period),
-                    None => (0, 0, 0),
-                };
-                format!(
-                    "&{}, {}, {delay}, {period}, {}, {}, {running}",
-                    sym.object(&x.name),
-                    action.1,
-                    name_line(&x.name, x.at.line),
-                    action.0
-                )
-            })
-            .collect::<Vec<_>>(),
-    );
-}
-
-/// The descriptor table of `[interrupt.NAME]`, and the interrupts' names by line.
-fn irq_table(s: &mut String, o: &Objects) {
-    table(
-        s,
-        "irq",
-        "    unsigned number; /* the fast interrupt line */\n    void (*lisr)(unsigned);\n    \
-         const char *name;\n    uint32_t line;\n",
-        &o.interrupts
-            .iter()
-            .map(|x| format!("{}, {}, {}", x.line, x.lisr, name_line(&x.name, x.at.line)))
-            .collect::<Vec<_>>(),
-    );
-    if !o.interrupts.is_empty() {
-        // Not static: the testbed reads it from the ELF (`ubik build` keeps it linked).
-        s.push_str(
-            "\n/* The interrupts' names by fast line, for the testbed's trace (docs/observe.md). */\n\
-             extern const char *const uk__gen_irq_names[15];\nconst char *const uk__gen_irq_names[15] = {",
-        );
-        for x in &o.interrupts {
-            let _ = write!(s, " [{}] = {},", x.line, c_string(&x.name));
-        }
-        s.push_str(" };\n");
-    }
 }
 
 /// `uk__gen_check` and `uk__gen_init`, which walks the tables to create the objects: only
@@ -793,231 +336,20 @@ fn startup(s: &mut String, o: &Objects, file: &str) {
         c_string(file)
     );
     s.push_str("void uk__gen_init(void);\n\nvoid uk__gen_init(void)\n{\n");
-    if !o.heaps.is_empty() {
-        walk(
-            s,
-            "heap",
-            &check("uk_heap_init(d->heap, d->buf, d->bytes)", "uk_heap_init"),
-        );
-    }
-    pool_walk(s, o);
-    if !o.sems.is_empty() {
-        walk(
-            s,
-            "sem",
-            &check("uk_sem_init(d->sem, d->initial, d->max)", "uk_sem_init"),
-        );
-    }
-    if !o.mutexes.is_empty() {
-        walk(
-            s,
-            "mutex",
-            &check("uk_mutex_init(d->mutex)", "uk_mutex_init"),
-        );
-    }
-    queue_walk(s, o);
-    if !o.ports.is_empty() {
-        walk(
-            s,
-            "port",
-            &check(
-                "uk_port_init(d->port, d->slots, d->capacity)",
-                "uk_port_init",
-            ),
-        );
-    }
-    if !o.flags.is_empty() {
-        let mut body = check("uk_flags_init(d->flags)", "uk_flags_init");
-        if o.flags.iter().any(|f| f.initial != 0) {
-            body.push_str("        if (d->initial != 0)\n    ");
-            body.push_str(&check("uk_flags_set(d->flags, d->initial)", "uk_flags_set"));
-        }
-        walk(s, "flags", &body);
-    }
-    task_walk(s, o);
-    if !hisrs(o).is_empty() {
-        walk(
-            s,
-            "hisr",
-            &check(
-                "uk_hisr_create(d->hisr, d->name, d->entry, d->priority, d->stack, d->stack_bytes)",
-                "uk_hisr_create",
-            ),
-        );
-    }
-    timer_walk(s, o);
-    if !o.interrupts.is_empty() {
-        walk(
-            s,
-            "irq",
-            &check("uk_irq_install(d->number, d->lisr)", "uk_irq_install"),
-        );
-    }
-    if o.tasks.iter().any(|t| t.start == TaskStart::Active) {
-        walk(
-            s,
-            "task",
-            &format!(
-                "        if (d->active)\n    {}",
-                check("uk_task_activate(d->task)", "uk_task_activate")
-            ),
-        );
-    }
-    if o.timers.iter().any(|t| t.start.is_some()) {
-        walk(
-            s,
-            "timer",
-            &format!(
-                "        if (d->running)\n    {}",
-                check(
-                    "uk_timer_start(d->timer, d->delay, d->period)",
-                    "uk_timer_start"
-                )
-            ),
-        );
-    }
+    heap::create(s, o);
+    pool::create(s, o);
+    sem::create(s, o);
+    mutex::create(s, o);
+    queue::create(s, o);
+    port::create(s, o);
+    flags::create(s, o);
+    task::create(s, o);
+    interrupt::create(s, o);
+    timer::create(s, o);
+    interrupt::install(s, o);
+    task::activate(s, o);
+    timer::start(s, o);
     s.push_str("}\n");
-}
-
-/// The loop that creates the pools, each carved from its heap or in its own buffer.
-fn pool_walk(s: &mut String, o: &Objects) {
-    if !o.pools.is_empty() {
-        let carved = o.pools.iter().any(|p| p.heap.is_some());
-        let fixed = o.pools.iter().any(|p| p.heap.is_none());
-        let create = check(
-            "uk_pool_create(d->pool, d->heap, d->block_bytes, d->count)",
-            "uk_pool_create",
-        );
-        let init = check(
-            "uk_pool_init(d->pool, d->buf, d->block_bytes, d->count)",
-            "uk_pool_init",
-        );
-        let body = match (carved, fixed) {
-            (true, true) => format!("        if (d->heap)\n    {create}        else\n    {init}"),
-            (true, false) => create,
-            _ => init,
-        };
-        walk(s, "pool", &body);
-    }
-}
-
-/// The loop that creates the queues, of fixed or variable message size.
-fn queue_walk(s: &mut String, o: &Objects) {
-    if !o.queues.is_empty() {
-        let var = o
-            .queues
-            .iter()
-            .any(|q| matches!(q.kind, QueueKind::Variable { .. }));
-        let fixed = o
-            .queues
-            .iter()
-            .any(|q| matches!(q.kind, QueueKind::Fixed { .. }));
-        let init_var = check(
-            "uk_queue_init_var(d->queue, d->buf, d->buf_bytes, d->msg_bytes)",
-            "uk_queue_init_var",
-        );
-        let init = check(
-            "uk_queue_init(d->queue, d->buf, d->msg_bytes, d->capacity)",
-            "uk_queue_init",
-        );
-        let body = match (var, fixed) {
-            (true, true) => {
-                format!("        if (d->variable)\n    {init_var}        else\n    {init}")
-            }
-            (true, false) => init_var,
-            _ => init,
-        };
-        walk(s, "queue", &body);
-    }
-}
-
-/// The loop that creates the tasks, with the settings some of them have.
-fn task_walk(s: &mut String, o: &Objects) {
-    if !o.tasks.is_empty() {
-        let mut body = check(
-            "uk_task_create(d->task, d->name, d->entry, d->arg, d->priority, d->stack, d->stack_bytes)",
-            "uk_task_create",
-        );
-        if o.tasks.iter().any(|t| t.slice.is_some()) {
-            body.push_str("        if (d->slice != 0)\n    ");
-            body.push_str(&check(
-                "uk_task_set_slice(d->task, d->slice)",
-                "uk_task_set_slice",
-            ));
-        }
-        if o.tasks.iter().any(|t| t.signal.is_some()) {
-            body.push_str("        if (d->signal != 0)\n    ");
-            body.push_str(&check(
-                "uk_signal_handler(d->task, d->signal)",
-                "uk_signal_handler",
-            ));
-        }
-        if o.tasks.iter().any(|t| t.power_class.is_some()) {
-            body.push_str("        if (d->power_class != 255)\n    ");
-            body.push_str(&check(
-                "uk_task_set_power_class(d->task, (uk_power_class_t)d->power_class)",
-                "uk_task_set_power_class",
-            ));
-        }
-        walk(s, "task", &body);
-    }
-}
-
-/// The loop that creates the timers, by the action each takes.
-fn timer_walk(s: &mut String, o: &Objects) {
-    if !o.timers.is_empty() {
-        let mut arms = Vec::new();
-        for (action, call) in [
-            (
-                0,
-                check("uk_timer_init(d->timer, d->call, d->arg)", "uk_timer_init"),
-            ),
-            (
-                1,
-                check(
-                    "uk_timer_init_task(d->timer, d->task)",
-                    "uk_timer_init_task",
-                ),
-            ),
-            (
-                2,
-                check(
-                    "uk_timer_init_flags(d->timer, d->flags, d->bits)",
-                    "uk_timer_init_flags",
-                ),
-            ),
-        ] {
-            let used = o.timers.iter().any(|t| {
-                matches!(
-                    (&t.action, action),
-                    (TimerAction::Call { .. }, 0)
-                        | (TimerAction::Activate { .. }, 1)
-                        | (TimerAction::SetFlags { .. }, 2)
-                )
-            });
-            if used {
-                arms.push((action, call));
-            }
-        }
-        let body = if arms.len() == 1 {
-            arms.remove(0).1
-        } else {
-            let mut b = String::new();
-            for (i, (action, call)) in arms.iter().enumerate() {
-                if i + 1 < arms.len() {
-                    let _ = write!(
-                        b,
-                        "        {}if (d->action == {action})\n    {call}",
-                        if i == 0 { "" } else { "else " }
-                    );
-                } else {
-                    let _ = write!(b, "        else\n    {call}");
-                }
-            }
-            b
-        };
-        walk(s, "timer", &body);
-    }
 }
 
 #[cfg(test)]

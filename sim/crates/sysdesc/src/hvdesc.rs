@@ -23,31 +23,40 @@
 //! Errors are one line `FILE:LINE:COLUMN: what is wrong; expected what` (exit 65).
 //! Turns and periods are at least [`MIN_TURN_US`]: a turn shorter than a partition switch
 //! would let no guest run.
+//!
+//! Where RAM starts, where the devices are and how many fast lines there are are the
+//! machine's facts: the caller, which knows the machine, passes them in ([`MachineFacts`]),
+//! so that they are written once, in the machine's device list.
 
 use std::ops::Range;
 use std::path::Path;
 
-use machine::config::{invalid_at, line_col, read_text_file};
-pub use machine::config::{ConfigError, Location};
+use confread::{quoted_list, read_text_file, Doc};
+pub use confread::{ConfigError, Location};
 use serde::Deserialize;
 use toml::Spanned;
 
 use crate::objects::{Decls, Kind};
 
-/// Where RAM starts on the reference machine (the hypervisor's vectors and reset code).
-pub const RAM_BASE: u32 = 0x0010_0000;
+/// What the description needs of the machine it is placed in, taken from the machine's
+/// device list by the caller (sysdesc knows no machine).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MachineFacts {
+    /// Where RAM starts: the hypervisor's vectors and reset code, then the partitions.
+    pub ram_base: u32,
+    /// Every device of the machine: its name (as in the machine file) and base.
+    pub devices: Vec<(&'static str, u32)>,
+    /// The fast interrupt lines, numbered from 0.
+    pub fast_lines: u32,
+}
+
 /// Most partitions (hv/src/hv.h HV_MAX_PARTITIONS).
 pub const MAX_PARTITIONS: usize = 4;
 /// Most device windows per partition (hv/src/hv.h HV_MAX_DEVICES; PMP entries 1..4).
 pub const MAX_DEVICES: usize = 4;
-/// The device windows a partition may be given: name and base (4 KiB each).
-pub const DEVICES: [(&str, u32); 3] = [
-    ("io", 0x0004_0000),
-    ("rtm", 0x0007_0000),
-    ("uart", 0x0008_0000),
-];
-/// Fast interrupt lines.
-pub const FAST_LINES: i64 = 15;
+/// The devices whose window a partition may be given (4 KiB each), in the order messages
+/// list them: the hypervisor keeps the others (timer, interrupt controller, power) to itself.
+pub const GUEST_DEVICES: [&str; 3] = ["io", "rtm", "uart"];
 /// The shortest turn (`slice_us`) and minimum-share window (`period_us`), us. A partition
 /// switch costs the hypervisor several microseconds (docs/hypervisor.md: its register swap
 /// alone is 124 cycles, the C path and the plan several hundred more), longer at a slower
@@ -102,7 +111,7 @@ pub struct HypervisorDesc {
     pub min_share_ppm: u32,
     /// Index into `partitions`; None: the run ends when every partition has stopped.
     pub run_until: Option<usize>,
-    /// The hypervisor's own RAM (from [`RAM_BASE`]).
+    /// The hypervisor's own RAM (from [`MachineFacts::ram_base`]).
     pub ram_size: u32,
     /// Where that is given (`[hypervisor] ram_kib`, else the file's start).
     pub ram_at: Location,
@@ -145,30 +154,26 @@ impl Kind for RawPartition {
     const KIND: &'static str = "partition";
 }
 
-struct Ctx<'a> {
-    name: &'a str,
-    text: &'a str,
+/// A description being resolved: the document its errors point into, and the machine.
+struct Reader<'a> {
+    doc: Doc<'a>,
+    machine: &'a MachineFacts,
 }
 
 type R<T> = Result<T, ConfigError>;
 
-impl Ctx<'_> {
+impl Reader<'_> {
     fn err(
         &self,
         span: &Range<usize>,
         what: impl Into<String>,
         expected: impl Into<String>,
     ) -> ConfigError {
-        invalid_at(self.name, self.text, span, what, expected)
+        self.doc.err(span, what, expected)
     }
 
     fn at(&self, span: &Range<usize>) -> Location {
-        let (line, column) = line_col(self.text, span.start);
-        Location {
-            file: self.name.to_string(),
-            line,
-            column,
-        }
+        self.doc.loc(span.start)
     }
 
     /// A turn or a period in us: from [`MIN_TURN_US`] (shorter than a partition switch, it
@@ -192,12 +197,7 @@ impl Ctx<'_> {
     }
 
     fn int(&self, v: &Spanned<i64>, key: &str, lo: i64, hi: i64, expected: &str) -> R<i64> {
-        let n = *v.get_ref();
-        if (lo..=hi).contains(&n) {
-            Ok(n)
-        } else {
-            Err(self.err(&v.span(), format!("{key} = {n} is out of range"), expected))
-        }
+        self.doc.int_range(v, key, lo, hi, expected)
     }
 
     /// A RAM size in KiB: a power of two from 4 KiB (one NAPOT PMP entry covers it).
@@ -245,7 +245,7 @@ impl Ctx<'_> {
             ));
         }
         let ram_end = 1u64 << 32; // the machine file says how much RAM there is
-        let mut next = RAM_BASE as u64 + d.ram_size as u64;
+        let mut next = self.machine.ram_base as u64 + d.ram_size as u64;
         let mut owned: u32 = 0;
         for (name, table) in decls {
             let t = table.get_ref();
@@ -388,13 +388,15 @@ impl Ctx<'_> {
         let mut devices = Vec::new();
         if let Some(list) = list {
             for dev in list.get_ref() {
-                let Some(&(_, b)) = DEVICES.iter().find(|(n, _)| n == dev.get_ref()) else {
-                    let names: Vec<String> =
-                        DEVICES.iter().map(|(n, _)| format!("\"{n}\"")).collect();
+                let base = GUEST_DEVICES
+                    .iter()
+                    .find(|n| *n == dev.get_ref())
+                    .and_then(|n| self.machine.devices.iter().find(|(m, _)| m == n));
+                let Some(&(_, b)) = base else {
                     return Err(self.err(
                         &dev.span(),
                         format!("unknown device \"{}\"", dev.get_ref()),
-                        format!("one of {}", names.join(", ")),
+                        format!("one of {}", quoted_list(&GUEST_DEVICES)),
                     ));
                 };
                 if devices.contains(&b) {
@@ -423,7 +425,9 @@ impl Ctx<'_> {
         let mut lines = 0u32;
         if let Some(list) = list {
             for l in list.get_ref() {
-                let n = self.int(l, "line", 0, FAST_LINES - 1, "a fast line 0..14")? as u32;
+                let last = self.machine.fast_lines as i64 - 1;
+                let expected = format!("a fast line 0..{last}");
+                let n = self.int(l, "line", 0, last, &expected)? as u32;
                 if *owned >> n & 1 != 0 {
                     return Err(self.err(
                         &l.span(),
@@ -440,18 +444,25 @@ impl Ctx<'_> {
 }
 
 impl HypervisorDesc {
-    pub fn from_file(path: &Path) -> Result<HypervisorDesc, ConfigError> {
+    /// Reads and resolves a `hypervisor.toml` for `machine`; its path as given names it in
+    /// messages.
+    pub fn from_file(path: &Path, machine: &MachineFacts) -> Result<HypervisorDesc, ConfigError> {
         let text = read_text_file(path, "the hypervisor description")?;
-        Self::from_str(&text, &path.display().to_string())
+        Self::from_str(&text, &path.display().to_string(), machine)
     }
 
-    #[allow(clippy::should_implement_trait)]
-    pub fn from_str(text: &str, name_for_errors: &str) -> Result<HypervisorDesc, ConfigError> {
+    /// Resolves the text of a `hypervisor.toml` for `machine`; `name_for_errors` names it in
+    /// messages.
+    pub fn from_str(
+        text: &str,
+        name_for_errors: &str,
+        machine: &MachineFacts,
+    ) -> Result<HypervisorDesc, ConfigError> {
         let raw: RawHv =
             toml::from_str(text).map_err(|e| crate::toml_err(name_for_errors, text, &e))?;
-        Ctx {
-            name: name_for_errors,
-            text,
+        Reader {
+            doc: Doc::text_only(name_for_errors, text),
+            machine,
         }
         .resolve(raw)
     }
@@ -499,8 +510,23 @@ impl HypervisorDesc {
 mod tests {
     use super::*;
 
+    /// The reference machine's facts (the cli passes the machine crate's, `build::hv`).
+    fn reference() -> MachineFacts {
+        MachineFacts {
+            ram_base: 0x0010_0000,
+            devices: vec![
+                ("timer", 0x0003_0000),
+                ("io", 0x0004_0000),
+                ("intc", 0x0005_0000),
+                ("rtm", 0x0007_0000),
+                ("uart", 0x0008_0000),
+            ],
+            fast_lines: 15,
+        }
+    }
+
     fn err(text: &str) -> String {
-        HypervisorDesc::from_str(text, "h.toml")
+        HypervisorDesc::from_str(text, "h.toml", &reference())
             .unwrap_err()
             .to_string()
     }
@@ -509,7 +535,7 @@ mod tests {
 
     #[test]
     fn partitions_are_placed_aligned_after_the_hypervisor() {
-        let d = HypervisorDesc::from_str(TWO, "h.toml").unwrap();
+        let d = HypervisorDesc::from_str(TWO, "h.toml", &reference()).unwrap();
         assert_eq!(d.policy, HvPolicy::Rt);
         assert_eq!(d.run_until, Some(0));
         let p = &d.partitions;
@@ -530,14 +556,14 @@ mod tests {
         // min_share in millionths: 0.0004 is not rounded away (issue 28, item 7).
         let d = HypervisorDesc::from_str(
             "[hypervisor]\npolicy = \"rt\"\nmin_share = 0.0004\nslice_us = 100\nperiod_us = 100\n[partition.a]\napp = \"x\"\nrealtime = true\n",
-            "h.toml",
+            "h.toml", &reference(),
         )
         .unwrap();
         assert_eq!((d.min_share_ppm, d.slice_us, d.period_us), (400, 100, 100));
         assert!(d.config_c(&[0]).contains(".min_share_ppm = 400,"));
         // Where each RAM is given: its ram_kib, else its table (the file's start for the
         // hypervisor's).
-        let d = HypervisorDesc::from_str(TWO, "h.toml").unwrap();
+        let d = HypervisorDesc::from_str(TWO, "h.toml", &reference()).unwrap();
         assert_eq!(d.ram_at.to_string(), "h.toml:1:1");
         assert_eq!(d.partitions[0].ram_at.to_string(), "h.toml:5:1");
         assert_eq!(d.partitions[1].ram_at.to_string(), "h.toml:13:11");

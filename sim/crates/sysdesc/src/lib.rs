@@ -40,15 +40,14 @@ pub mod budget;
 pub mod gen;
 mod gen_objects;
 pub mod hvdesc;
-mod lines;
 pub mod names;
 pub mod objects;
+mod sizes;
 
-use std::ops::Range;
 use std::path::Path;
 
-use machine::config::{invalid_at, read_text_file, toml_error};
-pub use machine::config::{ConfigError, Location};
+use confread::{invalid_at, quoted_list, read_text_file, toml_error, Doc};
+pub use confread::{ConfigError, Location};
 pub use objects::{
     Arg, Flags, Heap, Hisr, Interrupt, Mutex, NamedFunction, Objects, Pool, Port, PowerClass,
     PowerConfig, PowerPolicy, Queue, QueueKind, Sem, Task, TaskStart, Timer, TimerAction,
@@ -369,18 +368,16 @@ impl SystemDesc {
     /// Resolves the text of a `system.toml`; `name_for_errors` names it in messages.
     #[allow(clippy::should_implement_trait)]
     pub fn from_str(text: &str, name_for_errors: &str) -> Result<SystemDesc, ConfigError> {
-        let ctx = Ctx {
-            name: name_for_errors,
-            text,
-            lines: lines::LineIndex::new(text),
+        let reader = Reader {
+            doc: Doc::text_only(name_for_errors, text),
         };
         let raw: RawSystem =
             toml::from_str(text).map_err(|e| toml_err(name_for_errors, text, &e))?;
-        ctx.resolve(raw)
+        reader.resolve(raw)
     }
 }
 
-/// The TOML reader's error as one line (`machine::config::toml_error`), with the case serde
+/// The TOML reader's error as one line (`confread::toml_error`), with the case serde
 /// words as "expected a borrowed string" put in the description's terms: a dotted table name
 /// (`[task.a.b]`, `[partition.a.b]`) makes a table inside an object's table.
 pub(crate) fn toml_err(name_for_errors: &str, text: &str, e: &toml::de::Error) -> ConfigError {
@@ -451,40 +448,19 @@ struct RawBuild {
     sources: Option<Spanned<Vec<Spanned<String>>>>,
 }
 
-struct Ctx<'a> {
-    name: &'a str,
-    text: &'a str,
-    /// Where the lines start: every object's location is taken, in logarithmic time.
-    lines: lines::LineIndex,
+/// A `system.toml` being resolved: the document its errors point into.
+struct Reader<'a> {
+    doc: Doc<'a>,
 }
 
 type R<T> = Result<T, ConfigError>;
 
-fn quoted_list(items: impl IntoIterator<Item = &'static str>) -> String {
-    items
-        .into_iter()
-        .map(|s| format!("\"{s}\""))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-impl Ctx<'_> {
-    fn err(
-        &self,
-        span: &Range<usize>,
-        what: impl Into<String>,
-        expected: impl Into<String>,
-    ) -> ConfigError {
-        invalid_at(self.name, self.text, span, what, expected)
-    }
-
-    fn loc(&self, offset: usize) -> Location {
-        let (line, column) = self.lines.line_col(self.text, offset);
-        Location {
-            file: self.name.to_string(),
-            line,
-            column,
-        }
+impl Reader<'_> {
+    /// A kernel stack's size: `MIN_KERNEL_STACK_BYTES..=MAX_KERNEL_STACK_BYTES`, a multiple
+    /// of `KERNEL_STACK_MULTIPLE`.
+    fn stack_bytes(&self, v: &Spanned<i64>, key: &str) -> R<u32> {
+        let bounds = (MIN_KERNEL_STACK_BYTES, MAX_KERNEL_STACK_BYTES);
+        sizes::bytes(&self.doc, v, key, bounds, KERNEL_STACK_MULTIPLE)
     }
 
     fn resolve(&self, raw: RawSystem) -> R<SystemDesc> {
@@ -512,7 +488,12 @@ impl Ctx<'_> {
         if let Some(b) = raw.build {
             self.build(b, &mut d.build)?;
         }
-        let r = objects::Resolver::new(self, d.kernel.os, d.kernel.scheduler, &d.kernel.features);
+        let r = objects::Resolver::new(
+            &self.doc,
+            d.kernel.os,
+            d.kernel.scheduler,
+            &d.kernel.features,
+        );
         if let Some(p) = raw.power {
             d.power = r.power(p)?;
         }
@@ -533,76 +514,39 @@ impl Ctx<'_> {
         Ok(d)
     }
 
-    fn int_range(&self, v: &Spanned<i64>, key: &str, lo: i64, hi: i64) -> R<u32> {
-        let n = *v.get_ref();
-        if !(lo..=hi).contains(&n) {
-            return Err(self.err(
-                &v.span(),
-                format!("{key} = {n} is out of range"),
-                format!("an integer from {lo} to {hi}"),
-            ));
-        }
-        Ok(n as u32)
-    }
-
-    /// A kernel stack's size: `MIN_KERNEL_STACK_BYTES..=MAX_KERNEL_STACK_BYTES`, a multiple
-    /// of `KERNEL_STACK_MULTIPLE`.
-    fn stack_bytes(&self, v: &Spanned<i64>, key: &str) -> R<u32> {
-        let n = *v.get_ref();
-        let (lo, hi, m) = (
-            MIN_KERNEL_STACK_BYTES,
-            MAX_KERNEL_STACK_BYTES,
-            KERNEL_STACK_MULTIPLE,
-        );
-        let what = if n < lo {
-            "is too small".to_string()
-        } else if n > hi {
-            "is too large".to_string()
-        } else if n % m != 0 {
-            format!("is not a multiple of {m}")
-        } else {
-            return Ok(n as u32);
-        };
-        Err(self.err(
-            &v.span(),
-            format!("{key} = {n} {what}"),
-            format!("a size in bytes from {lo} to {hi}, a multiple of {m}"),
-        ))
-    }
-
     fn kernel(&self, k: RawKernel, out: &mut KernelConfig) -> R<()> {
         if let Some(s) = &k.os {
             out.os = Os::ALL
                 .into_iter()
                 .find(|o| o.name() == s.get_ref())
                 .ok_or_else(|| {
-                    self.err(
+                    self.doc.err(
                         &s.span(),
                         format!(
                             "os = {:?} is not an operating system Ubik builds",
                             s.get_ref()
                         ),
-                        format!("one of {}", quoted_list(Os::ALL.into_iter().map(Os::name))),
+                        format!("one of {}", quoted_list(&Os::ALL.map(Os::name))),
                     )
                 })?;
         }
         if let Some(s) = &k.scheduler {
             out.scheduler = Scheduler::from_name(s.get_ref()).ok_or_else(|| {
-                self.err(
+                self.doc.err(
                     &s.span(),
                     format!("scheduler = {:?} is not a scheduler", s.get_ref()),
-                    format!(
-                        "one of {}",
-                        quoted_list(Scheduler::ALL.into_iter().map(Scheduler::name))
-                    ),
+                    format!("one of {}", quoted_list(&Scheduler::NAMES)),
                 )
             })?;
         }
         if let Some(v) = &k.tick_hz {
-            out.tick_hz = self.int_range(v, "tick_hz", 1, MAX_TICK_HZ)?;
+            out.tick_hz = self.doc.int_from_to(v, "tick_hz", 1, MAX_TICK_HZ)? as u32;
         }
         if let Some(v) = &k.timeslice_ticks {
-            out.timeslice_ticks = self.int_range(v, "timeslice_ticks", 1, MAX_TIMESLICE_TICKS)?;
+            out.timeslice_ticks =
+                self.doc
+                    .int_from_to(v, "timeslice_ticks", 1, MAX_TIMESLICE_TICKS)?
+                    as u32;
         }
         if let Some(v) = &k.irq_stack_bytes {
             out.irq_stack_bytes = self.stack_bytes(v, "irq_stack_bytes")?;
@@ -611,14 +555,14 @@ impl Ctx<'_> {
             out.idle_stack_bytes = self.stack_bytes(v, "idle_stack_bytes")?;
         }
         if let Some(v) = &k.tick_start {
-            out.tick_start = self.int_range(v, "tick_start", 0, u32::MAX as i64)?;
+            out.tick_start = self.doc.int_from_to(v, "tick_start", 0, u32::MAX as i64)? as u32;
         }
         if let Some(v) = &k.checks {
             out.checks_full = match v.get_ref().as_str() {
                 "off" => false,
                 "full" => true,
                 other => {
-                    return Err(self.err(
+                    return Err(self.doc.err(
                         &v.span(),
                         format!("checks = {other:?} is not a check level"),
                         "one of \"off\", \"full\"",
@@ -630,14 +574,14 @@ impl Ctx<'_> {
             let mut on = [false; FEATURES.len()];
             for f in list.get_ref() {
                 let Some(i) = FEATURES.iter().position(|x| x == f.get_ref()) else {
-                    return Err(self.err(
+                    return Err(self.doc.err(
                         &f.span(),
                         format!("unknown feature {:?}", f.get_ref()),
-                        format!("one of {}", quoted_list(FEATURES)),
+                        format!("one of {}", quoted_list(&FEATURES)),
                     ));
                 };
                 if on[i] {
-                    return Err(self.err(
+                    return Err(self.doc.err(
                         &f.span(),
                         format!("feature {:?} is listed twice", f.get_ref()),
                         "each feature at most once",
@@ -663,7 +607,7 @@ impl Ctx<'_> {
             for f in list.get_ref() {
                 total += f.get_ref().len() + 1;
                 if f.get_ref().len() > 4096 || total > 65536 {
-                    return Err(self.err(
+                    return Err(self.doc.err(
                         &f.span(),
                         format!(
                             "compiler flags of {} bytes (this one {})",
@@ -674,7 +618,7 @@ impl Ctx<'_> {
                     ));
                 }
                 if f.get_ref().trim().is_empty() {
-                    return Err(self.err(
+                    return Err(self.doc.err(
                         &f.span(),
                         "an empty compiler flag",
                         "one flag per string, e.g. \"-DNAME=1\"",
@@ -683,7 +627,7 @@ impl Ctx<'_> {
                 // A NUL cannot be passed to the compiler at all (it would read as a missing
                 // compiler); no other control character belongs in a flag either.
                 if f.get_ref().contains(char::is_control) {
-                    return Err(self.err(
+                    return Err(self.doc.err(
                         &f.span(),
                         format!("compiler flag {:?} holds a control character", f.get_ref()),
                         "a flag of printable characters, e.g. \"-DNAME=1\"",
@@ -698,28 +642,28 @@ impl Ctx<'_> {
             for s in list.get_ref() {
                 let p = s.get_ref().as_str();
                 if p.contains(char::is_control) {
-                    return Err(self.err(
+                    return Err(self.doc.err(
                         &s.span(),
                         format!("source {p:?} holds a control character"),
                         "a file name of printable characters, relative to the application directory",
                     ));
                 }
                 if p.contains(['*', '?', '[']) {
-                    return Err(self.err(
+                    return Err(self.doc.err(
                         &s.span(),
                         format!("source {p:?} is a pattern; patterns are not expanded"),
                         "a file name relative to the application directory (omit `sources` for every *.c and *.S)",
                     ));
                 }
                 if !(p.ends_with(".c") || p.ends_with(".S")) {
-                    return Err(self.err(
+                    return Err(self.doc.err(
                         &s.span(),
                         format!("source {p:?} is neither C nor assembly"),
                         "a file name ending in .c or .S",
                     ));
                 }
                 if seen.contains(&p) {
-                    return Err(self.err(
+                    return Err(self.doc.err(
                         &s.span(),
                         format!("source {p:?} is listed twice"),
                         "each source at most once",
@@ -728,7 +672,7 @@ impl Ctx<'_> {
                 seen.push(p);
                 v.push(SourceEntry {
                     path: p.to_string(),
-                    at: self.loc(s.span().start),
+                    at: self.doc.loc(s.span().start),
                 });
             }
             out.sources = Some(v);

@@ -17,10 +17,11 @@ use super::{build_app, compile_units, cross_compiler, flags, io_failure, jobs, l
 use super::{link_command, link_overflow, list, obj_path, output_paths, root, too_small};
 use super::{BuildArgs, GuestPlace};
 use crate::{code, Failure};
+use machine::config::RAM_BASE;
 use machine::elf::Image;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
-use sysdesc::hvdesc::{HypervisorDesc, Partition, RAM_BASE};
+use sysdesc::hvdesc::{HypervisorDesc, MachineFacts, Partition};
 use sysdesc::SystemDesc;
 
 /// The description's file name in the directory `ubik build` is given.
@@ -75,9 +76,22 @@ fn guest_symbols(name: &str, image: &machine::elf::Image, base: u32, size: u32) 
     s
 }
 
+/// The facts of the machine the image runs on that the description places partitions by
+/// (RAM, device windows, fast lines), from the machine's device list: written once, there.
+fn machine_facts() -> MachineFacts {
+    MachineFacts {
+        ram_base: RAM_BASE,
+        devices: machine::dev::DEVICES
+            .iter()
+            .map(|d| (d.name, d.base))
+            .collect(),
+        fast_lines: machine::dev::intc::FAST_LINES,
+    }
+}
+
 pub fn build(args: &BuildArgs, dir: &Path) -> Result<u8, Failure> {
     let desc_path = args.appdir.join(DESCRIPTION);
-    let desc = HypervisorDesc::from_file(&desc_path)
+    let desc = HypervisorDesc::from_file(&desc_path, &machine_facts())
         .map_err(|e| Failure::new(e.exit_code() as u8, e.to_string()))?;
     let root = root::find_root(dir)?;
     let flags = flags::Flags::read(&root)?;
