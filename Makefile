@@ -3,6 +3,7 @@
 #                   schedulers vs NOS, experiments/demo.toml), print its table and the report
 #   make test       rustfmt and clippy checks, C built with -Werror
 #                   + simulator unit tests + every firmware test on the testbed
+#                   + the tree's structural rules (tests/layout/check.sh)
 #                   + the RTL differential timing suite (tests/rtl/check.sh)
 #                   + the RTM's Verilog against the testbed's model (tests/rtm/check.sh)
 #                   + host unit tests of kernel logic + on-target kernel tests, natively
@@ -74,6 +75,7 @@ test: sim firmware
 	$(STRICT_C) tests/trace/run.sh
 	tests/readme/recipe.sh
 	tests/readme/docs.sh
+	tests/layout/check.sh
 	$(STRICT_C) tests/gdb/run.sh
 	tests/rtl/check.sh
 	tests/rtm/check.sh
