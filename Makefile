@@ -3,16 +3,17 @@
 #                   schedulers vs NOS, experiments/demo.toml), print its table and the report
 #   make test       rustfmt and clippy checks, C built with -Werror
 #                   + simulator unit tests + every firmware test on the testbed
+#                   + the tree's structural rules (tests/layout/check.sh)
 #                   + the RTL differential timing suite (tests/rtl/check.sh)
-#                   + the RTM's Verilog against the testbed's model (hw/rtm/check.sh)
+#                   + the RTM's Verilog against the testbed's model (tests/rtm/check.sh)
 #                   + host unit tests of kernel logic + on-target kernel tests, natively
 #                   and as hypervisor guests + the hypervisor's isolation and fuzz tests
 #                   + the SimBed workloads checked against a host model (tests/simbed)
 #                   + an experiment and its report end to end (tests/experiment)
 #                   + Thread-Metric's scenarios checked under each scheduler
 #   make bench      testbed speed: out/bench/testbed.json; kernel figures
-#                   (kernel/bench/run.sh): out/bench/kernel.json; observers' cost
-#                   (scripts/observe_bench.sh): out/bench/observe.json; Thread-Metric
+#                   (bench/kernel/run.sh): out/bench/kernel.json; observers' cost
+#                   (bench/observe/run.sh): out/bench/observe.json; Thread-Metric
 #                   (bench/threadmetric/run.sh): out/bench/threadmetric.json; Rhealstone
 #                   by GPIO edges (bench/rhealstone/run.sh): out/bench/rhealstone.json;
 #                   MiBench-like OS overhead (bench/overhead/run.sh): out/bench/overhead.json;
@@ -74,16 +75,17 @@ test: sim firmware
 	$(STRICT_C) tests/trace/run.sh
 	tests/readme/recipe.sh
 	tests/readme/docs.sh
+	tests/layout/check.sh
 	$(STRICT_C) tests/gdb/run.sh
 	tests/rtl/check.sh
-	hw/rtm/check.sh
-	tests/host/run.sh
-	$(STRICT_C) kernel/tests/run.sh
-	$(STRICT_C) kernel/tests/run.sh --guest
+	tests/rtm/check.sh
+	tests/kernel/host/run.sh
+	$(STRICT_C) tests/kernel/run.sh
+	$(STRICT_C) tests/kernel/run.sh --guest
 	$(STRICT_C) tests/hv/run.sh
 	$(STRICT_C) tests/simbed/run.sh
 	$(STRICT_C) tests/experiment/run.sh
-	$(PYTHON) bench/tests/test_parsers.py
+	$(PYTHON) tests/bench/test_parsers.py
 	$(STRICT_C) bench/threadmetric/run.sh --check
 	$(STRICT_C) bench/rhealstone/run.sh --check
 	$(STRICT_C) bench/overhead/run.sh --check
@@ -96,9 +98,9 @@ bench: sim $(FW_BUILD)/compute.elf $(FW_BUILD)/idle.elf
 	$(UBIK) run $(FW_BUILD)/idle.elf --stats $(OUT)/bench/idle.stats.json --no-energy
 	@$(PYTHON) scripts/stats.py testbed $(OUT)/bench/compute.stats.json \
 	    $(OUT)/bench/idle.stats.json -o $(OUT)/bench/testbed.json
-	kernel/bench/run.sh -o $(OUT)/bench/kernel.json
-	hw/rtm/bench.sh -o $(OUT)/bench/rtm.json
-	scripts/observe_bench.sh $(FW_BUILD)/compute.elf $(OUT)/bench/observe.json
+	bench/kernel/run.sh -o $(OUT)/bench/kernel.json
+	bench/rtm/run.sh -o $(OUT)/bench/rtm.json
+	bench/observe/run.sh $(FW_BUILD)/compute.elf $(OUT)/bench/observe.json
 	bench/threadmetric/run.sh -o $(OUT)/bench/threadmetric.json
 	bench/rhealstone/run.sh -o $(OUT)/bench/rhealstone.json
 	bench/overhead/run.sh -o $(OUT)/bench/overhead.json

@@ -8,9 +8,11 @@
 # pairs the rising edges of GPIO pins 2 (start) and 3 (end) in the IO record and checks them
 # against the mcycle differences the firmware prints. Files: build/rhealstone/results/ROW/
 # FIGURE.txt (console) and FIGURE.io.csv.
-# Rows: ubik-SCHED for every scheduler where the figure applies (task_switch needs equal
-# priorities: not bitmap or rtm; the others need preemption by priority: not rr, not coop), nos-np (task_switch and
-# interrupt_latency), freertos-prio (all).
+# Rows: ubik-SCHED for every scheduler where the figure applies, chosen by the policy table's
+# properties (`ubik gen --list-schedulers --with/--without`), never by name: task_switch needs
+# equal priorities (not "bitmap" or "rtm": unique_priorities); interrupt_latency applies to
+# every policy; the others need preemption by priority (not "rr" or "coop":
+# priority_preemption). Then nos-np (task_switch and interrupt_latency), freertos-prio (all).
 # Usage: bench/rhealstone/run.sh [-o OUT.json]     (default out/bench/rhealstone.json)
 #        bench/rhealstone/run.sh --check           20 samples per figure, checks only
 set -uo pipefail
@@ -29,18 +31,20 @@ esac
 py="${PYTHON:-python3}"
 figures="task_switch preemption interrupt_latency semaphore_shuffle deadlock_break message_latency"
 all_scheds=$("$ubik" gen --list-schedulers) || { echo "rhealstone: $ubik gen --list-schedulers failed" >&2; exit 1; }
+shared_prio_scheds=$("$ubik" gen --list-schedulers --without unique_priorities) || exit 1
+prio_preempt_scheds=$("$ubik" gen --list-schedulers --with priority_preemption) || exit 1
 rm -rf "$res"
 mkdir -p "$res"
 fail=0
 
+in_list() { grep -qxF "$1" <<< "$2"; } # WORD LIST (one a line)
+
 applies() { # FIGURE SCHED
-    case "$2:$1" in
-        bitmap:task_switch | rtm:task_switch) return 1 ;;
-        rr:task_switch | rr:interrupt_latency) return 0 ;;
-        coop:task_switch | coop:interrupt_latency) return 0 ;;
-        rr:* | coop:*) return 1 ;; # the others need preemption by priority
+    case $1 in
+        task_switch) in_list "$2" "$shared_prio_scheds" ;; # between tasks of equal priority
+        interrupt_latency) return 0 ;;
+        *) in_list "$2" "$prio_preempt_scheds" ;; # the others need preemption by priority
     esac
-    return 0
 }
 
 stage() { # APP NUM FILES... (paths)

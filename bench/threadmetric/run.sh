@@ -2,9 +2,12 @@
 # Thread-Metric on every OS of the suite (issue 12) -> out/bench/threadmetric.json
 #     {"OS-SCHED": {"basic": cpc, "cooperative": cpc, ...}}   (cpc: cycles per count)
 # Rows: ubik-SCHED for every scheduler `ubik gen --list-schedulers` prints, where the scenario
-# applies ("bitmap" and "rtm", unique priorities, have no cooperative scenario; "rr", no priorities, no
-# preemptive nor interrupt-preemption scenario; "coop", which never preempts, only the
-# cooperative one: in the others the reporting task must preempt); nos-np (NOS, non-preemptive: basic,
+# applies. The scripts choose by the policy table's properties (`--with`/`--without`), never
+# by name: a policy with unique priorities ("bitmap", "rtm") has no cooperative scenario; one
+# without priority preemption ("rr", which ignores priorities, and "coop") no preemptive nor
+# interrupt-preemption scenario; one that never preempts at all, neither by priority nor by
+# time slice ("coop"), only the cooperative one: in the others the reporting task must
+# preempt. Then nos-np (NOS, non-preemptive: basic,
 # cooperative and interrupt, tm_nos.c); freertos-prio when FREERTOS_KERNEL_PATH names
 # a FreeRTOS-Kernel checkout (bench/freertos/build.sh; without one this script says how to get
 # the rows and goes on), with one more key, memory_free_list (a bare free list instead of
@@ -36,17 +39,21 @@ esac
 py="${PYTHON:-python3}"
 scenarios="basic cooperative preemptive interrupt interrupt_preemption message synchronization memory"
 all_scheds=$("$ubik" gen --list-schedulers) || { echo "threadmetric: $ubik gen --list-schedulers failed" >&2; exit 1; }
+shared_prio_scheds=$("$ubik" gen --list-schedulers --without unique_priorities) || exit 1
+prio_preempt_scheds=$("$ubik" gen --list-schedulers --with priority_preemption) || exit 1
+never_preempt_scheds=$("$ubik" gen --list-schedulers --without priority_preemption --without time_slices) || exit 1
 rm -rf "$res"
 mkdir -p "$res"
 fail=0
 
+in_list() { grep -qxF "$1" <<< "$2"; } # WORD LIST (one a line)
+
 applies() { # SCENARIO SCHED
-    case "$2:$1" in
-        bitmap:cooperative | rtm:cooperative | rr:preemptive | rr:interrupt_preemption) return 1 ;;
-        coop:cooperative) return 0 ;;
-        coop:*) return 1 ;; # never preempts: the reporting task would never run
+    case $1 in
+        cooperative) in_list "$2" "$shared_prio_scheds" ;; # equal priorities yield to each other
+        preemptive | interrupt_preemption) in_list "$2" "$prio_preempt_scheds" ;;
+        *) ! in_list "$2" "$never_preempt_scheds" ;; # the reporting task would never run
     esac
-    return 0
 }
 
 # An application directory for SCENARIO (number NUM) from FILES of this directory and a

@@ -2,7 +2,7 @@
 // The Real-Time Task Manager (Kohout, Ganesh and Jacob, CODES+ISSS 2003) in synthesisable
 // Verilog-2005: the same device as the testbed's model (sim/crates/machine/src/dev/rtm.rs,
 // registers in docs/machine.md), checked against it on random access sequences by
-// hw/rtm/check.sh, synthesised by hw/rtm/synth.sh.
+// tests/rtm/check.sh, synthesised by hw/rtm/synth.sh.
 //
 // The bus port is a simple single-cycle slave: a write (req & we) takes effect at the clock
 // edge; a read (req & ~we) is combinational, so a query is the depth of the comparator tree

@@ -45,7 +45,7 @@
 #include <stdint.h>
 
 #if defined(UK_ARCH_HOST)
-/* Host unit tests (tests/host/host_shim.h) define what they use themselves. */
+/* Host unit tests (tests/kernel/host/host_shim.h) define what they use themselves. */
 #elif defined(UK_ARCH_RV32_GUEST)
 #include "rv32-guest/arch_impl.h" /* a guest of the hypervisor (hv/) */
 #elif defined(__riscv) && __riscv_xlen == 32

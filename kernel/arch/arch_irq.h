@@ -14,7 +14,7 @@
 #define UBIK_ARCH_IRQ_H
 
 #if defined(UK_ARCH_HOST)
-/* Host unit tests (tests/host/host_shim.h) define the operations themselves. */
+/* Host unit tests (tests/kernel/host/host_shim.h) define the operations themselves. */
 #elif defined(UK_ARCH_RV32_GUEST)
 #include "rv32-guest/arch_irq_impl.h"
 #elif defined(__riscv) && __riscv_xlen == 32

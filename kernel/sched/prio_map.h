@@ -7,7 +7,7 @@
  * index, which a 32-entry table maps back to the index: and, neg, mul (3 cycles), shift, load.
  *
  * Pure C on fixed-width integers, no kernel dependencies: the host unit tests
- * (tests/host/) include this file as it is. */
+ * (tests/kernel/host/) include this file as it is. */
 #ifndef UBIK_SCHED_PRIO_MAP_H
 #define UBIK_SCHED_PRIO_MAP_H
 

@@ -1,12 +1,15 @@
 //! `ubik gen SYSTEM.toml [-o DIR]`: the system description -> `DIR/uk_config.h`,
 //! `DIR/uk_gen.h` and `DIR/uk_gen.c` (the same generator `ubik build` runs; docs/system.md).
-//! `ubik gen --list-schedulers` prints the scheduler names, one a line.
+//! `ubik gen --list-schedulers` prints the scheduler names, one a line; `--with PROPERTY` and
+//! `--without PROPERTY` keep only those that have (or lack) a property of sysdesc's policy
+//! table, so that scripts choose schedulers by what they do rather than by name.
 //!
 //! The description is validated completely before anything is written: a mistake is one line
 //! `FILE:LINE:COLUMN: what; expected what` and exit 65 (66 when it cannot be read). Files whose
 //! content is unchanged are not rewritten. Silent on success; `-v` lists the files on stderr.
 
 use crate::{code, Failure};
+use clap::builder::PossibleValuesParser;
 use clap::Args;
 use std::path::PathBuf;
 use sysdesc::gen;
@@ -29,11 +32,30 @@ pub struct GenArgs {
     /// in sysdesc (`Scheduler::ALL`).
     #[arg(long, conflicts_with_all = ["system", "output", "verbose"])]
     pub list_schedulers: bool,
+    /// With --list-schedulers: only the schedulers that have PROPERTY (repeat it to require several).
+    #[arg(long, value_name = "PROPERTY", requires = "list_schedulers", conflicts_with = "system",
+          value_parser = PossibleValuesParser::new(sysdesc::Policy::PROPERTIES))]
+    pub with: Vec<String>,
+    /// With --list-schedulers: only the schedulers that lack PROPERTY (repeat it to exclude several).
+    #[arg(long, value_name = "PROPERTY", requires = "list_schedulers", conflicts_with = "system",
+          value_parser = PossibleValuesParser::new(sysdesc::Policy::PROPERTIES))]
+    pub without: Vec<String>,
+}
+
+/// The schedulers, in the table's order, that have every property of `with` and none of
+/// `without` (names already checked against `Policy::PROPERTIES` by the parser).
+fn schedulers_selected(with: &[String], without: &[String]) -> Vec<&'static str> {
+    let has = |s: &sysdesc::Scheduler, name: &String| s.policy().property(name) == Some(true);
+    sysdesc::Scheduler::ALL
+        .iter()
+        .filter(|s| with.iter().all(|p| has(s, p)) && !without.iter().any(|p| has(s, p)))
+        .map(|s| s.name())
+        .collect()
 }
 
 pub fn gen(args: GenArgs) -> Result<u8, Failure> {
     let Some(system) = &args.system else {
-        for name in sysdesc::Scheduler::NAMES {
+        for name in schedulers_selected(&args.with, &args.without) {
             println!("{name}");
         }
         return Ok(0);

@@ -235,7 +235,7 @@ fn fuzz_machine_files() {
 fn fuzz_system_descriptions() {
     let root = repo_root();
     let mut paths = files(&root.join("apps"), "system.toml", true);
-    paths.extend(files(&root.join("kernel/tests"), "system.toml", true));
+    paths.extend(files(&root.join("tests/kernel"), "system.toml", true));
     paths.extend(files(&root.join("tests"), "system.toml", true));
     paths.extend(files(&root.join("tests/observe"), "system.toml", true));
     let seeds = read_seeds(&paths);

@@ -258,3 +258,59 @@ fn list_schedulers_prints_the_one_list() {
     let r = ubik(&["gen", "--list-schedulers", "system.toml"]);
     assert_eq!(r.code, 64, "{}", r.stderr);
 }
+
+/// `--with`/`--without` filter the list by the policy table's properties (the benchmark
+/// scripts choose schedulers by them, never by name): each keeps the table's order, repeated
+/// filters all hold, a property no policy table column carries is a usage error (64), and
+/// neither goes without `--list-schedulers`.
+#[test]
+fn list_schedulers_filters_by_property() {
+    let list = |args: &[&str]| {
+        let mut all = vec!["gen", "--list-schedulers"];
+        all.extend_from_slice(args);
+        let r = ubik(&all);
+        assert_eq!(r.code, 0, "{:?}: {}", args, r.stderr);
+        r.stdout_str()
+            .lines()
+            .map(str::to_string)
+            .collect::<Vec<_>>()
+    };
+    for property in sysdesc::Policy::PROPERTIES {
+        let want = |value: bool| -> Vec<String> {
+            sysdesc::Scheduler::ALL
+                .iter()
+                .filter(|s| s.policy().property(property) == Some(value))
+                .map(|s| s.name().to_string())
+                .collect()
+        };
+        assert_eq!(list(&["--with", property]), want(true), "--with {property}");
+        assert_eq!(
+            list(&["--without", property]),
+            want(false),
+            "--without {property}"
+        );
+    }
+    // Both filters at once, and a repeated one: the schedulers that never preempt.
+    assert_eq!(
+        list(&[
+            "--without",
+            "priority_preemption",
+            "--without",
+            "time_slices"
+        ]),
+        ["coop"]
+    );
+    assert_eq!(
+        list(&["--with", "unique_priorities", "--with", "task_manager"]),
+        ["rtm"]
+    );
+    assert_eq!(
+        list(&["--without", "unique_priorities", "--with", "time_slices"]),
+        ["rr", "prio_rr"]
+    );
+    let r = ubik(&["gen", "--list-schedulers", "--with", "fast"]);
+    assert_eq!(r.code, 64, "{}", r.stderr);
+    assert!(r.stderr.contains("priority_preemption"), "{}", r.stderr);
+    let r = ubik(&["gen", "--with", "deadlines", "system.toml"]);
+    assert_eq!(r.code, 64, "{}", r.stderr);
+}

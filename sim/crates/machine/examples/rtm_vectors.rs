@@ -1,5 +1,5 @@
 //! Random access sequences for the RTM with the model's answers: the vectors that
-//! hw/rtm/check.sh plays to the Verilog (hw/rtm/rtm.v) to check it against the testbed's model.
+//! tests/rtm/check.sh plays to the Verilog (hw/rtm/rtm.v) to check it against the testbed's model.
 //!
 //! Usage: rtm_vectors RECORDS SEED COUNT > vectors.hex
 //! One access a line, five hex fields: `we addr data be err`. A write (we = 1) gives the

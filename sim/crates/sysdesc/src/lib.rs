@@ -73,6 +73,9 @@ pub struct Policy {
     /// Whether the policy orders tasks by deadline (`uk_task_set_deadline`, and
     /// `uk_task_sleep_until` sets a release's deadline to release + period).
     pub deadlines: bool,
+    /// Whether a task made ready preempts a running task it outranks (by priority, or by
+    /// deadline): not under `rr`, which ignores priorities, nor `coop`, which never preempts.
+    pub priority_preemption: bool,
     /// Whether the policy keeps task selection, delays and wait queues in the RTM, the
     /// hardware task manager (docs/machine.md): the tick then always goes to the tail.
     pub task_manager: bool,
@@ -88,6 +91,7 @@ pub const POLICIES: [Policy; 7] = [
         unique_priorities: false,
         time_slices: true,
         deadlines: false,
+        priority_preemption: false,
         task_manager: false,
     },
     Policy {
@@ -97,6 +101,7 @@ pub const POLICIES: [Policy; 7] = [
         unique_priorities: false,
         time_slices: false,
         deadlines: false,
+        priority_preemption: true,
         task_manager: false,
     },
     Policy {
@@ -106,6 +111,7 @@ pub const POLICIES: [Policy; 7] = [
         unique_priorities: false,
         time_slices: true,
         deadlines: false,
+        priority_preemption: true,
         task_manager: false,
     },
     Policy {
@@ -115,6 +121,7 @@ pub const POLICIES: [Policy; 7] = [
         unique_priorities: true,
         time_slices: false,
         deadlines: false,
+        priority_preemption: true,
         task_manager: false,
     },
     Policy {
@@ -124,6 +131,7 @@ pub const POLICIES: [Policy; 7] = [
         unique_priorities: false,
         time_slices: false,
         deadlines: true,
+        priority_preemption: true,
         task_manager: false,
     },
     Policy {
@@ -133,6 +141,7 @@ pub const POLICIES: [Policy; 7] = [
         unique_priorities: false,
         time_slices: false,
         deadlines: true,
+        priority_preemption: false,
         task_manager: false,
     },
     Policy {
@@ -142,9 +151,34 @@ pub const POLICIES: [Policy; 7] = [
         unique_priorities: true,
         time_slices: false,
         deadlines: false,
+        priority_preemption: true,
         task_manager: true,
     },
 ];
+
+impl Policy {
+    /// The yes/no properties by the names `ubik gen --list-schedulers --with/--without` take
+    /// (the benchmark scripts choose schedulers by these, never by name).
+    pub const PROPERTIES: [&'static str; 5] = [
+        "unique_priorities",
+        "time_slices",
+        "deadlines",
+        "priority_preemption",
+        "task_manager",
+    ];
+
+    /// The property called `name` (one of [`Policy::PROPERTIES`]), or None.
+    pub fn property(&self, name: &str) -> Option<bool> {
+        match name {
+            "unique_priorities" => Some(self.unique_priorities),
+            "time_slices" => Some(self.time_slices),
+            "deadlines" => Some(self.deadlines),
+            "priority_preemption" => Some(self.priority_preemption),
+            "task_manager" => Some(self.task_manager),
+            _ => None,
+        }
+    }
+}
 
 /// A scheduler policy, an entry of [`POLICIES`]; exactly one is compiled in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

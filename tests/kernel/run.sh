@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# On-target kernel tests: every kernel/tests/NAME/ (main.c, system.toml) is built with
+# On-target kernel tests: every tests/kernel/NAME/ (main.c, system.toml) is built with
 # `ubik build` under each scheduler listed in NAME/schedulers (default: the one in its
 # system.toml) and run on the testbed (with NAME/machine.toml if present). A test passes when
 # the firmware exits 0 (tests check themselves with tests/firmware/check.h), or as NAME/expect
@@ -14,7 +14,7 @@
 # --guest runs every test as the one partition of the hypervisor (hv/, docs/hypervisor.md):
 # built with the kernel's guest port, behind PMP, with every fast line and the io, rtm and
 # uart windows; a test that cannot run as a guest says `guest: no, REASON` in its expect file.
-# Usage: kernel/tests/run.sh [-v] [--guest] [NAME...]
+# Usage: tests/kernel/run.sh [-v] [--guest] [NAME...]
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 ubik="$root/sim/target/release/ubik"
@@ -24,13 +24,13 @@ verbose=0 guest=0
 [[ ${1:-} == --guest ]] && { guest=1; shift; }
 names=("$@")
 if [[ ${#names[@]} -eq 0 ]]; then
-    for d in "$root"/kernel/tests/*/; do [[ -f $d/system.toml ]] && names+=("$(basename "$d")"); done
+    for d in "$root"/tests/kernel/*/; do [[ -f $d/system.toml ]] && names+=("$(basename "$d")"); done
 fi
 pass=0 fail=0
 errf=$(mktemp)
 trap 'rm -f "$errf"' EXIT
 for name in "${names[@]}"; do
-    src="$root/kernel/tests/$name"
+    src="$root/tests/kernel/$name"
     # A test with only a `schedulers.disabled` file (a known kernel bug) is left out.
     if [[ ! -f $src/schedulers && -f $src/schedulers.disabled ]]; then
         echo "SKIP  $name (schedulers.disabled)"; continue

@@ -10,7 +10,7 @@ import tempfile
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-BENCH = os.path.dirname(HERE)
+BENCH = os.path.join(os.path.dirname(os.path.dirname(HERE)), "bench")
 
 
 def load(path, name):

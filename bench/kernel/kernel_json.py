@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Helpers of kernel/bench/run.sh (python3 standard library only).
+"""Helpers of bench/kernel/run.sh (python3 standard library only).
 
   kernel_json.py irqlat IO.csv            worst stimulus -> LISR latency from an --io record
   kernel_json.py footprint APP.elf APP.map kernel .text / RAM bytes of one image

@@ -26,7 +26,7 @@ static uint32_t gap; /* cycles: a longer pause between two loop turns means othe
 /* The cycle counter (bsp_cycles: mcycle, or its user copy for a hypervisor guest). */
 static inline uint32_t mcycle(void) { return bsp_cycles(); }
 
-/* As a hypervisor guest (kernel/tests/run.sh --guest) the cycle counter also counts the
+/* As a hypervisor guest (tests/kernel/run.sh --guest) the cycle counter also counts the
  * hypervisor's own work at every tick, which the debug kernel's ticks (each through the tail,
  * two to four passes through the hypervisor) make a few per cent of a tick: 4 % more slack. */
 #ifdef BSP_GUEST

@@ -1,17 +1,17 @@
 #!/usr/bin/env bash
 # Kernel benchmarks on the testbed -> out/bench/kernel.json (docs/contract.md, "Benchmark
-# files"; methods in docs/results.md, "Kernel"). Every kernel/bench/NAME/ (main.c,
+# files"; methods in docs/results.md, "Kernel"). Every bench/kernel/NAME/ (main.c,
 # system.toml) is built with `ubik build` under each scheduler it applies to (a copy in
-# build/kernel-bench/NAME-SCHED/ with the scheduler line rewritten, as kernel/tests/run.sh
+# build/kernel-bench/NAME-SCHED/ with the scheduler line rewritten, as tests/kernel/run.sh
 # does) and run; each prints `key value...` lines, kept in build/kernel-bench/results/.
 # kernel_json.py turns them, the --io record of the interrupt-latency runs and the link maps
 # of the footprint images into the JSON.
-# The IPC figures (kernel/bench/ipc, footprint_services) go to ipc.json beside OUT.json.
-# Usage: kernel/bench/run.sh [-o OUT.json]      (default out/bench/kernel.json)
+# The IPC figures (bench/kernel/ipc, footprint_services) go to ipc.json beside OUT.json.
+# Usage: bench/kernel/run.sh [-o OUT.json]      (default out/bench/kernel.json)
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 ubik="$root/sim/target/release/ubik"
-bench="$root/kernel/bench"
+bench="$root/bench/kernel"
 work="$root/build/kernel-bench"
 res="$work/results"
 out="$root/out/bench/kernel.json"
@@ -56,7 +56,7 @@ run() {
 
 for s in $all_scheds; do run sched "$s"; done
 # The rtm policy's figures at other record counts of the RTM (out/bench/rtm.json, made by
-# hw/rtm/bench.sh from results/sched-rtm-R.txt): the same image, another machine file.
+# bench/rtm/run.sh from results/sched-rtm-R.txt): the same image, another machine file.
 for records in 16 64 256; do
     printf '[rtm]\nrecords = %s\n' "$records" > "$work/rtm-$records.toml"
     if timeout 600 "$ubik" run "$work/sched-rtm/build/app.elf" --machine "$work/rtm-$records.toml" \
@@ -67,7 +67,8 @@ for records in 16 64 256; do
         fail=1
     fi
 done
-for s in prio prio_rr rr edf coop; do run coop "$s"; done  # "bitmap": unique priorities, no equals
+# The cooperative switch needs two tasks of equal priority: not under unique priorities.
+for s in $("$ubik" gen --list-schedulers --without unique_priorities); do run coop "$s"; done
 run irqoff prio && cp "$res/irqoff-prio.txt" "$res/irqoff.txt"
 for s in $all_scheds; do
     if run irqlat "$s" --machine "$bench/irqlat/machine.toml" --io "$work/irqlat-$s.csv"; then

@@ -3,12 +3,12 @@
 # energy and attribution observer (--energy) and with the trace observer (--trace), ROUNDS
 # times each, interleaved (so that a busy host slows all three alike), and writes the best
 # MIPS of each to OUT.json: {"mips_bare": .., "mips_energy": .., "mips_trace": ..}.
-# Usage: scripts/observe_bench.sh FIRMWARE.elf OUT.json [ROUNDS (default 3)]
+# Usage: bench/observe/run.sh FIRMWARE.elf OUT.json [ROUNDS (default 3)]
 set -euo pipefail
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 ubik="$root/ubik"
-fw=${1:?usage: observe_bench.sh FIRMWARE.elf OUT.json [ROUNDS]}
-out=${2:?usage: observe_bench.sh FIRMWARE.elf OUT.json [ROUNDS]}
+fw=${1:?usage: bench/observe/run.sh FIRMWARE.elf OUT.json [ROUNDS]}
+out=${2:?usage: bench/observe/run.sh FIRMWARE.elf OUT.json [ROUNDS]}
 rounds=${3:-3}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -9,18 +9,19 @@
 #   utilisation                                 the RTM experiment's OS utilisation, % of all
 #                                               cycles by category, per system, workload and
 #                                               channel count, if it has run (out/rtm)
-# Run kernel/bench/run.sh first (make bench does). Usage: hw/rtm/bench.sh [-o OUT.json]
+# Run bench/kernel/run.sh first (make bench does). Usage: bench/rtm/run.sh [-o OUT.json]
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
+hw="$root/hw/rtm" # the Verilog and its synthesis script
 out=$root/out/bench/rtm.json
 [[ ${1:-} == -o ]] && out=$2
 synth=$root/build/rtm-synth.jsonl
 mkdir -p "$root/build" "$(dirname "$out")"
 # Synthesis takes minutes: its results are kept in build/ and redone when the Verilog or the
 # script changes.
-if [[ ! -s $synth || $here/rtm.v -nt $synth || $here/synth.sh -nt $synth ]]; then
-    "$here/synth.sh" > "$synth.new"
+if [[ ! -s $synth || $hw/rtm.v -nt $synth || $hw/synth.sh -nt $synth ]]; then
+    "$hw/synth.sh" > "$synth.new"
     mv "$synth.new" "$synth"
 fi
 python3 - "$synth" "$root/build/kernel-bench/results" "$root/out/rtm/variants.csv" "$out" <<'PY'
@@ -34,7 +35,7 @@ res = {"records": 64, "flip_flops": ref["flip_flops"], "cells": ref["cells"],
 for records in (16, 64, 256):
     path = os.path.join(results, f"sched-rtm-{records}.txt")
     if not os.path.exists(path):
-        sys.exit(f"rtm bench: {path} missing (run kernel/bench/run.sh first)")
+        sys.exit(f"rtm bench: {path} missing (run bench/kernel/run.sh first)")
     worst = [int(l.split()[1]) for l in open(path) if l.startswith("sched_") and not l.startswith("sched_empty")]
     if not worst:
         sys.exit(f"rtm bench: {path} has no sched_ lines")

@@ -1,3 +1,0 @@
-#!/bin/sh
-# Build and run the host unit tests (tests/host/Makefile); exit status 0 if all pass.
-exec make -s -C "$(dirname "$0")" run
