@@ -73,9 +73,6 @@
 #ifdef UK_POLICY_DEADLINES
 #define UK_SCHED_DEADLINES UK_POLICY_DEADLINES
 #endif
-#ifdef UK_POLICY_RTM
-#define UK_SCHED_RTM UK_POLICY_RTM
-#endif
 #else
 #define UK_PRIOS 256
 #define UK_SCHED_UNIQUE_PRIOS 0
@@ -83,12 +80,6 @@
 #endif
 #ifndef UK_SCHED_DEADLINES
 #define UK_SCHED_DEADLINES 0
-#endif
-/* The rtm policy (kernel/sched/rtm.c) keeps delays and wait queues in the hardware task
- * manager: it then provides the delay and wait-queue functions time.c and wait.c otherwise
- * define. */
-#ifndef UK_SCHED_RTM
-#define UK_SCHED_RTM 0
 #endif
 #define UK_IDLE_PRIO (UK_PRIOS - 1)
 

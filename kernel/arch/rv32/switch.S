@@ -60,6 +60,7 @@
 .endm
 
 #include "context.inc"
+#include "../../waitq/delay_tick.inc" /* the back end's short tick: DELAY_TICK_SHORT */
 
 /* ---- Interrupt entries (the vector table's timer, software and fast-line slots) -------- */
     .section .text.uk_other.bsp_vector_fast_irq, "ax"
@@ -137,21 +138,7 @@ bsp_vector_timer:
     lw      t1, %lo(TIMER_MTIME_HZ)(t1)
     lw      t2, uk__timer_hz
     bne     t1, t2, 7f              /* the rate changed: the tail computes the period */
-#if UK_POLICY_RTM
-    /* The rtm policy: the RTM counts the delays down; a record whose delay ran out makes
-     * this the tail's tick (told that the RTM has counted it already). */
-    lui     t1, %hi(RTM_TICK)       /* RTM_TICK and RTM_EXPIRED share the upper bits */
-    li      t2, 1
-    sw      t2, %lo(RTM_TICK)(t1)
-    lw      t2, %lo(RTM_EXPIRED)(t1)
-    addi    t2, t2, 1               /* RTM_NONE + 1 = 0: nothing expired */
-    beqz    t2, 1f
-    li      t2, 1
-    sw      t2, uk__rtm_ticked, t1
-    j       7f
-#else
-    TICK_DELTA 7f
-#endif
+    DELAY_TICK_SHORT 7f             /* the back end's delays (kernel/waitq/delay_tick.inc) */
 1:  TICK_COUNT
     lui     t3, %hi(TIMER_MTIMECMP)
     sw      t2, %lo(TIMER_MTIMECMP)(t3)
