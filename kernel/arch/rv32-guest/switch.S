@@ -19,15 +19,7 @@
 #include "bsp/trapframe.h"
 #include "hv/abi.h"
 #include "../rv32/tcb_offsets.h"
-#if __has_include("uk_config.h")
-#include "uk_config.h"
-#else
-#define UK_FEATURE_STACK_CHECK 1
-#define UK_FEATURE_POWER 1
-#endif
-#if defined(UK_CONFIG_SCHED_NAME) && !defined(UK_CONFIG_SERVICE_FEATURES)
-#define UK_FEATURE_POWER 1
-#endif
+#include "../../src/kernel_defaults.h" /* uk_config.h and its defaults, as the C sees them */
 
     .cfi_sections .debug_frame
 

@@ -31,15 +31,7 @@
 #include "bsp/mmio.h"
 #include "bsp/trapframe.h"
 #include "tcb_offsets.h"
-#if __has_include("uk_config.h")
-#include "uk_config.h"
-#else
-#define UK_FEATURE_STACK_CHECK 1 /* no generated configuration: every feature */
-#define UK_FEATURE_POWER 1
-#endif
-#if defined(UK_CONFIG_SCHED_NAME) && !defined(UK_CONFIG_SERVICE_FEATURES)
-#define UK_FEATURE_POWER 1 /* as kernel.h: a configuration that lists no services has them all */
-#endif
+#include "../../src/kernel_defaults.h" /* uk_config.h and its defaults, as the C sees them */
 
 /* Unwind information goes to .debug_frame (for debuggers), never into the image. */
     .cfi_sections .debug_frame
