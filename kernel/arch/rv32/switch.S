@@ -92,9 +92,10 @@ bsp_vector_fast_irq:
 /* The machine timer interrupt. Most ticks only count: no delayed task expires, no software
  * timer exists, the policy keeps no time slices (`UK_POLICY_TIME_SLICES` 0: prio, bitmap),
  * the period has no fraction and the rate has not changed. Such a tick is done here, without
- * the software interrupt and the tail: under the kernel lock, the head of the delta list is
- * decremented (it expires later than this tick), the tick counted and the compare register
- * moved one period on. Interrupts are enabled for that part as the tail enables them (mepc
+ * the software interrupt and the tail: under the kernel lock, the wait-queue back end counts
+ * its delays (DELAY_TICK_SHORT, kernel/waitq/delay_tick.inc: the delta list's head is
+ * decremented, or the RTM ticked), the tick counted and the compare register moved one
+ * period on. Interrupts are enabled for that part as the tail enables them (mepc
  * and mstatus saved first, the timer masked until its compare has moved), so a fast line
  * preempts it (its LISR sees the lock held and defers) and the interrupt-disabled stretches
  * stay short. Any other tick is the tail's: the timer stays masked (its level is high until
