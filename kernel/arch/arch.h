@@ -31,6 +31,9 @@
  *   void uk__arch_timer_unmask(void)             unmask the timer interrupt
  *   void uk__arch_irq_stack_set(uint32_t *top)   the stack LISRs enter on
  *   void uk__arch_tail_clear(void)               the tail no longer pending
+ *   void uk__arch_fatal(what, name, exit_code)   the fatal report (uk__fatal): print
+ *                                                "ubik: fatal: WHAT NAME", stop the system
+ *                                                with exit_code; never returns
  *
  * Out of line, in the port's .c and .S files: the declarations below, and the trap entry,
  * which runs line i's LISR (uk__lisr_table[i]) on the interrupt stack and uk__tail for the

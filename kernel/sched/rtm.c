@@ -9,8 +9,8 @@
  *   - time management: a store to TICK counts every delay down at once; EXPIRED names the
  *     records whose delay ran out, one load each.
  * The rest of the kernel is unchanged: this file provides the policy interface
- * (kernel_sched.h), the delay functions of kernel_time.h and the wait-queue functions of
- * kernel_wait.h that time.c and wait.c define for the software policies.
+ * (kernel_sched.h) and the out-of-line half of the RTM's wait-queue and delay back end
+ * (kernel_waitq.h; its inline half and its short tick are in kernel/waitq/rtm/).
  *
  * Records. A task's record is claimed with its base priority (create) and given back when it
  * is deleted; rec_of[p] is the record of the task whose base priority is p, task_of[r] the
@@ -35,7 +35,7 @@ _Static_assert(UK_PRIOS == 64, "the rtm policy has 64 priorities");
 #define DELAY_MAX 0xffffu
 
 static uint8_t rec_of[64];             /* record of the task with base priority p */
-uk_task_t *uk__rtm_task_of[MAX_RECORDS]; /* task of record r, or NULL (kernel_wait.h) */
+uk_task_t *uk__rtm_task_of[MAX_RECORDS]; /* task of record r, or NULL (waitq/rtm) */
 #define task_of uk__rtm_task_of
 static unsigned n_records;
 static uint32_t events_used[256 / 32]; /* event ids of non-empty wait queues */
@@ -184,7 +184,7 @@ UK_IPC_FN(uk__waitq_insert) void uk__waitq_insert(uk_list_t *q, uk_task_t *t)
 }
 
 /* t leaves its wait queue; the last waiter frees the id. (uk__waitq_first, inline, is in
- * kernel_wait.h.) */
+ * kernel/waitq/rtm/waitq_impl.h.) */
 UK_IPC_FN(uk__waitq_leave) void uk__waitq_leave(uk_task_t *t)
 {
     uk_list_t *q = t->waiting_on;
@@ -222,13 +222,14 @@ UK_TIME_FN(uk__delay_remove) void uk__delay_remove(uk_task_t *t)
     write_blocked(t, 0);
 }
 
-/* Set by the timer interrupt's short path (switch.S) when it has counted this tick in the
- * RTM already and found an expiry: the tail's tick then only handles the expiries. */
+/* Set by the timer interrupt's short path (kernel/waitq/rtm/delay_tick.inc) when it has
+ * counted this tick in the RTM already and found an expiry: the tail's tick then only handles
+ * the expiries. */
 volatile uint32_t uk__rtm_ticked;
 
 /* One tick: the RTM counts every delay down; each record whose delay ran out expires as the
  * delta list's entries do (uk__delay_expire), highest priority first. */
-UK_TIME_FN(uk__rtm_tick) void uk__rtm_tick(void)
+UK_TIME_FN(uk__delay_tick) void uk__delay_tick(void)
 {
     if (uk__rtm_ticked)
         uk__rtm_ticked = 0;

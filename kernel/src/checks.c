@@ -95,14 +95,14 @@ static UK_OTHER_FN(is_delayed) bool is_delayed(const uk_task_t *t)
 static UK_OTHER_FN(check_wait_queue) unsigned check_wait_queue(const uk_list_t *q)
 {
     unsigned n = uk__check_list(q);
-#if !UK_SCHED_RTM
+#if UK_WAITQ_PRIO_ORDERED
     unsigned prev = 0;
 #endif
     for (const uk_list_t *at = q->next; at != q; at = at->next) {
         const uk_task_t *w = UK_CONTAINER_OF(at, uk_task_t, wait_node);
         UK_CHECK(w->magic == UK_TASK_MAGIC && is_pending(w), "a wait queue holds PENDING tasks only");
         UK_CHECK(w->waiting_on == q, "a waiter's waiting_on is the queue it is in");
-#if !UK_SCHED_RTM /* the RTM orders its queues itself: the list is in arrival order */
+#if UK_WAITQ_PRIO_ORDERED /* else the list is in arrival order (the back end orders it) */
         UK_CHECK(w->prio >= prev, "a wait queue is ordered by priority");
         prev = w->prio;
 #endif

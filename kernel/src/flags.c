@@ -40,10 +40,21 @@ static UK_IPC_FN(flags_set_locked) int flags_set_locked(void *obj, uint32_t bits
         return UK_EINVAL;
     f->bits |= bits;
     int r = UK_OK;
-#if UK_SCHED_RTM
-    /* The queue is in arrival order (the RTM orders it): serve the satisfied waiters highest
-     * priority first, as the ordered queue does, since a clearing waiter takes the bits
-     * from the ones behind it. */
+#if UK_WAITQ_PRIO_ORDERED
+    uk_list_t *n = f->waiters.next;
+    while (n != &f->waiters) {
+        uk_task_t *w = UK_CONTAINER_OF(n, uk_task_t, wait_node);
+        n = n->next;
+        fw_t *fw = (fw_t *)(uintptr_t)w->wait_arg;
+        if (satisfied(f->bits, fw->bits, fw->mode)) {
+            serve(f, w);
+            r = 1;
+        }
+    }
+#else
+    /* The queue is in arrival order (the back end answers who is first): serve the satisfied
+     * waiters highest priority first, as the ordered queue does, since a clearing waiter takes
+     * the bits from the ones behind it. */
     for (;;) {
         uk_task_t *best = 0;
         for (uk_list_t *n = f->waiters.next; n != &f->waiters; n = n->next) {
@@ -56,17 +67,6 @@ static UK_IPC_FN(flags_set_locked) int flags_set_locked(void *obj, uint32_t bits
             break;
         serve(f, best);
         r = 1;
-    }
-#else
-    uk_list_t *n = f->waiters.next;
-    while (n != &f->waiters) {
-        uk_task_t *w = UK_CONTAINER_OF(n, uk_task_t, wait_node);
-        n = n->next;
-        fw_t *fw = (fw_t *)(uintptr_t)w->wait_arg;
-        if (satisfied(f->bits, fw->bits, fw->mode)) {
-            serve(f, w);
-            r = 1;
-        }
     }
 #endif
     return r;

@@ -24,7 +24,7 @@ unsigned uk__check_links(const uk_list_t *h, unsigned max);
 void uk__check_ready_task(const uk_task_t *t); /* a live task, READY or RUNNING */
 /* Each policy checks its own ready structure and returns the number of tasks it holds. */
 unsigned uk__sched_check(void);
-unsigned uk__delay_check(void); /* time.c: the delta list; returns its length */
+/* The back end's delays: uk__delay_check (kernel_waitq.h). */
 /* hisr.c, timer.c: their lists (nothing when the feature is off). */
 #ifdef UK_FEATURE_HISR
 void uk__hisr_check(void);

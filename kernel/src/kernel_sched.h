@@ -37,8 +37,8 @@ bool uk__sched_tick(uk_task_t *t);      /* a tick for the running t: true if it 
 int uk__sched_valid_prio(unsigned prio); /* UK_OK or UK_EINVAL */
 /* t is ready or running and its effective priority becomes `prio`: the policy stores it in
  * t->prio and keeps its structure ordered (a priority policy puts t behind its new equals;
- * the cyclic one leaves t where it is). Under rtm the core also calls it for a waiting t:
- * the RTM orders wait queues by the records' priorities. */
+ * the cyclic one leaves t where it is). A wait-queue back end may call it for a waiting t too
+ * (the RTM's, whose hardware orders wait queues by the records' priorities). */
 void uk__sched_set_prio(uk_task_t *t, uk_prio_t prio);
 #if UK_SCHED_DEADLINES
 /* Deadline policies: t (ready or running) gets the absolute deadline `deadline`; the policy

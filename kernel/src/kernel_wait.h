@@ -1,45 +1,14 @@
-/* Ubik internals: wait queues (wait.c) and the mutexes' priority inheritance hooks. */
+/* Ubik internals: waiting on kernel objects (wait.c) and the mutexes' priority inheritance
+ * hooks. */
 #ifndef UBIK_KERNEL_WAIT_H
 #define UBIK_KERNEL_WAIT_H
 
 #include "kernel_task.h"
 
-/* ---- Waiting (wait.c): queues ordered by priority, FIFO among equals ------------------- */
+/* ---- Waiting (wait.c) ----------------------------------------------------------------- */
+/* How a wait queue is ordered, and who is first in it, is the back end's (kernel_waitq.h:
+ * uk__waitq_insert, uk__waitq_first, ...); the waits themselves are the core's. */
 
-void uk__waitq_insert(uk_list_t *q, uk_task_t *t);
-#if UK_SCHED_RTM
-#include "bsp/mmio.h"
-/* The RTM keeps the order (kernel/sched/rtm.c): q lists its waiters in arrival order, all
- * with the queue's event id, and the first in line is the RTM's answer to an event query. */
-extern uk_task_t *uk__rtm_task_of[];
-static inline uk_task_t *uk__waitq_first(uk_list_t *q)
-{
-    if (uk__list_empty(q))
-        return 0;
-    uint32_t r = MMIO32(RTM_EVENT(UK_CONTAINER_OF(q->next, uk_task_t, wait_node)->rtm_event));
-    return r == RTM_NONE ? 0 : uk__rtm_task_of[r];
-}
-/* t leaves its wait queue, and its record is no longer pending. */
-void uk__waitq_remove(uk_task_t *t);
-/* The same for a t that the caller makes ready next (its record is rewritten then). */
-void uk__waitq_leave(uk_task_t *t);
-#else
-/* The first waiter of q (the one a give serves), or NULL. Inline: every give asks it. */
-static inline uk_task_t *uk__waitq_first(uk_list_t *q)
-{
-    return uk__list_empty(q) ? 0 : UK_CONTAINER_OF(q->next, uk_task_t, wait_node);
-}
-/* t leaves the wait queue it is in (t->waiting_on, cleared by the caller). */
-static inline void uk__waitq_remove(uk_task_t *t)
-{
-    uk__list_remove(&t->wait_node);
-}
-/* The same, for a t the caller makes ready next. */
-static inline void uk__waitq_leave(uk_task_t *t)
-{
-    uk__list_remove(&t->wait_node);
-}
-#endif
 /* The current task waits on `q` for at most `timeout` ticks (the kernel lock held; never
  * called with UK_NO_WAIT). Returns the wake-up result: UK_OK, UK_ETIMEOUT or UK_EDELETED. */
 int uk__wait(uk_list_t *q, void *obj, uk_tick_t timeout);

@@ -1,7 +1,6 @@
 /* The scheduler core: ready/blocked transitions, the switch decision, stack checks. The
  * policy (which ready task runs) is the compiled-in kernel/sched/<name>.c. */
 #include "kernel.h"
-#include "bsp/bsp.h"
 
 uk_task_t *volatile uk__current;
 uk_hisr_t *volatile uk__current_hisr;
@@ -11,8 +10,7 @@ volatile uint32_t uk__tick_due;
 UK_OTHER_FN(uk__fatal) void uk__fatal(const char *what, const char *name)
 {
     (void)uk_irq_disable();
-    bsp_printf("ubik: fatal: %s%s%s\n", what, name ? " " : "", name ? name : "");
-    bsp_exit(UK_EXIT_FATAL);
+    uk__arch_fatal(what, name, UK_EXIT_FATAL);
 }
 
 #ifdef UK_FEATURE_HISR
@@ -91,16 +89,7 @@ UK_SCHED_FN(uk__tail) void uk__tail(void)
 static UK_SCHED_FN(requeue_waiter) __attribute__((noinline, aligned(4))) void requeue_waiter(uk_task_t *t, uk_prio_t prio)
 {
     uk_list_t *q = t->waiting_on;
-#if UK_SCHED_RTM
-    /* The RTM orders the queue by the records' priorities: only the priority changes. The
-     * record keeps its status (DELAYED, a pending EXPIRED) and its delay, so a timed wait
-     * still times out; taking it out of the queue and back in would rewrite the status. */
-    uk__sched_set_prio(t, prio);
-#else
-    uk__waitq_remove(t);
-    t->prio = prio;
-    uk__waitq_insert(q, t);
-#endif
+    uk__waitq_requeue(q, t, prio); /* the back end's (kernel_waitq.h) */
     uk__wait_moved(t, q);
 }
 

@@ -1,4 +1,5 @@
-/* Time: the tick, the delta list of delays and timeouts, sleeping, the system clock.
+/* Time: the tick, sleeping, the system clock, and the software back end's delta list of
+ * delays and timeouts (kernel_waitq.h).
  *
  * Delta list invariant: entries are in expiry order and each entry's `delta` counts the
  * ticks after the previous entry's expiry (the head's counts from now), so a tick only
@@ -9,8 +10,10 @@ volatile uk_tick_t uk__ticks = UK_TICK_START; /* [kernel] tick_start: to test th
 uk_list_t uk__delta_list = {&uk__delta_list, &uk__delta_list};
 #define delta_list uk__delta_list
 
-#if !UK_SCHED_RTM /* the rtm policy keeps delays in the hardware (kernel/sched/rtm.c) */
-UK_TIME_FN(uk__delay_insert) void uk__delay_insert(uk_task_t *t, uk_tick_t ticks)
+/* The software back end's delays (kernel/waitq/soft): here, where they have always been, so
+ * that the images that use them keep their layout; an image with another back end never
+ * calls them, and the linker drops them. */
+UK_TIME_FN(uk__delta_insert) void uk__delta_insert(uk_task_t *t, uk_tick_t ticks)
 {
     uk_list_t *at = delta_list.next;
     while (at != &delta_list) {
@@ -26,19 +29,18 @@ UK_TIME_FN(uk__delay_insert) void uk__delay_insert(uk_task_t *t, uk_tick_t ticks
     uk__list_insert_before(at, &t->delay_node);
 }
 
-UK_TIME_FN(uk__delay_remove) void uk__delay_remove(uk_task_t *t)
+UK_TIME_FN(uk__delta_remove) void uk__delta_remove(uk_task_t *t)
 {
     uk_list_t *n = t->delay_node.next;
     if (n != &delta_list)
         UK_CONTAINER_OF(n, uk_task_t, delay_node)->delta += t->delta;
     uk__list_remove(&t->delay_node);
 }
-#endif
 
-#if defined(UK_CONFIG_CHECKS_FULL) && !UK_SCHED_RTM
+#ifdef UK_CONFIG_CHECKS_FULL
 /* The delta list holds delayed tasks only, and its head's delta is not 0: the tick that
  * brings an entry to 0 expires it (and the zeros behind it), and every delay is >= 1. */
-UK_TIME_FN(uk__delay_check) unsigned uk__delay_check(void)
+UK_TIME_FN(uk__delta_check) unsigned uk__delta_check(void)
 {
     unsigned n = uk__check_list(&delta_list);
     for (uk_list_t *at = delta_list.next; at != &delta_list; at = at->next) {
@@ -60,21 +62,7 @@ UK_TIME_FN(uk__tick) void uk__tick(void)
     uk__ticks++;
     if (uk__timer_tick_hook)
         uk__timer_tick_hook();
-#if UK_SCHED_RTM
-    uk__rtm_tick();
-#else
-    if (!uk__list_empty(&delta_list)) {
-        uk_task_t *e = UK_CONTAINER_OF(delta_list.next, uk_task_t, delay_node);
-        if (e->delta)
-            e->delta--;
-        while (!uk__list_empty(&delta_list)) {
-            e = UK_CONTAINER_OF(delta_list.next, uk_task_t, delay_node);
-            if (e->delta)
-                break;
-            uk__delay_expire(e);
-        }
-    }
-#endif
+    uk__delay_tick(); /* the back end's: expire delays and timeouts */
     uk__sched_tick(uk__current);
 }
 

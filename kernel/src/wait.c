@@ -1,5 +1,5 @@
-/* Waiting on kernel objects: wait queues ordered by priority (FIFO among equals), and the
- * end of a wait by wake-up, timeout or deletion.
+/* Waiting on kernel objects: entering a wait queue (ordered by the back end, kernel_waitq.h:
+ * by priority, FIFO among equals), and the end of a wait by wake-up, timeout or deletion.
  *
  * Head-of-line admission. Where a waiter's admission depends on what it asks for (a
  * variable-size queue's sender waits until its message fits, and holds back the senders
@@ -10,10 +10,11 @@
  * leave through uk__wake, where the serving code admits the next ones itself. */
 #include "kernel.h"
 
-/* Invariant: a queue's tasks have non-decreasing prio values from head to tail (highest
- * priority first); among equal priorities, in order of arrival. */
-#if !UK_SCHED_RTM /* the rtm policy keeps wait queues in the hardware (kernel/sched/rtm.c) */
-UK_IPC_FN(uk__waitq_insert) void uk__waitq_insert(uk_list_t *q, uk_task_t *t)
+/* The software back end's insert (kernel/waitq/soft): a queue's tasks have non-decreasing
+ * prio values from head to tail (highest priority first); among equal priorities, in order of
+ * arrival. Here, where it has always been, so that the images that use it keep their layout;
+ * an image with another back end never calls it, and the linker drops it. */
+UK_IPC_FN(uk__waitq_insert_ordered) void uk__waitq_insert_ordered(uk_list_t *q, uk_task_t *t)
 {
     uk_list_t *at = q->next;
     while (at != q && UK_CONTAINER_OF(at, uk_task_t, wait_node)->prio <= t->prio)
@@ -21,7 +22,6 @@ UK_IPC_FN(uk__waitq_insert) void uk__waitq_insert(uk_list_t *q, uk_task_t *t)
     uk__list_insert_before(at, &t->wait_node);
     t->waiting_on = q;
 }
-#endif
 
 UK_IPC_FN(uk__wait_begin) void uk__wait_begin(uk_list_t *q, uk_tick_t timeout)
 {

@@ -14,6 +14,8 @@
 # --guest runs every test as the one partition of the hypervisor (hv/, docs/hypervisor.md):
 # built with the kernel's guest port, behind PMP, with every fast line and the io, rtm and
 # uart windows; a test that cannot run as a guest says `guest: no, REASON` in its expect file.
+# Before the tests, layering.sh checks that kernel/src and kernel/arch name no RTM and no BSP
+# header (the RTM is a leaf; the board is reached through the arch interface).
 # Usage: tests/kernel/run.sh [-v] [--guest] [NAME...]
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -27,6 +29,8 @@ if [[ ${#names[@]} -eq 0 ]]; then
     for d in "$root"/tests/kernel/*/; do [[ -f $d/system.toml ]] && names+=("$(basename "$d")"); done
 fi
 pass=0 fail=0
+# First the structural rule (milliseconds): the core names no wait-queue back end and no board.
+if "$root/tests/kernel/layering.sh" "$root"; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
 errf=$(mktemp)
 trap 'rm -f "$errf"' EXIT
 for name in "${names[@]}"; do

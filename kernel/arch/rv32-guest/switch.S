@@ -19,15 +19,7 @@
 #include "bsp/trapframe.h"
 #include "hv/abi.h"
 #include "../rv32/tcb_offsets.h"
-#if __has_include("uk_config.h")
-#include "uk_config.h"
-#else
-#define UK_FEATURE_STACK_CHECK 1
-#define UK_FEATURE_POWER 1
-#endif
-#if defined(UK_CONFIG_SCHED_NAME) && !defined(UK_CONFIG_SERVICE_FEATURES)
-#define UK_FEATURE_POWER 1
-#endif
+#include "../../src/kernel_defaults.h" /* uk_config.h and its defaults, as the C sees them */
 
     .cfi_sections .debug_frame
 
@@ -68,6 +60,7 @@
 .endm
 
 #include "../rv32/context.inc"
+#include "../../waitq/delay_tick.inc" /* the back end's short tick: DELAY_TICK_SHORT */
 
 /* ---- Virtual interrupt entries ------------------------------------------------------------- */
     .section .text.uk_other.bsp_vector_fast_irq, "ax"
@@ -134,7 +127,7 @@ bsp_vector_fast_irq:
     .globl bsp_vector_timer
     .type bsp_vector_timer, @function
 bsp_vector_timer:
-#if defined(UK_POLICY_TIME_SLICES) && !UK_POLICY_TIME_SLICES && !defined(UK_CONFIG_CHECKS_FULL) && !UK_POLICY_RTM
+#if defined(UK_POLICY_TIME_SLICES) && !UK_POLICY_TIME_SLICES && !defined(UK_CONFIG_CHECKS_FULL) && UK_DELAY_TICK_SHORT_GUEST
     la      t0, hv_vcpu
     lw      t1, HV_VCPU_SOFT_ENABLE(t0)
     beqz    t1, 8f                  /* a kernel section was interrupted: the tail's tick */
@@ -149,7 +142,7 @@ bsp_vector_timer:
     lw      t1, %lo(TIMER_MTIME_HZ)(t1)
     lw      t2, uk__timer_hz
     bne     t1, t2, 7f              /* the rate changed */
-    TICK_DELTA 7f
+    DELAY_TICK_SHORT 7f
 1:  TICK_COUNT
     sw      t2, HV_VCPU_TIMECMP(t0)
     lw      t2, uk__next_tick + 4

@@ -31,15 +31,7 @@
 #include "bsp/mmio.h"
 #include "bsp/trapframe.h"
 #include "tcb_offsets.h"
-#if __has_include("uk_config.h")
-#include "uk_config.h"
-#else
-#define UK_FEATURE_STACK_CHECK 1 /* no generated configuration: every feature */
-#define UK_FEATURE_POWER 1
-#endif
-#if defined(UK_CONFIG_SCHED_NAME) && !defined(UK_CONFIG_SERVICE_FEATURES)
-#define UK_FEATURE_POWER 1 /* as kernel.h: a configuration that lists no services has them all */
-#endif
+#include "../../src/kernel_defaults.h" /* uk_config.h and its defaults, as the C sees them */
 
 /* Unwind information goes to .debug_frame (for debuggers), never into the image. */
     .cfi_sections .debug_frame
@@ -60,6 +52,7 @@
 .endm
 
 #include "context.inc"
+#include "../../waitq/delay_tick.inc" /* the back end's short tick: DELAY_TICK_SHORT */
 
 /* ---- Interrupt entries (the vector table's timer, software and fast-line slots) -------- */
     .section .text.uk_other.bsp_vector_fast_irq, "ax"
@@ -99,9 +92,10 @@ bsp_vector_fast_irq:
 /* The machine timer interrupt. Most ticks only count: no delayed task expires, no software
  * timer exists, the policy keeps no time slices (`UK_POLICY_TIME_SLICES` 0: prio, bitmap),
  * the period has no fraction and the rate has not changed. Such a tick is done here, without
- * the software interrupt and the tail: under the kernel lock, the head of the delta list is
- * decremented (it expires later than this tick), the tick counted and the compare register
- * moved one period on. Interrupts are enabled for that part as the tail enables them (mepc
+ * the software interrupt and the tail: under the kernel lock, the wait-queue back end counts
+ * its delays (DELAY_TICK_SHORT, kernel/waitq/delay_tick.inc: the delta list's head is
+ * decremented, or the RTM ticked), the tick counted and the compare register moved one
+ * period on. Interrupts are enabled for that part as the tail enables them (mepc
  * and mstatus saved first, the timer masked until its compare has moved), so a fast line
  * preempts it (its LISR sees the lock held and defers) and the interrupt-disabled stretches
  * stay short. Any other tick is the tail's: the timer stays masked (its level is high until
@@ -137,21 +131,7 @@ bsp_vector_timer:
     lw      t1, %lo(TIMER_MTIME_HZ)(t1)
     lw      t2, uk__timer_hz
     bne     t1, t2, 7f              /* the rate changed: the tail computes the period */
-#if UK_POLICY_RTM
-    /* The rtm policy: the RTM counts the delays down; a record whose delay ran out makes
-     * this the tail's tick (told that the RTM has counted it already). */
-    lui     t1, %hi(RTM_TICK)       /* RTM_TICK and RTM_EXPIRED share the upper bits */
-    li      t2, 1
-    sw      t2, %lo(RTM_TICK)(t1)
-    lw      t2, %lo(RTM_EXPIRED)(t1)
-    addi    t2, t2, 1               /* RTM_NONE + 1 = 0: nothing expired */
-    beqz    t2, 1f
-    li      t2, 1
-    sw      t2, uk__rtm_ticked, t1
-    j       7f
-#else
-    TICK_DELTA 7f
-#endif
+    DELAY_TICK_SHORT 7f             /* the back end's delays (kernel/waitq/delay_tick.inc) */
 1:  TICK_COUNT
     lui     t3, %hi(TIMER_MTIMECMP)
     sw      t2, %lo(TIMER_MTIMECMP)(t3)

@@ -40,6 +40,7 @@ pub mod budget;
 pub mod gen;
 mod gen_objects;
 pub mod hvdesc;
+mod kernel_defaults;
 pub mod names;
 pub mod objects;
 mod sizes;
@@ -333,11 +334,11 @@ impl Default for KernelConfig {
         KernelConfig {
             os: Os::Ubik,
             scheduler: Scheduler::DEFAULT,
-            tick_hz: 1000,
-            timeslice_ticks: 10,
+            tick_hz: kernel_defaults::TICK_HZ,
+            timeslice_ticks: kernel_defaults::TIMESLICE_TICKS,
             irq_stack_bytes: DEFAULT_IRQ_STACK_BYTES,
             idle_stack_bytes: DEFAULT_IDLE_STACK_BYTES,
-            tick_start: 0,
+            tick_start: kernel_defaults::TICK_START,
             checks_full: false,
             features: default_features(),
         }
@@ -378,11 +379,11 @@ pub const MAX_TICK_HZ: i64 = 100_000;
 pub const MAX_TIMESLICE_TICKS: i64 = 0x7fff_ffff;
 /// The default interrupt stack: LISRs do not nest, so it holds one LISR's 64-byte frame and
 /// what the LISR itself uses (its locals, the calls it makes, a deferred queue send's copy);
-/// 1024 bytes leave a LISR 960.
-pub const DEFAULT_IRQ_STACK_BYTES: u32 = 1024;
+/// 1024 bytes leave a LISR 960. (The value is kernel/src/kernel_defaults.h's.)
+pub const DEFAULT_IRQ_STACK_BYTES: u32 = kernel_defaults::IRQ_STACK_BYTES;
 /// The default idle task's stack: idle's own frame, the kernel tail's frame and its work
-/// (ticks, deferred calls, a switch) when the tail interrupts idle.
-pub const DEFAULT_IDLE_STACK_BYTES: u32 = 512;
+/// (ticks, deferred calls, a switch) when the tail interrupts idle. (kernel_defaults.h's.)
+pub const DEFAULT_IDLE_STACK_BYTES: u32 = kernel_defaults::IDLE_STACK_BYTES;
 /// The smallest interrupt or idle stack `[kernel]` accepts: a frame and a little room.
 pub const MIN_KERNEL_STACK_BYTES: i64 = 256;
 /// The largest one: 256 KiB, so that both kernel stacks together stay well within the RAM
