@@ -84,6 +84,9 @@ def is_shell(f):
     return first.startswith(b"#!") and re.search(rb"\b(ba)?sh\b", first) is not None
 
 for f in files:
+    # This checker holds a rule-breaking example of its own (above), on purpose.
+    if f == "tests/layout/check.sh":
+        continue
     if not f or not os.path.isfile(os.path.join(root, f)) or not is_shell(f):
         continue
     text = open(os.path.join(root, f), encoding="utf-8", errors="replace").read()
