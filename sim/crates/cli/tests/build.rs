@@ -292,7 +292,12 @@ fn verbose_prints_each_command() {
             "{flag} missing: {c_line}"
         );
     }
-    for inc in ["kernel/include", "kernel/src", "bsp/include"] {
+    for inc in [
+        "kernel/include",
+        "kernel/src",
+        "bsp/reference/include",
+        "bsp/include",
+    ] {
         assert!(
             c_line.contains(&format!("/root/{inc} ")),
             "-I {inc} missing: {c_line}"
