@@ -3,6 +3,8 @@
 #ifndef BSP_BOARD_RESET_H
 #define BSP_BOARD_RESET_H
 #ifdef __ASSEMBLER__
+/* Assembly, which clang-format does not know: */
+/* clang-format off */
 
 #include "hv/abi.h"
 
