@@ -1,7 +1,8 @@
 # Ubik: the kernel and the testbed. Entry points:
 #   make demo       install what is missing, build, run a reduced SimBed comparison (Ubik's
 #                   schedulers vs NOS, experiments/demo.toml), print its table and the report
-#   make test       rustfmt and clippy checks, C built with -Werror
+#   make test       rustfmt and clippy checks, clang-format's check of the C sources
+#                   (make format-check), C built with -Werror
 #                   + simulator unit tests + every firmware test on the testbed
 #                   + the tree's structural rules (tests/layout/check.sh)
 #                   + the RTL differential timing suite (tests/rtl/check.sh)
@@ -20,6 +21,8 @@
 #                   the hypervisor experiment (bench/hypervisor/run.sh): out/bench/hypervisor.json
 #   make results    rerun the experiments docs/results.md shows and regenerate its tables
 #                   (scripts/results-tables.sh; about 10 minutes on 2 cores)
+#   make format     rewrite the C sources as .clang-format says (scripts/format.sh)
+#   make format-check  change nothing: name the C files clang-format would change (in make test)
 #   make firmware   build every firmware under tests/firmware into build/firmware/
 #   make sim        build sim/target/release/ubik
 #   make clean      remove build/ and out/ (distclean: also the Rust build)
@@ -42,7 +45,7 @@ include bsp/bsp.mk
 include tests/firmware/firmware.mk
 
 .DEFAULT_GOAL := all
-.PHONY: all setup sim firmware demo test bench results clean distclean
+.PHONY: all setup sim firmware demo test bench results format format-check clean distclean
 
 all: sim firmware
 
@@ -65,8 +68,17 @@ demo: sim
 results: sim
 	UBIK=$(abspath $(UBIK)) scripts/results-tables.sh
 
+format:
+	@scripts/setup.sh --format
+	scripts/format.sh
+
+format-check:
+	@scripts/setup.sh --format
+	scripts/format.sh --check
+
 test: sim firmware
 	@scripts/setup.sh --test
+	scripts/format.sh --check
 	$(CARGO_RUN) fmt --all --check
 	$(CARGO_RUN) clippy --release --workspace --all-targets -- -D warnings
 	$(CARGO_RUN) test --release --workspace

@@ -23,9 +23,7 @@
  */
 
 #include "bsp/mmio.h"
-#ifdef BSP_GUEST
-#include "hv/abi.h"
-#endif
+#include "bsp/board_reset.h" /* BSP_BOARD_BEFORE_MAIN, BSP_BOARD_HALT: the board's part */
 
 /* ---- Vector table ----------------------------------------------------------- */
 
@@ -71,9 +69,7 @@ _reset:
     addi    t0, t0, 4
     bltu    t0, t1, 1b
 2:
-#ifdef BSP_GUEST
-    call    bsp_guest_init                  /* a hypervisor guest: its virtual CPU */
-#endif
+    BSP_BOARD_BEFORE_MAIN                   /* a hypervisor guest: its virtual CPU */
     li      a0, 0                           /* argc */
     li      a1, 0                           /* argv */
     call    main
@@ -81,10 +77,7 @@ _reset:
     /* Halt with main's return value: CTRL = (code << 1) | 1. */
     .globl __bsp_halt
 __bsp_halt:
-#ifdef BSP_GUEST
-    li      t0, HV_EXIT                     /* a guest stops its partition */
-    ecall
-#endif
+    BSP_BOARD_HALT                          /* a guest stops its partition */
     slli    a0, a0, 1
     ori     a0, a0, SIMCTRL_CTRL_HALT
     li      t0, SIMCTRL_CTRL

@@ -8,8 +8,10 @@
 #     when rustup is there, otherwise prints how to get it and exits 1);
 #   - with --rtl (make bench): also iverilog and yosys, which simulate and synthesise the RTM's
 #     Verilog (hw/rtm);
-#   - with --test (make test): those two, chromium, which renders the HTML report in a test,
-#     gdb-multiarch, which drives the GDB server in a test, and
+#   - with --format (make format, make format-check): also clang-format, which formats and
+#     checks the C sources (scripts/format.sh, .clang-format);
+#   - with --test (make test): iverilog, yosys and clang-format, chromium, which renders the
+#     HTML report in a test, gdb-multiarch, which drives the GDB server in a test, and
 #     cargo's rustfmt and clippy (added through rustup), which check the Rust sources.
 # Idempotent, silent when everything is present, never asks questions (CI=true,
 # no terminal). Messages go to stderr.
@@ -17,6 +19,7 @@ set -euo pipefail
 
 DEB_PACKAGES=(gcc-riscv64-unknown-elf)
 [[ ${1:-} == --test || ${1:-} == --rtl ]] && DEB_PACKAGES+=(iverilog yosys)
+[[ ${1:-} == --test || ${1:-} == --format ]] && DEB_PACKAGES+=(clang-format)
 [[ ${1:-} == --test ]] && DEB_PACKAGES+=(chromium gdb-multiarch)
 status=0
 

@@ -40,7 +40,7 @@ cc=riscv64-unknown-elf-gcc
 port="$fk/portable/GCC/RISC-V"
 inc=(-I"$here" -I"$here/include" -I"$fk/include" -I"$port"
      -I"$port/chip_specific_extensions/RISCV_MTIME_CLINT_no_extensions"
-     -I"$root/bsp/include" -I"$root/bench/threadmetric" -I"$app")
+     -I"$root/bsp/reference/include" -I"$root/bsp/include" -I"$root/bench/threadmetric" -I"$app")
 objs=()
 compile() { # SRC OBJ EXTRA...
     local src=$1 o=$2

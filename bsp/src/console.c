@@ -1,16 +1,10 @@
-/* Console output through SIMCTRL.CHAR_OUT, and a small freestanding printf. */
+/* Console output (each character through the board's bsp_board_putc: SIMCTRL.CHAR_OUT on the
+ * machine), and a small freestanding printf. */
 #include "bsp/bsp.h"
-#ifdef BSP_GUEST
-#include "hv/abi.h"
-#endif
 
 void bsp_putc(char c)
 {
-#ifdef BSP_GUEST
-    hv_call(HV_PUTC, (uint8_t)c, 0, 0, 0); /* the console is the hypervisor's */
-#else
-    MMIO32(SIMCTRL_CHAR_OUT) = (uint8_t)c;
-#endif
+    bsp_board_putc(c);
 }
 
 void bsp_puts(const char *s)

@@ -1,5 +1,5 @@
 /* The Ubik hypervisor: static partitions, each a guest in U-mode behind PMP, on one core.
- * docs/hypervisor.md has the design; hv/include/hv/abi.h the guests' interface.
+ * docs/hypervisor.md has the design; include/hv/abi.h the guests' interface.
  *
  * Everything happens in hv_trap, called by the trap entry (entry.S) for every trap from a
  * guest with the guest's registers saved in its partition: the trap is handled (a physical

@@ -1,4 +1,5 @@
-/* Board support for the Ubik reference MCU: console, halt, timer, interrupts, IO.
+/* Board support for the Ubik reference MCU and its hypervisor guests: console, halt, timer,
+ * interrupts, IO. What differs between the two boards is in bsp/BOARD/include/bsp/board.h.
  *
  * Freestanding: needs no C library. Register addresses are in bsp/mmio.h,
  * CSR access in bsp/csr.h; both are included here.
@@ -62,60 +63,14 @@ void bsp_fast_irq_handler(unsigned line);
 /* Prints the trap on the console and halts with BSP_EXIT_UNHANDLED_TRAP. */
 void bsp_unhandled_trap(uint32_t mcause, uintptr_t mepc, uint32_t mtval) __attribute__((noreturn));
 
-/* ---- Interrupts -------------------------------------------------------------------- */
+/* ---- What differs between boards ------------------------------------------------- */
 
-#ifdef BSP_GUEST
-/* A hypervisor guest (hv/, docs/hypervisor.md): the same operations on its virtual CPU page
- * and by hypercall. The hypervisor acknowledges a line as it delivers it. */
-#include "hv/abi.h"
-extern struct hv_vcpu hv_vcpu;
-static inline void bsp_guest_sync_(void)
-{
-    if ((hv_vcpu.ie & HV_IE) &&
-        ((hv_vcpu.pending | (hv_vcpu.msip ? HV_IRQ_SOFT : 0)) & (hv_vcpu.enable | hv_vcpu.soft_enable)))
-        hv_call(HV_SYNC, 0, 0, 0, 0);
-}
-static inline void bsp_irq_enable(void) { hv_vcpu.ie = HV_IE; bsp_guest_sync_(); }
-static inline void bsp_irq_disable(void) { hv_vcpu.ie = 0; }
-static inline uint32_t bsp_irq_save(void) { uint32_t k = hv_vcpu.ie; hv_vcpu.ie = 0; return k & HV_IE; }
-static inline void bsp_irq_restore(uint32_t key) { if (key) bsp_irq_enable(); }
-static inline void bsp_wfi(void) { hv_call(HV_IDLE, 0, 0, 0, 0); }
-
-static inline void bsp_soft_irq_enable(void) { hv_vcpu.soft_enable = HV_IRQ_SOFT; bsp_guest_sync_(); }
-static inline void bsp_soft_irq_raise(void) { hv_vcpu.msip = 1; bsp_guest_sync_(); }
-static inline void bsp_soft_irq_clear(void) { hv_vcpu.msip = 0; }
-
-static inline void bsp_fast_irq_enable(unsigned line) { hv_vcpu.enable |= HV_IRQ_LINE(line); bsp_guest_sync_(); }
-static inline void bsp_fast_irq_disable(unsigned line) { hv_vcpu.enable &= ~HV_IRQ_LINE(line); }
-static inline void bsp_fast_irq_ack(unsigned line) { (void)line; }
-static inline void bsp_fast_irq_raise(unsigned line) { hv_call(HV_RAISE, (long)line, 0, 0, 0); }
-#else
-static inline void bsp_irq_enable(void) { csr_set(mstatus, MSTATUS_MIE); }
-static inline void bsp_irq_disable(void) { csr_clear(mstatus, MSTATUS_MIE); }
-/* Disables interrupts, returns the previous state for bsp_irq_restore. */
-static inline uint32_t bsp_irq_save(void) { return csr_read_clear(mstatus, MSTATUS_MIE) & MSTATUS_MIE; }
-static inline void bsp_irq_restore(uint32_t key) { if (key) csr_set(mstatus, MSTATUS_MIE); }
-static inline void bsp_wfi(void) { __asm__ volatile ("wfi" ::: "memory"); }
-
-static inline void bsp_soft_irq_enable(void) { csr_set(mie, MIE_MSIE); }
-static inline void bsp_soft_irq_raise(void) { MMIO32(INTC_MSIP) = 1; }
-static inline void bsp_soft_irq_clear(void) { MMIO32(INTC_MSIP) = 0; }
-
-/* Fast lines: enabled in both the interrupt controller and mie. */
-static inline void bsp_fast_irq_enable(unsigned line)
-{
-    MMIO32(INTC_ENABLE) |= 1u << line;
-    csr_set(mie, MIE_FAST(line));
-}
-static inline void bsp_fast_irq_disable(unsigned line)
-{
-    csr_clear(mie, MIE_FAST(line));
-    MMIO32(INTC_ENABLE) &= ~(1u << line);
-}
-static inline void bsp_fast_irq_ack(unsigned line) { MMIO32(INTC_ACK) = 1u << line; }
-/* Latch fast line `line` from software, as a source would (it reaches the core if enabled). */
-static inline void bsp_fast_irq_raise(unsigned line) { MMIO32(INTC_SET) = 1u << line; }
-#endif
+/* Interrupts (bsp_irq_*, bsp_wfi, bsp_soft_irq_*, bsp_fast_irq_*), the timer's compare
+ * (bsp_timer_set_compare, bsp_timer_irq_*) and the counters' CSRs (BSP_CYCLE, BSP_CYCLEH,
+ * BSP_INSTRET, bsp_counters_enable): the board's, bsp/BOARD/include/bsp/board.h (the
+ * reference MCU's in bsp/reference, a hypervisor guest's in bsp/guest), found on the include
+ * path the build chose. */
+#include "bsp/board.h"
 
 /* ---- Machine timer ----------------------------------------------------------------- */
 
@@ -134,42 +89,9 @@ static inline uint64_t bsp_timer_now(void)
     return ((uint64_t)hi << 32) | lo;
 }
 
-/* Sets mtimecmp without a spurious match between the two halves; clears a pending timer interrupt. */
-#ifdef BSP_GUEST
-static inline void bsp_timer_set_compare(uint64_t when)
-{
-    hv_call(HV_TIMER, (long)(uint32_t)when, (long)(uint32_t)(when >> 32), 0, 0);
-}
-static inline void bsp_timer_irq_enable(void) { hv_vcpu.enable |= HV_IRQ_TIMER; bsp_guest_sync_(); }
-static inline void bsp_timer_irq_disable(void) { hv_vcpu.enable &= ~HV_IRQ_TIMER; }
-#else
-static inline void bsp_timer_set_compare(uint64_t when)
-{
-    MMIO32(TIMER_MTIMECMP) = 0xFFFFFFFFu;
-    MMIO32(TIMER_MTIMECMPH) = (uint32_t)(when >> 32);
-    MMIO32(TIMER_MTIMECMP) = (uint32_t)when;
-}
-
-static inline void bsp_timer_irq_enable(void) { csr_set(mie, MIE_MTIE); }
-static inline void bsp_timer_irq_disable(void) { csr_clear(mie, MIE_MTIE); }
-#endif
-
 /* ---- Performance counters ------------------------------------------------------------ */
 
-/* A hypervisor guest (BSP_GUEST) runs in U-mode: it reads the user-level copies (cycle,
- * instret), which the hypervisor lets it read, and cannot change the counters. */
-#ifdef BSP_GUEST
-#define BSP_CYCLE cycle
-#define BSP_CYCLEH cycleh
-#define BSP_INSTRET instret
-static inline void bsp_counters_enable(void) {}
-#else
-#define BSP_CYCLE mcycle
-#define BSP_CYCLEH mcycleh
-#define BSP_INSTRET minstret
-/* Lets mcycle and minstret count (clears mcountinhibit, CSR 0x320). */
-static inline void bsp_counters_enable(void) { csr_write(0x320, 0); }
-#endif
+/* The counters' CSRs are the board's (board.h): mcycle on the machine, cycle in a guest. */
 static inline uint32_t bsp_cycles(void) { return csr_read(BSP_CYCLE); }
 static inline uint32_t bsp_instret(void) { return csr_read(BSP_INSTRET); }
 static inline uint64_t bsp_cycles64(void)

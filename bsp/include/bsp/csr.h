@@ -8,6 +8,8 @@
 #define BSP_CSR_U(x) x##u
 #endif
 
+/* The bit table is aligned by hand: */
+/* clang-format off */
 #define MSTATUS_MIE             BSP_CSR_U(0x00000008)  /* global machine interrupt enable */
 #define MSTATUS_MPIE            BSP_CSR_U(0x00000080)
 #define MSTATUS_MPP             BSP_CSR_U(0x00001800)
@@ -32,6 +34,7 @@
 #define MCAUSE_IRQ_TIMER        7
 #define MCAUSE_IRQ_EXTERNAL     11
 #define MCAUSE_IRQ_FAST(line)   (16 + (line))
+/* clang-format on */
 
 #ifndef __ASSEMBLER__
 #include <stdint.h>

@@ -13,6 +13,8 @@
 #define BSP_U(x) x##u
 #endif
 
+/* The register table is aligned by hand: */
+/* clang-format off */
 /* ---- Memory --------------------------------------------------------------- */
 #define RAM_BASE                BSP_U(0x00100000)
 #define RAM_SIZE                BSP_U(0x00100000)   /* 1 MiB by default */
@@ -98,6 +100,8 @@
 #define UART_TX_OVERRUN         BSP_U(0x10)        /* STATUS: a byte written while not ready was lost */
 #define UART_RX_IRQ             BSP_U(0x01)        /* CTRL: latch the UART's line on each byte received */
 #define UART_TX_IRQ             BSP_U(0x02)        /* CTRL: latch it when TXDATA becomes ready */
+
+/* clang-format on */
 
 #ifndef __ASSEMBLER__
 #include <stdint.h>

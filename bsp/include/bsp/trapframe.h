@@ -4,6 +4,8 @@
 #ifndef BSP_TRAPFRAME_H
 #define BSP_TRAPFRAME_H
 #ifdef __ASSEMBLER__
+/* Assembly, which clang-format does not know: */
+/* clang-format off */
 
 #define FRAME_BYTES 64
 

@@ -1,6 +1,6 @@
 /* Ubik as a guest of the hypervisor (hv/): the public part of the architecture interface
  * (kernel/arch/arch_irq.h). The guest runs in U-mode: interrupts are the virtual CPU's `ie`
- * (hv/include/hv/abi.h), a plain word the hypervisor reads before delivering anything; turning
+ * (include/hv/abi.h), a plain word the hypervisor reads before delivering anything; turning
  * them back on delivers what became deliverable meanwhile (one hypercall, only then). */
 #ifndef UBIK_ARCH_RV32_GUEST_IRQ_IMPL_H
 #define UBIK_ARCH_RV32_GUEST_IRQ_IMPL_H
@@ -8,7 +8,7 @@
 #include "../rv32/arch_yield.h"
 #include "hv/abi.h"
 
-/* The virtual CPU page (bsp/src/guest.c registers it with the hypervisor). */
+/* The virtual CPU page (bsp/guest/src/hv_vcpu.c registers it with the hypervisor). */
 extern struct hv_vcpu hv_vcpu;
 
 

@@ -2,7 +2,7 @@
  * entries. The design is the machine port's (../rv32/switch.S: the kernel lock holds off the
  * tail; LISRs run on the interrupt stack with interrupts disabled; the tail runs ticks,
  * deferred calls and switches with interrupts enabled), on the virtual CPU page
- * (hv/include/hv/abi.h) instead of the core's CSRs:
+ * (include/hv/abi.h) instead of the core's CSRs:
  *
  * - The hypervisor enters a virtual trap at the vector table (bsp/crt0.S, at the start of the
  *   guest's memory) with ie cleared and the interrupted pc, ie, t0 and t1 saved on the page;

@@ -1,5 +1,7 @@
 /* Ubik RTL differential tests: helpers for the Ibex simple_system memory map.
    Our own code (not from the Ibex repository). */
+/* Assembly, which clang-format does not know: */
+/* clang-format off */
 #define SIMCTRL_OUT  0x20000
 #define SIMCTRL_CTRL 0x20008
 #define TIMER_BASE   0x30000

@@ -125,6 +125,10 @@ fn visible_names(work: &Path, config: &Path, includes: &[String]) -> BTreeSet<St
                 .arg(format!("-std={std}"))
                 .arg(opt)
                 .arg(format!("-I{}", root.join("kernel/include").display()))
+                .arg(format!(
+                    "-I{}",
+                    root.join("bsp/reference/include").display()
+                ))
                 .arg(format!("-I{}", root.join("bsp/include").display()))
                 .arg("-imacros")
                 .arg(config);
@@ -237,6 +241,10 @@ fn image_symbols(work: &Path, config: &Path) -> BTreeSet<String> {
             ])
             .arg(format!("-I{}", root.join("kernel/include").display()))
             .arg(format!("-I{}", root.join("kernel/src").display()))
+            .arg(format!(
+                "-I{}",
+                root.join("bsp/reference/include").display()
+            ))
             .arg(format!("-I{}", root.join("bsp/include").display()))
             .arg(format!("-I{}", config.parent().unwrap().display()))
             .arg("-imacros")
@@ -357,6 +365,10 @@ fn accepted_tricky_names(work: &Path, config: &Path) -> Vec<String> {
             "-P",
         ])
         .arg(format!("-I{}", root.join("kernel/include").display()))
+        .arg(format!(
+            "-I{}",
+            root.join("bsp/reference/include").display()
+        ))
         .arg(format!("-I{}", root.join("bsp/include").display()))
         .arg("-imacros")
         .arg(config)
@@ -438,6 +450,10 @@ fn compile_generated(dir: &Path, d: &SystemDesc) -> Result<(), String> {
             ])
             .args(["-Wall", "-Wextra", "-Werror", "-fsyntax-only"])
             .arg(format!("-I{}", root.join("kernel/include").display()))
+            .arg(format!(
+                "-I{}",
+                root.join("bsp/reference/include").display()
+            ))
             .arg(format!("-I{}", root.join("bsp/include").display()))
             .arg(format!("-I{}", dir.display()))
             .arg("-imacros")

@@ -102,6 +102,10 @@ fn control_blocks_and_descriptors_fit_what_is_counted() {
             "-fsyntax-only",
         ])
         .arg(format!("-I{}", root.join("kernel/include").display()))
+        .arg(format!(
+            "-I{}",
+            root.join("bsp/reference/include").display()
+        ))
         .arg(format!("-I{}", root.join("bsp/include").display()))
         .arg(format!("-I{}", dir.display()))
         .arg("-imacros")

@@ -12,6 +12,7 @@
 //!    with each guest's symbols as `NAME:symbol` (`hv_guest_symbols.S`: absolute, typed and
 //!    sized), so that profiles, traces and `nm` of the one image name guest code too.
 
+use super::board::Board;
 use super::compile::{link, LinkOutcome, Unit};
 use super::{build_app, compile_units, cross_compiler, flags, io_failure, jobs, link_result};
 use super::{link_command, link_overflow, list, obj_path, output_paths, root, too_small};
@@ -146,7 +147,10 @@ pub fn build(args: &BuildArgs, dir: &Path) -> Result<u8, Failure> {
     let bsp = root.join("bsp");
     let hv = root.join("hv");
     let obj_dir = build_dir.join("obj");
-    let includes: Vec<OsString> = [hv.join("include"), hv.join("src"), bsp.join("include")]
+    // The hypervisor runs on the reference board; include/ holds its interface with the guests.
+    let mut include_dirs = vec![root.join("include"), hv.join("src")];
+    include_dirs.extend(Board::Reference.include_dirs(&root));
+    let includes: Vec<OsString> = include_dirs
         .iter()
         .map(|d| {
             let mut s = OsString::from("-I");
@@ -180,7 +184,7 @@ pub fn build(args: &BuildArgs, dir: &Path) -> Result<u8, Failure> {
         Path::new("hv_guest_symbols.S"),
         &[],
     );
-    for s in list(&bsp.join("src"), &[".c"]) {
+    for s in Board::Reference.c_sources(&root) {
         let extra = if s.file_name().is_some_and(|n| n == "string.c") {
             flags.string_c.clone()
         } else {

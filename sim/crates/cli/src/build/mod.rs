@@ -7,14 +7,15 @@
 //!    `BUILD/uk_gen.c` (`sysdesc::gen`, as `ubik gen` does; only when their content changes).
 //! 3. Compile, in parallel and only what is out of date ([`compile`]): the kernel
 //!    (`kernel/src/*.c`, `kernel/sched/<scheduler>.c`, `kernel/arch/rv32/*.S|*.c`), the BSP
-//!    (`bsp/crt0.S`, `bsp/src/*.c`), `BUILD/uk_gen.c` and the application's sources, into
-//!    `BUILD/obj/`; then check that they define every function `system.toml` names and `main`
-//!    ([`symbols`]: a missing one is reported at its `FILE:LINE:COLUMN`, 65) and link them
-//!    with `bsp/link.ld` and libgcc.
+//!    (`bsp/crt0.S`, `bsp/src/*.c` and the board's, [`board`]), `BUILD/uk_gen.c` and the
+//!    application's sources, into `BUILD/obj/`; then check that they define every function
+//!    `system.toml` names and `main` ([`symbols`]: a missing one is reported at its
+//!    `FILE:LINE:COLUMN`, 65) and link them with `bsp/link.ld` and libgcc.
 //!
 //! BUILD is `--build-dir`, else `DIR/STEM.build/` beside `-o DIR/STEM.elf`, else `APPDIR/build/`
 //! (which also holds the default ELF, `app.elf`).
 
+pub mod board;
 pub mod compile;
 pub mod flags;
 pub mod hv;
@@ -22,6 +23,7 @@ pub mod root;
 pub mod symbols;
 
 use crate::{code, Failure};
+use board::Board;
 use clap::Args;
 use compile::{compile_all, link, LinkOutcome, Unit};
 use std::ffi::OsString;
@@ -337,7 +339,7 @@ pub fn link_overflow(text: &str) -> Option<u64> {
 
 /// Builds one application (`desc`, from `appdir`) into `elf`, with its generated files and
 /// objects in `build_dir`: for the machine, or (`guest`) for a partition of the hypervisor,
-/// with the kernel's guest port (kernel/arch/rv32-guest) and the BSP's guest variant.
+/// with the kernel's guest port (kernel/arch/rv32-guest) and the guest board (bsp/guest).
 #[allow(clippy::too_many_arguments)]
 pub fn build_app(
     appdir: &Path,
@@ -371,6 +373,11 @@ pub fn build_app(
     let sched_src = scheduler_source(&kernel, desc, appdir_shown)?;
     let nos = root.join("nos");
     let bsp = root.join("bsp");
+    let board = if guest.is_some() {
+        Board::Guest
+    } else {
+        Board::Reference
+    };
     let crt0 = bsp.join("crt0.S");
     let link_ld = bsp.join("link.ld");
 
@@ -378,12 +385,11 @@ pub fn build_app(
     let cc = cross_compiler()?;
 
     // ---- Flags.
-    let includes = include_flags(&root, &build_dir, &appdir, guest.is_some());
+    let includes = include_flags(&root, &build_dir, &appdir, board);
     let mut user: Vec<OsString> = Vec::new();
     if guest.is_some() {
-        // The kernel's guest port and the BSP's guest variant (after the configuration).
+        // The kernel's guest port (after the configuration); the board is its directory.
         user.push("-DUK_ARCH_RV32_GUEST".into());
-        user.push("-DBSP_GUEST".into());
     }
     user.extend(desc.build.cflags.iter().map(OsString::from));
     // Kernel, generated and application sources see the configuration macros without
@@ -453,7 +459,7 @@ pub fn build_app(
         add(s, "app", &rel, &[]);
     }
     let string_c: Vec<&str> = flags.string_c.iter().map(String::as_str).collect();
-    for s in list(&bsp.join("src"), &[".c"]) {
+    for s in board.c_sources(&root) {
         // As bsp.mk: GCC would turn the loops of memcpy/memset back into calls to themselves.
         let extra: &[&str] = if s.file_name().is_some_and(|n| n == "string.c") {
             &string_c
@@ -479,21 +485,15 @@ pub fn build_app(
     )
 }
 
-/// `-I` for the kernel's, NOS's and the BSP's headers, the generated ones, the application's
-/// and (a guest) the hypervisor's.
-fn include_flags(root: &Path, build_dir: &Path, appdir: &Path, guest: bool) -> Vec<OsString> {
+/// `-I` for the kernel's, NOS's and the board's headers, the generated ones, the application's
+/// and (a guest) the interfaces shared with the hypervisor (`include/`: `hv/abi.h`).
+fn include_flags(root: &Path, build_dir: &Path, appdir: &Path, board: Board) -> Vec<OsString> {
     let kernel = root.join("kernel");
-    let bsp = root.join("bsp");
-    let mut include_dirs = vec![
-        kernel.join("include"),
-        kernel.join("src"),
-        root.join("nos"),
-        bsp.join("include"),
-        build_dir.to_path_buf(),
-        appdir.to_path_buf(),
-    ];
-    if guest {
-        include_dirs.push(root.join("hv").join("include"));
+    let mut include_dirs = vec![kernel.join("include"), kernel.join("src"), root.join("nos")];
+    include_dirs.extend(board.include_dirs(root));
+    include_dirs.extend([build_dir.to_path_buf(), appdir.to_path_buf()]);
+    if board == Board::Guest {
+        include_dirs.push(root.join("include"));
     }
     include_dirs
         .iter()

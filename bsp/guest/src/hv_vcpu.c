@@ -1,8 +1,6 @@
-/* The BSP of a guest of the hypervisor (hv/, built with -DBSP_GUEST): the virtual CPU page,
- * registered with the hypervisor before main (crt0.S). On the machine this file is empty. */
-#ifdef BSP_GUEST
+/* The hypervisor guest board's virtual CPU page, registered with the hypervisor before main
+ * (bsp/guest/include/bsp/board_reset.h, from bsp/crt0.S). */
 #include "bsp/bsp.h"
-#include "hv/abi.h"
 
 /* The kernel's guest port (kernel/arch/rv32-guest) and the hypervisor share it. */
 struct hv_vcpu hv_vcpu __attribute__((aligned(64)));
@@ -14,6 +12,3 @@ void bsp_guest_init(void)
     if (hv_call(HV_VCPU, (long)(uintptr_t)&hv_vcpu, (long)(uintptr_t)__vectors, 0, 0) < 0)
         hv_call(HV_EXIT, 70, 0, 0, 0);
 }
-#else
-typedef int bsp_guest_unused; /* ISO C: a translation unit is not empty */
-#endif
