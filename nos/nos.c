@@ -38,8 +38,9 @@ static NOS_FN(nos_us) uint64_t nos_us(uint32_t us)
     return (uint64_t)us * bsp_timer_hz() / 1000000u;
 }
 
-NOS_FN(nos_job) int nos_job(const char *name, nos_fn fn, void *arg, uint32_t period_us,
-                            uint32_t offset_us, uint8_t prio)
+NOS_FN(nos_job)
+int nos_job(const char *name, nos_fn fn, void *arg, uint32_t period_us, uint32_t offset_us,
+            uint8_t prio)
 {
     if (!fn || period_us == 0 || n_jobs == NOS_MAX_JOBS || nos_us(period_us) == 0)
         return -1;
@@ -63,10 +64,7 @@ NOS_FN(nos_irq) int nos_irq(unsigned line, nos_fn fn, void *arg)
     return 0;
 }
 
-NOS_FN(nos_job_start) uint64_t nos_job_start(void)
-{
-    return job_start;
-}
+NOS_FN(nos_job_start) uint64_t nos_job_start(void) { return job_start; }
 
 #if !NOS_RTM /* software release times: the RTM's are in the device (below) */
 /* The released job of highest priority (lowest number; the earliest release among equals),
@@ -76,8 +74,8 @@ static NOS_FN(released) job_t *released(uint64_t now)
     job_t *best = 0;
     for (unsigned i = 0; i < n_jobs; i++) {
         job_t *j = &jobs[i];
-        if (j->next <= now && (!best || j->prio < best->prio ||
-                               (j->prio == best->prio && j->next < best->next)))
+        if (j->next <= now &&
+            (!best || j->prio < best->prio || (j->prio == best->prio && j->next < best->next)))
             best = j;
     }
     return best;
@@ -115,7 +113,7 @@ static NOS_POLL_FN(poll_irq) int poll_irq(void)
 #if NOS_RTM
 /* ---- Release times and selection in the RTM ------------------------------------------ */
 
-static uint32_t tick_counts;  /* mtime counts per clock tick */
+static uint32_t tick_counts; /* mtime counts per clock tick */
 static uint32_t period_ticks[NOS_MAX_JOBS];
 static uint64_t next_tick;
 
@@ -123,7 +121,8 @@ static uint64_t next_tick;
 static NOS_TIME_FN(nos_rtm_arm) void nos_rtm_arm(unsigned i, uint32_t ticks)
 {
     MMIO32(RTM_DELAY(i)) = ticks;
-    MMIO32(RTM_RECORD(i)) = (ticks ? RTM_VALID | RTM_DELAYED : RTM_VALID) | (uint32_t)jobs[i].prio << 8;
+    MMIO32(RTM_RECORD(i)) = (ticks ? RTM_VALID | RTM_DELAYED : RTM_VALID) | (uint32_t)jobs[i].prio
+                                                                                << 8;
 }
 
 /* The clock: every tick that has passed is one count of the RTM's delays. */

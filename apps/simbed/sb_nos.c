@@ -41,8 +41,5 @@ bool sb_chan_recv(sb_chan_t *c, uint32_t *v)
     return true;
 }
 
-void sb_start(void)
-{
-    nos_run();
-}
+void sb_start(void) { nos_run(); }
 #endif

@@ -17,7 +17,7 @@ typedef struct {
     void *arg;
     uk_tick_t period, offset;
     unsigned prio; /* as asked for */
-    uk_sem_t irq; /* interrupt-driven jobs */
+    uk_sem_t irq;  /* interrupt-driven jobs */
     uint32_t stack[SB_STACK_WORDS] __attribute__((aligned(16)));
 } job_t;
 
@@ -32,10 +32,7 @@ static void fail(const char *what, int r)
     bsp_exit(2);
 }
 
-void sb_init(void)
-{
-    uk_init();
-}
+void sb_init(void) { uk_init(); }
 
 /* A free priority at or below `prio` (unique under the bitmap and rtm schedulers, 0..62):
  * the policy's range from uk_config.h. */
@@ -82,10 +79,7 @@ static void irq_entry(void *arg)
     }
 }
 
-static void lisr(unsigned line)
-{
-    uk_sem_give(&line_job[line]->irq);
-}
+static void lisr(unsigned line) { uk_sem_give(&line_job[line]->irq); }
 
 static job_t *new_job(const char *name, sb_fn fn, void *arg, unsigned prio, void (*entry)(void *))
 {

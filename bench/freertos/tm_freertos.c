@@ -110,10 +110,7 @@ int tm_sem_create(unsigned id, uint32_t initial)
     return sems[id] ? 0 : -1;
 }
 
-int tm_sem_get(unsigned id)
-{
-    return xSemaphoreTake(sems[id], portMAX_DELAY) == pdPASS ? 0 : -1;
-}
+int tm_sem_get(unsigned id) { return xSemaphoreTake(sems[id], portMAX_DELAY) == pdPASS ? 0 : -1; }
 
 int tm_sem_put(unsigned id)
 {
@@ -133,10 +130,7 @@ int tm_mutex_lock(unsigned id)
     return xSemaphoreTake(mutexes[id], portMAX_DELAY) == pdPASS ? 0 : -1;
 }
 
-int tm_mutex_unlock(unsigned id)
-{
-    return xSemaphoreGive(mutexes[id]) == pdPASS ? 0 : -1;
-}
+int tm_mutex_unlock(unsigned id) { return xSemaphoreGive(mutexes[id]) == pdPASS ? 0 : -1; }
 
 #ifdef TM_FREERTOS_FREE_LIST
 /* A bare free list of TM_POOL_BLOCKS blocks, in a critical section: what a minimal fixed-block
@@ -229,8 +223,8 @@ void freertos_risc_v_application_interrupt_handler(uint32_t mcause)
 void freertos_risc_v_application_exception_handler(uint32_t mcause);
 void freertos_risc_v_application_exception_handler(uint32_t mcause)
 {
-    bsp_printf("tm_freertos: exception, mcause 0x%08x mepc 0x%08x mtval 0x%08x\n",
-               (unsigned)mcause, (unsigned)csr_read(mepc), (unsigned)csr_read(mtval));
+    bsp_printf("tm_freertos: exception, mcause 0x%08x mepc 0x%08x mtval 0x%08x\n", (unsigned)mcause,
+               (unsigned)csr_read(mepc), (unsigned)csr_read(mtval));
     bsp_exit(BSP_EXIT_UNHANDLED_TRAP);
 }
 

@@ -25,8 +25,8 @@
 #define OV_SCALE 4
 #endif
 #define BG_PERIOD_US 1000
-#define BG_WORK 300  /* loop iterations: ~2,100 cycles */
-#define IRQ_WORK 60  /* ~420 cycles */
+#define BG_WORK 300 /* loop iterations: ~2,100 cycles */
+#define IRQ_WORK 60 /* ~420 cycles */
 #define IRQ_LINE 0
 
 static volatile uint32_t sink, bg_runs, irq_runs;
@@ -53,9 +53,9 @@ static void run_benchmark(void)
     else
         bad = ov_fft(OV_SCALE * 2, &checksum);
     uint32_t t1 = bsp_cycles();
-    bsp_printf("ov %s cycles=%u bad=%u checksum=%08x background=%u interrupts=%u\n",
-               program_name(), (unsigned)(t1 - t0), (unsigned)bad, (unsigned)checksum,
-               (unsigned)(bg_runs - bg0), (unsigned)(irq_runs - irq0));
+    bsp_printf("ov %s cycles=%u bad=%u checksum=%08x background=%u interrupts=%u\n", program_name(),
+               (unsigned)(t1 - t0), (unsigned)bad, (unsigned)checksum, (unsigned)(bg_runs - bg0),
+               (unsigned)(irq_runs - irq0));
     bsp_exit(bad ? 1 : 0);
 }
 

@@ -33,12 +33,17 @@
 #define RH_SAMPLES 100
 #endif
 
-static const char *const names[] = {"?", "task_switch", "preemption", "interrupt_latency",
-                                    "semaphore_shuffle", "deadlock_break", "message_latency"};
+static const char *const names[] = {"?",
+                                    "task_switch",
+                                    "preemption",
+                                    "interrupt_latency",
+                                    "semaphore_shuffle",
+                                    "deadlock_break",
+                                    "message_latency"};
 #define NAME names[RH_FIGURE]
 #define PIN_START 2
 #define PIN_END 3
-#define HIGH 0  /* task ids */
+#define HIGH 0 /* task ids */
 #define LOW 1
 #define OTHER 2
 
@@ -75,8 +80,7 @@ static void report_if_done(void)
     if (k <= RH_SAMPLES)
         return;
     for (unsigned i = 1; i <= RH_SAMPLES; i++)
-        tm_print("rh %s sample=%u mcycle=%u\n", NAME, i - 1,
-                 (unsigned)(t_end[i] - t_start[i]));
+        tm_print("rh %s sample=%u mcycle=%u\n", NAME, i - 1, (unsigned)(t_end[i] - t_start[i]));
     tm_print("rh %s done samples=%u\n", NAME, (unsigned)RH_SAMPLES);
     tm_exit(0);
 }
@@ -226,15 +230,9 @@ int main(void)
     tm_init();
     int r = 0;
     switch (RH_FIGURE) {
-    case 1:
-        r = tm_task_create(LOW, 2, switch_a) | tm_task_create(OTHER, 2, switch_b);
-        break;
-    case 2:
-        r = tm_task_create(HIGH, 1, preempt_high) | tm_task_create(LOW, 2, preempt_low);
-        break;
-    case 3:
-        r = tm_irq_setup(irq_handler) | tm_task_create(LOW, 2, irq_task);
-        break;
+    case 1: r = tm_task_create(LOW, 2, switch_a) | tm_task_create(OTHER, 2, switch_b); break;
+    case 2: r = tm_task_create(HIGH, 1, preempt_high) | tm_task_create(LOW, 2, preempt_low); break;
+    case 3: r = tm_irq_setup(irq_handler) | tm_task_create(LOW, 2, irq_task); break;
     case 4:
         r = tm_sem_create(0, 0) | tm_task_create(HIGH, 1, sem_high) |
             tm_task_create(LOW, 2, sem_low);

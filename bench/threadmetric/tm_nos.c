@@ -61,10 +61,7 @@ static void basic_job(void *arg)
     counter[0]++;
 }
 
-static void coop_job(void *arg)
-{
-    counter[(uintptr_t)arg]++;
-}
+static void coop_job(void *arg) { counter[(uintptr_t)arg]++; }
 
 static void irq_work(void *arg)
 {

@@ -12,8 +12,8 @@
 #define TM_MAX_SEMS 2
 #define TM_MAX_POOLS 1
 #define TM_MAX_MUTEXES 2
-#define TM_MSG_WORDS 4      /* a message: 16 bytes */
-#define TM_POOL_BLOCK 128   /* bytes per pool block */
+#define TM_MSG_WORDS 4    /* a message: 16 bytes */
+#define TM_POOL_BLOCK 128 /* bytes per pool block */
 #define TM_POOL_BLOCKS 4
 
 /* Before any other tm_ call (but tm_start's tasks are created before tm_start). */

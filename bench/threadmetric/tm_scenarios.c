@@ -37,9 +37,9 @@
 #error "tm_config.h must define TM_SCENARIO as 1..8"
 #endif
 
-static const char *const names[] = {"?", "basic", "cooperative", "preemptive", "interrupt",
-                                    "interrupt_preemption", "message", "synchronization",
-                                    "memory"};
+static const char *const names[] = {"?",          "basic",           "cooperative",
+                                    "preemptive", "interrupt",       "interrupt_preemption",
+                                    "message",    "synchronization", "memory"};
 #define NAME names[TM_SCENARIO]
 
 static volatile uint32_t counter[5]; /* per worker task */
@@ -314,8 +314,7 @@ int main(void)
         workers = 1;
         r = tm_pool_create(0) | tm_task_create(0, 1, mem_task);
         break;
-    default:
-        fail("unknown TM_SCENARIO");
+    default: fail("unknown TM_SCENARIO");
     }
     check(r == 0, "setup");
     tm_start();

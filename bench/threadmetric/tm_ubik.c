@@ -28,10 +28,7 @@ void tm_init(void)
     uk_init();
 }
 
-static void task_trampoline(void *arg)
-{
-    entries[(uintptr_t)arg]();
-}
+static void task_trampoline(void *arg) { entries[(uintptr_t)arg](); }
 
 int tm_task_create(unsigned id, unsigned prio, void (*entry)(void))
 {
@@ -67,7 +64,10 @@ int tm_queue_recv(unsigned id, uint32_t msg[TM_MSG_WORDS])
     return uk_queue_recv(&queues[id], msg, UK_FOREVER);
 }
 
-int tm_sem_create(unsigned id, uint32_t initial) { return uk_sem_init(&sems[id], initial, 0xFFFFFFFFu); }
+int tm_sem_create(unsigned id, uint32_t initial)
+{
+    return uk_sem_init(&sems[id], initial, 0xFFFFFFFFu);
+}
 int tm_sem_get(unsigned id) { return uk_sem_take(&sems[id], UK_FOREVER); }
 int tm_sem_put(unsigned id) { return uk_sem_give(&sems[id]); }
 
@@ -79,7 +79,10 @@ int tm_pool_create(unsigned id)
 {
     return uk_pool_init(&pools[id], pool_buf[id], TM_POOL_BLOCK, TM_POOL_BLOCKS);
 }
-int tm_pool_alloc(unsigned id, void **block) { return uk_pool_alloc(&pools[id], block, UK_NO_WAIT); }
+int tm_pool_alloc(unsigned id, void **block)
+{
+    return uk_pool_alloc(&pools[id], block, UK_NO_WAIT);
+}
 int tm_pool_free(unsigned id, void *block) { return uk_pool_free(&pools[id], block); }
 
 static void tm_lisr(unsigned line)

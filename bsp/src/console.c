@@ -2,10 +2,7 @@
  * machine), and a small freestanding printf. */
 #include "bsp/bsp.h"
 
-void bsp_putc(char c)
-{
-    bsp_board_putc(c);
-}
+void bsp_putc(char c) { bsp_board_putc(c); }
 
 void bsp_puts(const char *s)
 {
@@ -117,12 +114,18 @@ static void format(struct sink *s, const char *fmt, va_list ap)
 
         int flags = 0;
         for (;; fmt++) {
-            if (*fmt == '-') flags |= FLAG_LEFT;
-            else if (*fmt == '0') flags |= FLAG_ZERO;
-            else if (*fmt == '+') flags |= FLAG_PLUS;
-            else if (*fmt == ' ') flags |= FLAG_SPACE;
-            else if (*fmt == '#') flags |= FLAG_ALT;
-            else break;
+            if (*fmt == '-')
+                flags |= FLAG_LEFT;
+            else if (*fmt == '0')
+                flags |= FLAG_ZERO;
+            else if (*fmt == '+')
+                flags |= FLAG_PLUS;
+            else if (*fmt == ' ')
+                flags |= FLAG_SPACE;
+            else if (*fmt == '#')
+                flags |= FLAG_ALT;
+            else
+                break;
         }
 
         int width = 0;
@@ -155,11 +158,15 @@ static void format(struct sink *s, const char *fmt, va_list ap)
         int longlong = 0;
         int half = 0;
         for (;; fmt++) {
-            if (*fmt == 'l') longlong += 1;
-            else if (*fmt == 'h') half += 1;
+            if (*fmt == 'l')
+                longlong += 1;
+            else if (*fmt == 'h')
+                half += 1;
             else if (*fmt == 'z' || *fmt == 't' || *fmt == 'j') {
-                if (*fmt == 'j') longlong = 2;
-            } else break;
+                if (*fmt == 'j')
+                    longlong = 2;
+            } else
+                break;
         }
         longlong = longlong >= 2;
 
@@ -169,8 +176,10 @@ static void format(struct sink *s, const char *fmt, va_list ap)
         case 'd':
         case 'i':
             v = longlong ? va_arg(ap, long long) : (long long)va_arg(ap, int);
-            if (half == 1) v = (short)v;
-            else if (half >= 2) v = (signed char)v;
+            if (half == 1)
+                v = (short)v;
+            else if (half >= 2)
+                v = (signed char)v;
             u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
             emit_number(s, u, v < 0, 10, 0, flags, width, precision, "");
             break;
@@ -178,13 +187,22 @@ static void format(struct sink *s, const char *fmt, va_list ap)
         case 'x':
         case 'X':
         case 'o':
-            u = longlong ? va_arg(ap, unsigned long long) : (unsigned long long)va_arg(ap, unsigned int);
-            if (half == 1) u = (unsigned short)u;
-            else if (half >= 2) u = (unsigned char)u;
-            emit_number(s, u, 0, *fmt == 'u' ? 10 : *fmt == 'o' ? 8 : 16, *fmt == 'X',
-                        flags & ~(FLAG_PLUS | FLAG_SPACE), width, precision,
+            u = longlong ? va_arg(ap, unsigned long long)
+                         : (unsigned long long)va_arg(ap, unsigned int);
+            if (half == 1)
+                u = (unsigned short)u;
+            else if (half >= 2)
+                u = (unsigned char)u;
+            emit_number(s, u, 0,
+                        *fmt == 'u'   ? 10
+                        : *fmt == 'o' ? 8
+                                      : 16,
+                        *fmt == 'X', flags & ~(FLAG_PLUS | FLAG_SPACE), width, precision,
                         !(flags & FLAG_ALT) || u == 0 ? ""
-                        : *fmt == 'x' ? "0x" : *fmt == 'X' ? "0X" : *fmt == 'o' ? "0" : "");
+                        : *fmt == 'x'                 ? "0x"
+                        : *fmt == 'X'                 ? "0X"
+                        : *fmt == 'o'                 ? "0"
+                                                      : "");
             break;
         case 'p':
             u = (uintptr_t)va_arg(ap, void *);
@@ -195,12 +213,8 @@ static void format(struct sink *s, const char *fmt, va_list ap)
             emit(s, (char)va_arg(ap, int));
             emit_repeat(s, ' ', (flags & FLAG_LEFT) ? width - 1 : 0);
             break;
-        case 's':
-            emit_string(s, va_arg(ap, const char *), flags, width, precision);
-            break;
-        case '%':
-            emit(s, '%');
-            break;
+        case 's': emit_string(s, va_arg(ap, const char *), flags, width, precision); break;
+        case '%': emit(s, '%'); break;
         default:
             /* Unknown conversion: print it as written. */
             for (; start <= fmt && *start; start++)
@@ -214,7 +228,7 @@ static void format(struct sink *s, const char *fmt, va_list ap)
 
 int bsp_vprintf(const char *fmt, va_list ap)
 {
-    struct sink s = { NULL, 0, 0 };
+    struct sink s = {NULL, 0, 0};
     format(&s, fmt, ap);
     return (int)s.count;
 }
@@ -231,7 +245,7 @@ int bsp_printf(const char *fmt, ...)
 int bsp_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 {
     static char dummy;
-    struct sink s = { size ? buf : &dummy, size, 0 };
+    struct sink s = {size ? buf : &dummy, size, 0};
     format(&s, fmt, ap);
     if (size)
         buf[s.count < size ? s.count : size - 1] = '\0';

@@ -22,9 +22,10 @@ void bsp_unhandled_trap(uint32_t mcause, uintptr_t mepc, uint32_t mtval)
     uint32_t code = mcause & MCAUSE_CODE_MASK;
     if (mcause & MCAUSE_INTERRUPT)
         bsp_printf("bsp: unhandled interrupt: mcause=0x%08x (%s) mepc=0x%08x\n", (unsigned)mcause,
-                   code == MCAUSE_IRQ_TIMER ? "timer"
+                   code == MCAUSE_IRQ_TIMER      ? "timer"
                    : code == MCAUSE_IRQ_SOFTWARE ? "software"
-                   : code >= 16 && code <= 30 ? "fast line" : "other",
+                   : code >= 16 && code <= 30    ? "fast line"
+                                                 : "other",
                    (unsigned)mepc);
     else
         bsp_printf("bsp: unhandled exception: mcause=0x%08x (%s) mepc=0x%08x mtval=0x%08x\n",
@@ -32,7 +33,8 @@ void bsp_unhandled_trap(uint32_t mcause, uintptr_t mepc, uint32_t mtval)
     bsp_exit(BSP_EXIT_UNHANDLED_TRAP);
 }
 
-__attribute__((weak)) uintptr_t bsp_exception_handler(uint32_t mcause, uintptr_t mepc, uint32_t mtval)
+__attribute__((weak)) uintptr_t bsp_exception_handler(uint32_t mcause, uintptr_t mepc,
+                                                      uint32_t mtval)
 {
     bsp_unhandled_trap(mcause, mepc, mtval);
 }

@@ -19,15 +19,15 @@
 #define NEVER UINT64_MAX
 
 static struct hv_part parts[HV_MAX_PARTITIONS];
-static struct hv_part *cur;       /* the partition running (or last run) */
-static uint64_t run_start;        /* when cur last started running */
-static uint64_t slice_end;        /* rt: when a non-real-time partition's turn ends */
+static struct hv_part *cur; /* the partition running (or last run) */
+static uint64_t run_start;  /* when cur last started running */
+static uint64_t slice_end;  /* rt: when a non-real-time partition's turn ends */
 static uint64_t slice_counts, period_counts, min_counts;
 static uint64_t period_start;
 static uint32_t mtime_hz;
-static uint32_t all_lines;        /* every owned line */
-static struct hv_part *rt_part;   /* the rt policy's partition, or NULL */
-static uint32_t switches;         /* partition switches, for the report */
+static uint32_t all_lines;      /* every owned line */
+static struct hv_part *rt_part; /* the rt policy's partition, or NULL */
+static uint32_t switches;       /* partition switches, for the report */
 
 /* ---- Output (the hypervisor's own console lines) --------------------------------------- */
 
@@ -256,8 +256,7 @@ static void report_and_halt(int code)
         struct hv_part *p = &parts[i];
         puts_("hv: partition ");
         puts_(p->cfg->name);
-        puts_(p->state == PART_STOPPED ? (p->fault_cause ? " faulted" : " exited")
-                                     : " running");
+        puts_(p->state == PART_STOPPED ? (p->fault_cause ? " faulted" : " exited") : " running");
         if (p->state == PART_STOPPED && !p->fault_cause) {
             puts_(" status=");
             put_u64((uint64_t)(uint32_t)p->exit_code);
@@ -349,8 +348,7 @@ static long hypercall(struct hv_part *p)
         p->x[6] = v->t1;
         v->ie = v->pie & HV_IE;
         return (long)p->x[10]; /* a0 untouched */
-    case HV_SYNC:
-        return v ? 0 : HV_EPERM;
+    case HV_SYNC: return v ? 0 : HV_EPERM;
     case HV_IDLE:
         if (!v)
             return HV_EPERM;
@@ -368,9 +366,7 @@ static long hypercall(struct hv_part *p)
             return HV_EPERM;
         p->vpending |= HV_IRQ_LINE(a0);
         return 0;
-    case HV_PUTC:
-        put((char)a0);
-        return 0;
+    case HV_PUTC: put((char)a0); return 0;
     case HV_EXIT:
         p->exit_code = (int)(a0 & 63);
         stopped(p);
@@ -384,8 +380,7 @@ static long hypercall(struct hv_part *p)
         p->fast_lines = p->lines << 16;
         p->fast_page = p->vcpu;
         return (long)p->id;
-    default:
-        return HV_ENOSYS;
+    default: return HV_ENOSYS;
     }
 }
 

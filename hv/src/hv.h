@@ -23,8 +23,8 @@ enum hv_policy {
 
 struct hv_partition_config {
     const char *name;
-    uint32_t ram_base, ram_size; /* a power of two, aligned to itself (one NAPOT entry) */
-    uint32_t entry;              /* where the guest starts */
+    uint32_t ram_base, ram_size;      /* a power of two, aligned to itself (one NAPOT entry) */
+    uint32_t entry;                   /* where the guest starts */
     uint32_t devices[HV_MAX_DEVICES]; /* 4 KiB device windows it may read and write */
     uint32_t n_devices;
     uint32_t lines;    /* the fast lines it owns (bit i: line i) */
@@ -34,12 +34,12 @@ struct hv_partition_config {
 
 struct hv_config {
     enum hv_policy policy;
-    uint32_t slice_us;          /* a partition's turn (fair; the others' turns under rt) */
-    uint32_t period_us;         /* rt: the window the minimum share is counted over */
-    uint32_t min_share_ppm;     /* rt: the CPU the other partitions get at least, per period, in
+    uint32_t slice_us;      /* a partition's turn (fair; the others' turns under rt) */
+    uint32_t period_us;     /* rt: the window the minimum share is counted over */
+    uint32_t min_share_ppm; /* rt: the CPU the other partitions get at least, per period, in
                                  * millionths */
-    int run_until;              /* the partition whose exit ends the run; -1: when all stopped */
-    uint32_t n;                 /* partitions */
+    int run_until;          /* the partition whose exit ends the run; -1: when all stopped */
+    uint32_t n;             /* partitions */
     const struct hv_partition_config *partitions;
 };
 
@@ -47,7 +47,7 @@ extern const struct hv_config hv_config;
 
 enum hv_state {
     PART_RUNNABLE,
-    PART_IDLE,  /* waits (HV_IDLE) for a virtual interrupt */
+    PART_IDLE,    /* waits (HV_IDLE) for a virtual interrupt */
     PART_STOPPED, /* exited, or stopped by a fault */
 };
 #endif
@@ -67,18 +67,18 @@ struct hv_part {
     uint32_t x[32];
     struct hv_vcpu *vcpu; /* inside the partition's RAM (checked), or NULL before HV_VCPU */
     uint32_t vtvec;
-    uint32_t vpending;    /* latched lines and the timer's level, hv's view */
-    uint32_t lines;       /* the lines it owns (cfg->lines) */
-    uint32_t fast_lines;  /* lines << 16 once it has a page, else 0: entry.S's test */
+    uint32_t vpending;         /* latched lines and the timer's level, hv's view */
+    uint32_t lines;            /* the lines it owns (cfg->lines) */
+    uint32_t fast_lines;       /* lines << 16 once it has a page, else 0: entry.S's test */
     struct hv_vcpu *fast_page; /* vcpu, or before HV_VCPU a page with ie clear (entry.S) */
-    uint64_t vtimecmp;    /* the virtual compare (UINT64_MAX: none) */
+    uint64_t vtimecmp;         /* the virtual compare (UINT64_MAX: none) */
     enum hv_state state;
     int exit_code;
     uint32_t fault_cause, fault_pc, fault_tval; /* when a fault stopped it */
-    uint64_t cpu;         /* mtime counts it has run */
-    uint32_t pmpaddr[8], pmpcfg[2]; /* its PMP entries 0..7 */
+    uint64_t cpu;                               /* mtime counts it has run */
+    uint32_t pmpaddr[8], pmpcfg[2];             /* its PMP entries 0..7 */
     uint32_t id;
-    uint64_t slice;       /* its turn, in mtime counts */
+    uint64_t slice; /* its turn, in mtime counts */
     const struct hv_partition_config *cfg;
 };
 

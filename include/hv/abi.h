@@ -52,14 +52,14 @@
 #define HV_IRQ_LINE(i) (HV_U(1) << (16 + (i)))
 
 /* Hypercalls (t0). */
-#define HV_VRET 0      /* return from a virtual trap: pc = epc, ie = pie, t0/t1 from the page */
-#define HV_SYNC 1      /* deliver what is deliverable now (after setting ie or enable) */
-#define HV_IDLE 2      /* wait until a virtual interrupt is deliverable (gives up the CPU) */
-#define HV_TIMER 3     /* a0, a1: the virtual compare (low, high) in mtime counts */
-#define HV_RAISE 4     /* a0: a fast line the partition owns: latch it (as INTC.SET) */
-#define HV_PUTC 5      /* a0: a byte for the console */
-#define HV_EXIT 6      /* a0: exit status; the partition stops */
-#define HV_VCPU 7      /* a0: the vcpu page, a1: the vector table; returns the partition id */
+#define HV_VRET 0       /* return from a virtual trap: pc = epc, ie = pie, t0/t1 from the page */
+#define HV_SYNC 1       /* deliver what is deliverable now (after setting ie or enable) */
+#define HV_IDLE 2       /* wait until a virtual interrupt is deliverable (gives up the CPU) */
+#define HV_TIMER 3      /* a0, a1: the virtual compare (low, high) in mtime counts */
+#define HV_RAISE 4      /* a0: a fast line the partition owns: latch it (as INTC.SET) */
+#define HV_PUTC 5       /* a0: a byte for the console */
+#define HV_EXIT 6       /* a0: exit status; the partition stops */
+#define HV_VCPU 7       /* a0: the vcpu page, a1: the vector table; returns the partition id */
 #define HV_VRET_TIMER 8 /* HV_TIMER with the page's timecmp, then HV_VRET: a tick's return */
 #define HV_CALLS 9
 
@@ -72,16 +72,16 @@
 #include <stdint.h>
 
 struct hv_vcpu {
-    volatile uint32_t ie;       /* HV_IE or 0: virtual interrupts on (written by the guest) */
-    volatile uint32_t enable;   /* sources enabled (guest) */
-    volatile uint32_t pending;  /* latched lines and the timer, as the hv last saw them (hv) */
-    volatile uint32_t msip;     /* nonzero: the software interrupt is pending (guest) */
-    volatile uint32_t epc;      /* at a virtual trap: the interrupted pc (hv; guest may change) */
-    volatile uint32_t cause;    /* at a virtual trap: 0x80000000 | cause (hv) */
-    volatile uint32_t pie;      /* at a virtual trap: ie before it (hv; HV_VRET restores it) */
-    volatile uint32_t t0, t1;   /* at a virtual trap: the guest's t0 and t1 (hv) */
-    volatile uint32_t scratch;  /* the guest's own (as mscratch) */
-    volatile uint32_t progress; /* work done, the guest's count: the hv reports it */
+    volatile uint32_t ie;         /* HV_IE or 0: virtual interrupts on (written by the guest) */
+    volatile uint32_t enable;     /* sources enabled (guest) */
+    volatile uint32_t pending;    /* latched lines and the timer, as the hv last saw them (hv) */
+    volatile uint32_t msip;       /* nonzero: the software interrupt is pending (guest) */
+    volatile uint32_t epc;        /* at a virtual trap: the interrupted pc (hv; guest may change) */
+    volatile uint32_t cause;      /* at a virtual trap: 0x80000000 | cause (hv) */
+    volatile uint32_t pie;        /* at a virtual trap: ie before it (hv; HV_VRET restores it) */
+    volatile uint32_t t0, t1;     /* at a virtual trap: the guest's t0 and t1 (hv) */
+    volatile uint32_t scratch;    /* the guest's own (as mscratch) */
+    volatile uint32_t progress;   /* work done, the guest's count: the hv reports it */
     volatile uint32_t timecmp[2]; /* HV_VRET_TIMER's compare, low and high words (guest) */
     /* HV_IRQ_SOFT or 0: the software interrupt's enable (guest). A word of its own, not a bit
      * of `enable`: a kernel takes and releases its lock with it from task code, with
@@ -94,7 +94,8 @@ struct hv_vcpu {
 _Static_assert(sizeof(struct hv_vcpu) == HV_VCPU_BYTES, "HV_VCPU_BYTES");
 
 /* A hypercall from C: number n, up to four arguments; returns a0. */
-static inline __attribute__((always_inline)) long hv_call(long n, long a0, long a1, long a2, long a3)
+static inline __attribute__((always_inline)) long hv_call(long n, long a0, long a1, long a2,
+                                                          long a3)
 {
     register long t0 __asm__("t0") = n;
     register long r0 __asm__("a0") = a0;

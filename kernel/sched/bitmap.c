@@ -84,7 +84,8 @@ UK_SCHED_FN(uk__sched_pick) uk_task_t *uk__sched_pick(void)
 UK_SCHED_FN(uk__sched_yield) uk_task_t *uk__sched_yield(uk_task_t *t)
 {
     /* t was the highest ready priority and still is: the head of its list runs next. */
-    return UK_CONTAINER_OF(uk__list_to_tail(&lists[t->prio], &t->ready_node), uk_task_t, ready_node);
+    return UK_CONTAINER_OF(uk__list_to_tail(&lists[t->prio], &t->ready_node), uk_task_t,
+                           ready_node);
 }
 
 UK_SCHED_FN(uk__sched_tick) bool uk__sched_tick(uk_task_t *t)

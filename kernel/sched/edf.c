@@ -45,10 +45,7 @@ static uk_task_t *first(void)
     return UK_CONTAINER_OF(ready.next, uk_task_t, ready_node); /* the idle task is always in */
 }
 
-UK_SCHED_FN(uk__sched_init) void uk__sched_init(void)
-{
-    uk__list_init(&ready);
-}
+UK_SCHED_FN(uk__sched_init) void uk__sched_init(void) { uk__list_init(&ready); }
 
 UK_SCHED_FN(uk__sched_valid_prio) int uk__sched_valid_prio(unsigned prio)
 {

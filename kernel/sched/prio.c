@@ -61,10 +61,7 @@ UK_SCHED_FN(uk__sched_remove) void uk__sched_remove(uk_task_t *t)
         uk__pmap_clear(&map, p);
 }
 
-UK_SCHED_FN(uk__sched_pick) uk_task_t *uk__sched_pick(void)
-{
-    return heads[top];
-}
+UK_SCHED_FN(uk__sched_pick) uk_task_t *uk__sched_pick(void) { return heads[top]; }
 
 UK_SCHED_FN(uk__sched_yield) uk_task_t *uk__sched_yield(uk_task_t *t)
 {
@@ -90,7 +87,7 @@ UK_SCHED_FN(uk__sched_tick) bool uk__sched_tick(uk_task_t *t)
     t->slice_left = t->slice;
     uk_task_t *next = uk__ring_next(t);
     if (next == t)
-        return false; /* alone at its priority */
+        return false;      /* alone at its priority */
     heads[t->prio] = next; /* t, the head, goes behind its equals */
     return true;
 #else
@@ -131,7 +128,8 @@ UK_SCHED_FN(uk__sched_check) unsigned uk__sched_check(void)
 {
     unsigned n = 0, first = UK_PRIOS;
     for (unsigned g = 0; g < 8; g++) {
-        UK_CHECK(((map.groups >> g) & 1) == (map.rows[g] != 0), "the ready map's group bits match its rows");
+        UK_CHECK(((map.groups >> g) & 1) == (map.rows[g] != 0),
+                 "the ready map's group bits match its rows");
         for (uint32_t row = map.rows[g]; row; row &= row - 1) {
             unsigned p = g << 5 | uk__lowest_bit(row);
             first = first < p ? first : p;

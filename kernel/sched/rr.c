@@ -18,10 +18,7 @@
  * task is ready). */
 static uk_task_t *head;
 
-UK_SCHED_FN(uk__sched_init) void uk__sched_init(void)
-{
-    head = 0;
-}
+UK_SCHED_FN(uk__sched_init) void uk__sched_init(void) { head = 0; }
 
 UK_SCHED_FN(uk__sched_valid_prio) int uk__sched_valid_prio(unsigned prio)
 {
@@ -42,10 +39,7 @@ UK_SCHED_FN(uk__sched_remove) void uk__sched_remove(uk_task_t *t)
         (void)uk__ring_remove(&head, t);
 }
 
-UK_SCHED_FN(uk__sched_pick) uk_task_t *uk__sched_pick(void)
-{
-    return head ? head : &uk__idle_task;
-}
+UK_SCHED_FN(uk__sched_pick) uk_task_t *uk__sched_pick(void) { return head ? head : &uk__idle_task; }
 
 UK_SCHED_FN(uk__sched_yield) uk_task_t *uk__sched_yield(uk_task_t *t)
 {

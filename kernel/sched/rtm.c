@@ -34,16 +34,13 @@ _Static_assert(UK_PRIOS == 64, "the rtm policy has 64 priorities");
 #define MAX_RECORDS 256
 #define DELAY_MAX 0xffffu
 
-static uint8_t rec_of[64];             /* record of the task with base priority p */
+static uint8_t rec_of[64];               /* record of the task with base priority p */
 uk_task_t *uk__rtm_task_of[MAX_RECORDS]; /* task of record r, or NULL (waitq/rtm) */
 #define task_of uk__rtm_task_of
 static unsigned n_records;
 static uint32_t events_used[256 / 32]; /* event ids of non-empty wait queues */
 
-static inline uint32_t rec_addr(unsigned r)
-{
-    return RTM_RECORD(r);
-}
+static inline uint32_t rec_addr(unsigned r) { return RTM_RECORD(r); }
 
 /* Write record r's first word: status bits, priority, event id (the EXPIRED bit clears). */
 static inline void write_word0(unsigned r, uint32_t status, unsigned prio, unsigned event)
@@ -51,10 +48,7 @@ static inline void write_word0(unsigned r, uint32_t status, unsigned prio, unsig
     MMIO32(rec_addr(r)) = status | prio << 8 | event << 16;
 }
 
-static inline unsigned record(const uk_task_t *t)
-{
-    return rec_of[t->base_prio];
-}
+static inline unsigned record(const uk_task_t *t) { return rec_of[t->base_prio]; }
 
 /* The status of a task that is not ready: SUSPENDED, plus PENDING (and its queue's event
  * id) while it is in a wait queue, plus `delayed`. */
@@ -96,7 +90,8 @@ UK_SCHED_FN(uk__sched_claim_prio) int uk__sched_claim_prio(uk_task_t *t, unsigne
     if (prio >= 64 || rec_of[prio] != NO_RECORD)
         return UK_EINVAL;
     bool live = t->magic == UK_TASK_MAGIC && t->state != UK_TASK_DELETED;
-    if (live && t->base_prio < 64 && rec_of[t->base_prio] != NO_RECORD && task_of[rec_of[t->base_prio]] == t) {
+    if (live && t->base_prio < 64 && rec_of[t->base_prio] != NO_RECORD &&
+        task_of[rec_of[t->base_prio]] == t) {
         rec_of[prio] = rec_of[t->base_prio];
         return UK_OK;
     }
@@ -212,15 +207,9 @@ static UK_TIME_FN(arm) void arm(uk_task_t *t, uk_tick_t ticks)
     write_blocked(t, RTM_DELAYED);
 }
 
-UK_TIME_FN(uk__delay_insert) void uk__delay_insert(uk_task_t *t, uk_tick_t ticks)
-{
-    arm(t, ticks);
-}
+UK_TIME_FN(uk__delay_insert) void uk__delay_insert(uk_task_t *t, uk_tick_t ticks) { arm(t, ticks); }
 
-UK_TIME_FN(uk__delay_remove) void uk__delay_remove(uk_task_t *t)
-{
-    write_blocked(t, 0);
-}
+UK_TIME_FN(uk__delay_remove) void uk__delay_remove(uk_task_t *t) { write_blocked(t, 0); }
 
 /* Set by the timer interrupt's short path (kernel/waitq/rtm/delay_tick.inc) when it has
  * counted this tick in the RTM already and found an expiry: the tail's tick then only handles
@@ -261,14 +250,16 @@ UK_SCHED_FN(uk__sched_check) unsigned uk__sched_check(void)
         UK_CHECK(rec_of[t->base_prio] == r, "a task's record is the one of its base priority");
         bool ready = (w & 0x1f) == RTM_VALID;
         if ((w & (RTM_PENDING | RTM_SUSPENDED)) != RTM_SUSPENDED)
-            UK_CHECK((w >> 8 & 0xff) == t->prio, "a ready or pending record holds its task's priority");
+            UK_CHECK((w >> 8 & 0xff) == t->prio,
+                     "a ready or pending record holds its task's priority");
         UK_CHECK(ready == (t->state == UK_TASK_READY), "a record is ready iff its task is");
         if (ready)
             uk__check_ready_task(t);
         bool pending = t->state == UK_TASK_PENDING || t->state == UK_TASK_PENDING_DELAYED;
         UK_CHECK(!!(w & RTM_PENDING) == pending, "a record is pending iff its task is");
         if (pending)
-            UK_CHECK((w >> 16 & 0xff) == t->rtm_event, "a pending record holds its queue's event id");
+            UK_CHECK((w >> 16 & 0xff) == t->rtm_event,
+                     "a pending record holds its queue's event id");
         n += ready;
     }
     return n;

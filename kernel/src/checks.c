@@ -100,7 +100,8 @@ static UK_OTHER_FN(check_wait_queue) unsigned check_wait_queue(const uk_list_t *
 #endif
     for (const uk_list_t *at = q->next; at != q; at = at->next) {
         const uk_task_t *w = UK_CONTAINER_OF(at, uk_task_t, wait_node);
-        UK_CHECK(w->magic == UK_TASK_MAGIC && is_pending(w), "a wait queue holds PENDING tasks only");
+        UK_CHECK(w->magic == UK_TASK_MAGIC && is_pending(w),
+                 "a wait queue holds PENDING tasks only");
         UK_CHECK(w->waiting_on == q, "a waiter's waiting_on is the queue it is in");
 #if UK_WAITQ_PRIO_ORDERED /* else the list is in arrival order (the back end orders it) */
         UK_CHECK(w->prio >= prev, "a wait queue is ordered by priority");
@@ -140,9 +141,11 @@ static UK_OTHER_FN(check_tasks) void check_tasks(unsigned *ready, unsigned *dela
         *ready += is_ready(t);
         *delayed += is_delayed(t);
         if (!is_ready(t))
-            UK_CHECK(t->ready_node.next == &t->ready_node, "a task that is not ready is in no ready list");
+            UK_CHECK(t->ready_node.next == &t->ready_node,
+                     "a task that is not ready is in no ready list");
         if (!is_delayed(t))
-            UK_CHECK(t->delay_node.next == &t->delay_node, "a task that is not delayed is not in the delta list");
+            UK_CHECK(t->delay_node.next == &t->delay_node,
+                     "a task that is not delayed is not in the delta list");
         pending += is_pending(t);
         queued += check_waiter(t);
     }
@@ -151,10 +154,7 @@ static UK_OTHER_FN(check_tasks) void check_tasks(unsigned *ready, unsigned *dela
 }
 
 /* The lock is held until the exit this check precedes. */
-static UK_OTHER_FN(lock_held) bool lock_held(void)
-{
-    return uk__arch_lock_held();
-}
+static UK_OTHER_FN(lock_held) bool lock_held(void) { return uk__arch_lock_held(); }
 
 UK_OTHER_FN(uk__check_invariants) void uk__check_invariants(void)
 {
@@ -164,13 +164,16 @@ UK_OTHER_FN(uk__check_invariants) void uk__check_invariants(void)
     UK_CHECK(is_task(uk__current), "the current task is a live task");
     unsigned ready, delayed;
     check_tasks(&ready, &delayed);
-    UK_CHECK(uk__sched_check() == ready, "the ready structure holds every READY and RUNNING task once");
-    UK_CHECK(uk__delay_check() == delayed, "the delta list holds every DELAYED and PENDING_DELAYED task once");
+    UK_CHECK(uk__sched_check() == ready,
+             "the ready structure holds every READY and RUNNING task once");
+    UK_CHECK(uk__delay_check() == delayed,
+             "the delta list holds every DELAYED and PENDING_DELAYED task once");
     uk__hisr_check();
     uk__timer_check();
     /* While a HISR runs or is due, the task it interrupted stays current whatever is ready. */
     if (!uk__current_hisr && !uk__hisr_ready)
-        UK_CHECK(uk__sched_pick() == uk__current, "the current task is the one the policy picks (the highest priority ready)");
+        UK_CHECK(uk__sched_pick() == uk__current,
+                 "the current task is the one the policy picks (the highest priority ready)");
 }
 
 #endif

@@ -50,7 +50,4 @@ UK_OTHER_FN(uk__defer_drain) void uk__defer_drain(void)
     }
 }
 
-UK_OTHER_FN(uk_deferred_failed) uint32_t uk_deferred_failed(void)
-{
-    return uk__deferred_failed;
-}
+UK_OTHER_FN(uk_deferred_failed) uint32_t uk_deferred_failed(void) { return uk__deferred_failed; }

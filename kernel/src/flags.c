@@ -153,7 +153,8 @@ UK_IPC_FN(uk_flags_get) int uk_flags_get(const uk_flags_t *f, uint32_t *bits)
     return UK_OK;
 }
 
-UK_IPC_FN(uk_flags_wait) int uk_flags_wait(uk_flags_t *f, uint32_t bits, unsigned mode, uint32_t *got, uk_tick_t timeout)
+UK_IPC_FN(uk_flags_wait)
+int uk_flags_wait(uk_flags_t *f, uint32_t bits, unsigned mode, uint32_t *got, uk_tick_t timeout)
 {
     unsigned kind = mode & (UK_FLAGS_ANY | UK_FLAGS_ALL);
     if (!valid_flags(f) || bits == 0 || (kind != UK_FLAGS_ANY && kind != UK_FLAGS_ALL) ||

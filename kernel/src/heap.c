@@ -38,8 +38,8 @@ typedef struct blk {
     struct blk *next_free, *prev_free; /* free blocks only */
 } blk_t;
 
-#define HDR ((uint32_t)__builtin_offsetof(blk_t, next_free)) /* 16 on RV32 */
-#define MIN_BLOCK ((uint32_t)(sizeof(blk_t) + 7) & ~7u)        /* 24 on RV32 */
+#define HDR ((uint32_t) __builtin_offsetof(blk_t, next_free)) /* 16 on RV32 */
+#define MIN_BLOCK ((uint32_t)(sizeof(blk_t) + 7) & ~7u)       /* 24 on RV32 */
 _Static_assert(__builtin_offsetof(blk_t, next_free) % 8 == 0, "payloads are 8-aligned");
 
 static inline uint32_t bsize(const blk_t *b) { return b->size & ~7u; }
@@ -50,11 +50,24 @@ static inline blk_t *next_phys(const blk_t *b) { return (blk_t *)((uint8_t *)b +
 static inline unsigned fls32(uint32_t x)
 {
     unsigned n = 0;
-    if (x >> 16) { n += 16; x >>= 16; }
-    if (x >> 8) { n += 8; x >>= 8; }
-    if (x >> 4) { n += 4; x >>= 4; }
-    if (x >> 2) { n += 2; x >>= 2; }
-    if (x >> 1) n += 1;
+    if (x >> 16) {
+        n += 16;
+        x >>= 16;
+    }
+    if (x >> 8) {
+        n += 8;
+        x >>= 8;
+    }
+    if (x >> 4) {
+        n += 4;
+        x >>= 4;
+    }
+    if (x >> 2) {
+        n += 2;
+        x >>= 2;
+    }
+    if (x >> 1)
+        n += 1;
     return n;
 }
 
@@ -177,7 +190,8 @@ static inline blk_t *good_fit(const uk_heap_t *h, uint32_t size)
 }
 
 /* No list above holds a block: the first block of size's own list, if it is large enough. */
-static UK_OTHER_FN(own_list_fit) __attribute__((noinline)) blk_t *own_list_fit(const uk_heap_t *h, uint32_t size)
+static UK_OTHER_FN(own_list_fit)
+    __attribute__((noinline)) blk_t *own_list_fit(const uk_heap_t *h, uint32_t size)
 {
     unsigned fl, sl;
     mapping(size, &fl, &sl);
@@ -265,7 +279,8 @@ UK_OTHER_FN(uk_heap_free) int uk_heap_free(uk_heap_t *h, void *p)
     return UK_OK;
 }
 
-UK_OTHER_FN(uk_heap_stats) int uk_heap_stats(const uk_heap_t *h, size_t *free_bytes, size_t *largest, size_t *used_blocks)
+UK_OTHER_FN(uk_heap_stats)
+int uk_heap_stats(const uk_heap_t *h, size_t *free_bytes, size_t *largest, size_t *used_blocks)
 {
     if (!valid_heap(h))
         return UK_EINVAL;

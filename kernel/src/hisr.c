@@ -13,14 +13,16 @@ static UK_OTHER_FN(valid_hisr) bool valid_hisr(const uk_hisr_t *h)
     return h && h->magic == UK_HISR_MAGIC;
 }
 
-UK_OTHER_FN(uk_hisr_create) int uk_hisr_create(uk_hisr_t *h, const char *name, void (*entry)(uk_hisr_t *), uint8_t prio,
-                            void *stack, size_t stack_bytes)
+UK_OTHER_FN(uk_hisr_create)
+int uk_hisr_create(uk_hisr_t *h, const char *name, void (*entry)(uk_hisr_t *), uint8_t prio,
+                   void *stack, size_t stack_bytes)
 {
     if (UK_IN_ISR())
         return UK_EPERM;
     if (h && h->magic == UK_HISR_MAGIC && h->running)
         return UK_ESTATE; /* activated: it sits on the HISR ready list */
-    if (!h || !entry || !stack || stack_bytes < 128 || ((uintptr_t)stack & 3) || prio >= UK_HISR_PRIOS)
+    if (!h || !entry || !stack || stack_bytes < 128 || ((uintptr_t)stack & 3) ||
+        prio >= UK_HISR_PRIOS)
         return UK_EINVAL;
     *h = (uk_hisr_t){0};
     h->name = name ? name : "?";
@@ -65,7 +67,8 @@ UK_OTHER_FN(uk__hisr_check) void uk__hisr_check(void)
 {
     for (unsigned p = 0; p < UK_HISR_PRIOS; p++) {
         unsigned n = uk__check_links(&ready[p], 0xFFFF);
-        UK_CHECK((n != 0) == ((uk__hisr_ready >> p & 1) != 0), "uk__hisr_ready marks exactly the non-empty HISR levels");
+        UK_CHECK((n != 0) == ((uk__hisr_ready >> p & 1) != 0),
+                 "uk__hisr_ready marks exactly the non-empty HISR levels");
         for (const uk_list_t *at = ready[p].next; at != &ready[p]; at = at->next) {
             const uk_hisr_t *h = UK_CONTAINER_OF(at, uk_hisr_t, node);
             UK_CHECK(h->magic == UK_HISR_MAGIC && h->prio == p && h->running,

@@ -15,10 +15,9 @@ static UK_OTHER_FN(uk__lisr_spurious) void uk__lisr_spurious(unsigned line)
 
 /* Read by the fast-line entry (switch.S): the LISR of line i at index i. */
 void (*uk__lisr_table[FAST_LINES])(unsigned line) = {
-    uk__lisr_spurious, uk__lisr_spurious, uk__lisr_spurious, uk__lisr_spurious,
-    uk__lisr_spurious, uk__lisr_spurious, uk__lisr_spurious, uk__lisr_spurious,
-    uk__lisr_spurious, uk__lisr_spurious, uk__lisr_spurious, uk__lisr_spurious,
-    uk__lisr_spurious, uk__lisr_spurious, uk__lisr_spurious};
+    uk__lisr_spurious, uk__lisr_spurious, uk__lisr_spurious, uk__lisr_spurious, uk__lisr_spurious,
+    uk__lisr_spurious, uk__lisr_spurious, uk__lisr_spurious, uk__lisr_spurious, uk__lisr_spurious,
+    uk__lisr_spurious, uk__lisr_spurious, uk__lisr_spurious, uk__lisr_spurious, uk__lisr_spurious};
 
 UK_OTHER_FN(uk_irq_install) int uk_irq_install(unsigned line, void (*lisr)(unsigned line))
 {
@@ -51,7 +50,4 @@ UK_OTHER_FN(uk_irq_unmask) int uk_irq_unmask(uint32_t lines)
     return UK_OK;
 }
 
-UK_OTHER_FN(uk_in_isr) bool uk_in_isr(void)
-{
-    return UK_IN_ISR();
-}
+UK_OTHER_FN(uk_in_isr) bool uk_in_isr(void) { return UK_IN_ISR(); }

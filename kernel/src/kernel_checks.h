@@ -11,10 +11,10 @@
 #ifdef UK_CONFIG_CHECKS_FULL
 void uk__check_invariants(void);
 __attribute__((noreturn)) void uk__check_fail(const char *invariant);
-#define UK_CHECK(cond, invariant)                                                              \
-    do {                                                                                       \
-        if (!(cond))                                                                           \
-            uk__check_fail(invariant);                                                         \
+#define UK_CHECK(cond, invariant)      \
+    do {                               \
+        if (!(cond))                   \
+            uk__check_fail(invariant); \
     } while (0)
 void uk__check_task_created(uk_task_t *t); /* the checks follow every live task */
 void uk__check_task_deleted(uk_task_t *t);

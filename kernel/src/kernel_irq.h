@@ -15,14 +15,8 @@
  * A LISR (or a task that disabled interrupts: any code running with mstatus.MIE = 0 after
  * uk_start) never takes the lock: its kernel calls are deferred (uk__defer) and applied by
  * the tail as soon as the lock is free. */
-static inline __attribute__((always_inline)) bool uk__irqs_off(void)
-{
-    return uk__arch_irqs_off();
-}
-static inline __attribute__((always_inline)) unsigned uk__lock(void)
-{
-    return uk__arch_lock();
-}
+static inline __attribute__((always_inline)) bool uk__irqs_off(void) { return uk__arch_irqs_off(); }
+static inline __attribute__((always_inline)) unsigned uk__lock(void) { return uk__arch_lock(); }
 static inline __attribute__((always_inline)) void uk__unlock(unsigned key)
 {
 #ifdef UK_CONFIG_CHECKS_FULL
@@ -45,7 +39,8 @@ static inline __attribute__((always_inline)) void uk__unlock(unsigned key)
  * call paid a jump out of line and back): UK_LISR_TIMEOUT in the branch a LISR
  * takes (calls that defer; the others refuse LISRs outright), UK_HISR_TIMEOUT after it. */
 #define UK_LISR_TIMEOUT(timeout) ((timeout) != UK_NO_WAIT)
-#define UK_HISR_TIMEOUT(timeout) (__builtin_expect(uk__current_hisr != 0, 0) && (timeout) != UK_NO_WAIT)
+#define UK_HISR_TIMEOUT(timeout) \
+    (__builtin_expect(uk__current_hisr != 0, 0) && (timeout) != UK_NO_WAIT)
 
 /* A deferred kernel call: applied by the tail with the lock held; returns a UK_E* code
  * (failures are counted in uk__deferred_failed). */

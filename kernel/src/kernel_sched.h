@@ -14,8 +14,8 @@
  * is always ready, so never NULL). */
 
 void uk__sched_init(void);
-void uk__sched_insert(uk_task_t *t);    /* t became ready: behind its equals */
-void uk__sched_remove(uk_task_t *t);    /* t is no longer ready */
+void uk__sched_insert(uk_task_t *t); /* t became ready: behind its equals */
+void uk__sched_remove(uk_task_t *t); /* t is no longer ready */
 
 /* The core's two transitions over the policy (inline: every wake and every block runs one). */
 static inline void uk__make_ready(uk_task_t *t) /* t leaves any blocked state, becomes ready */
@@ -29,11 +29,11 @@ static inline void uk__unready(uk_task_t *t, uint8_t state) /* current or ready 
         uk__sched_remove(t);
     t->state = state;
 }
-uk_task_t *uk__sched_pick(void);        /* the task to run (stays in the structure) */
+uk_task_t *uk__sched_pick(void); /* the task to run (stays in the structure) */
 /* t (the running task) goes behind its equals; returns the task to run now (the policy's
  * pick, found without a full lookup where the policy can). */
 uk_task_t *uk__sched_yield(uk_task_t *t);
-bool uk__sched_tick(uk_task_t *t);      /* a tick for the running t: true if it was rotated */
+bool uk__sched_tick(uk_task_t *t);       /* a tick for the running t: true if it was rotated */
 int uk__sched_valid_prio(unsigned prio); /* UK_OK or UK_EINVAL */
 /* t is ready or running and its effective priority becomes `prio`: the policy stores it in
  * t->prio and keeps its structure ordered (a priority policy puts t behind its new equals;

@@ -19,10 +19,10 @@ static inline void uk__taskport_task_gone(uk_task_t *t) { (void)t; }
 #ifdef UK_FEATURE_SIGNAL
 void uk__signal_raise(void);
 void uk__signal_tail(void);
-#define UK__SIGNAL_RESUMED(t)          \
-    do {                               \
-        if ((t)->sig_pending)          \
-            uk__signal_raise();        \
+#define UK__SIGNAL_RESUMED(t)   \
+    do {                        \
+        if ((t)->sig_pending)   \
+            uk__signal_raise(); \
     } while (0)
 #else
 static inline void uk__signal_tail(void) {}

@@ -16,8 +16,8 @@ extern uk_task_t uk__idle_task;
 
 /* ---- Core (sched_core.c) -------------------------------------------------------------- */
 
-void uk__reschedule(void);               /* switch to the policy's pick if it differs */
-void uk__tail(void);                     /* the software interrupt: the kernel's deferred work */
+void uk__reschedule(void); /* switch to the policy's pick if it differs */
+void uk__tail(void);       /* the software interrupt: the kernel's deferred work */
 void uk__set_prio(uk_task_t *t, uk_prio_t prio); /* effective priority, keeps queues ordered */
 /* Stop the system: prints "ubik: fatal: WHAT NAME" (WHAT alone for a NULL name) and exits
  * with UK_EXIT_FATAL. WHAT says what happened and to what kind of context ("stack overflow in

@@ -24,7 +24,7 @@ static inline void uk__delay_expire(uk_task_t *e)
     if (e->blocked_on)
         uk__mutex_wait_ended(e); /* the owner no longer inherits e's priority */
 }
-void uk__tick(void);                                  /* from the kernel tail */
+void uk__tick(void); /* from the kernel tail */
 /* Timers: the tick (time.c, lock held) calls this when timers exist (set by uk_timer_init*). */
 extern void (*uk__timer_tick_hook)(void);
 

@@ -16,10 +16,7 @@
 
 #define TAG_FREE 0xF4EEB10Cu
 
-static inline bool valid_pool(const uk_pool_t *p)
-{
-    return p && p->magic == UK_POOL_MAGIC;
-}
+static inline bool valid_pool(const uk_pool_t *p) { return p && p->magic == UK_POOL_MAGIC; }
 
 static inline uint32_t free_tag(const void *b) { return (uint32_t)(uintptr_t)b ^ TAG_FREE; }
 
@@ -46,7 +43,8 @@ static inline void pool_push(uk_pool_t *p, void **b)
 }
 
 /* The block goes straight to p's first waiter (the lock held); the caller reschedules. */
-static UK_IPC_FN(pool_hand_over) __attribute__((noinline)) void pool_hand_over(uk_pool_t *p, void **b)
+static UK_IPC_FN(pool_hand_over)
+    __attribute__((noinline)) void pool_hand_over(uk_pool_t *p, void **b)
 {
     uk_task_t *w = uk__waitq_first(&p->waiters);
     w->wait_arg = (uint32_t)(uintptr_t)b;
@@ -96,11 +94,13 @@ UK_IPC_FN(uk_pool_init) int uk_pool_init(uk_pool_t *p, void *buf, size_t block_b
 }
 
 #ifdef UK_FEATURE_HEAP
-UK_IPC_FN(uk_pool_create) int uk_pool_create(uk_pool_t *p, uk_heap_t *h, size_t block_bytes, size_t count)
+UK_IPC_FN(uk_pool_create)
+int uk_pool_create(uk_pool_t *p, uk_heap_t *h, size_t block_bytes, size_t count)
 {
     if (UK_IN_ISR())
         return UK_EPERM;
-    if (!p || block_bytes < 8 || (block_bytes & 3) || count == 0 || block_bytes > 0x10000000u / count)
+    if (!p || block_bytes < 8 || (block_bytes & 3) || count == 0 ||
+        block_bytes > 0x10000000u / count)
         return UK_EINVAL;
     if (valid_pool(p) && !uk__list_empty(&p->waiters))
         return UK_ESTATE;
@@ -120,8 +120,9 @@ UK_IPC_FN(uk_pool_create) int uk_pool_create(uk_pool_t *p, uk_heap_t *h, size_t 
 
 /* uk_pool_alloc with the pool empty (the lock held, released here): wait or refuse. Out of
  * line so that the fast path below is a leaf with no stack frame. */
-static UK_IPC_FN(pool_alloc_wait) __attribute__((noinline)) int
-pool_alloc_wait(uk_pool_t *p, void **blk, uk_tick_t timeout, unsigned key)
+static UK_IPC_FN(pool_alloc_wait)
+    __attribute__((noinline)) int pool_alloc_wait(uk_pool_t *p, void **blk, uk_tick_t timeout,
+                                                  unsigned key)
 {
     int r;
     if (timeout == UK_NO_WAIT) {
@@ -162,8 +163,8 @@ UK_IPC_FN(uk_pool_alloc) int uk_pool_alloc(uk_pool_t *p, void **blk, uk_tick_t t
 
 /* uk_pool_free with a task waiting (the lock held, released here). Out of line, as
  * pool_alloc_wait. */
-static UK_IPC_FN(pool_free_to_waiter) __attribute__((noinline)) int
-pool_free_to_waiter(uk_pool_t *p, void **b, unsigned key)
+static UK_IPC_FN(pool_free_to_waiter)
+    __attribute__((noinline)) int pool_free_to_waiter(uk_pool_t *p, void **b, unsigned key)
 {
     pool_hand_over(p, b);
     uk__reschedule();

@@ -46,7 +46,8 @@ UK_IPC_FN(uk_port_init) int uk_port_init(uk_port_t *p, void **slots, size_t capa
         return UK_EINVAL;
     unsigned key = uk__lock();
     int r = UK_OK;
-    if (p->magic == UK_PORT_MAGIC && (!uk__list_empty(&p->senders) || !uk__list_empty(&p->receivers))) {
+    if (p->magic == UK_PORT_MAGIC &&
+        (!uk__list_empty(&p->senders) || !uk__list_empty(&p->receivers))) {
         r = UK_ESTATE;
     } else {
         p->slots = slots;
@@ -65,8 +66,9 @@ UK_IPC_FN(uk_port_send) int uk_port_send(uk_port_t *p, void *msg, uk_tick_t time
     if (!valid_port(p))
         return UK_EINVAL;
     if (UK_IN_LISR())
-        return UK_LISR_TIMEOUT(timeout) ? UK_EPERM
-                                        : uk__defer(port_send_deferred, p, (uint32_t)(uintptr_t)msg);
+        return UK_LISR_TIMEOUT(timeout)
+                   ? UK_EPERM
+                   : uk__defer(port_send_deferred, p, (uint32_t)(uintptr_t)msg);
     if (UK_HISR_TIMEOUT(timeout))
         return UK_EPERM; /* an interrupt handler never waits: UK_NO_WAIT only (kernel.h) */
     unsigned key = uk__lock();

@@ -60,7 +60,8 @@ static UK_IPC_FN(valid_queue) bool valid_queue(const uk_queue_t *q)
 static inline uint32_t rec_bytes(uint32_t len) { return 4 + ((len + 3) & ~3u); }
 
 /* Byte-ring copies (variable queues): offsets are 4-aligned, records 4-byte multiples. */
-static UK_IPC_FN(ring_write) void ring_write(uk_queue_t *q, uint32_t at, const void *src, uint32_t n)
+static UK_IPC_FN(ring_write) void ring_write(uk_queue_t *q, uint32_t at, const void *src,
+                                             uint32_t n)
 {
     uint32_t first = q->size - at;
     if (n <= first) {
@@ -147,7 +148,8 @@ static UK_IPC_FN(send_now) int send_now(uk_queue_t *q, const void *msg, uint32_t
  * send_now was refused only because senders wait is first in line if they all have a lower
  * priority, and goes in if its message fits (a LISR's or a HISR's send is behind every
  * waiting task). Off the fast path: only after send_now refused. */
-static UK_IPC_FN(send_ahead) __attribute__((noinline)) int send_ahead(uk_queue_t *q, const void *msg, uint32_t len)
+static UK_IPC_FN(send_ahead)
+    __attribute__((noinline)) int send_ahead(uk_queue_t *q, const void *msg, uint32_t len)
 {
     uk_task_t *w = uk__waitq_first(&q->senders);
     if (!w || uk__current_hisr || w->prio <= uk__current->prio || !has_room(q, len))
@@ -244,10 +246,12 @@ static UK_IPC_FN(send_from_lisr) int send_from_lisr(uk_queue_t *q, const void *m
 
 /* ---- Calls ----------------------------------------------------------------------------- */
 
-static UK_IPC_FN(queue_setup) int queue_setup(uk_queue_t *q, void *buf, uint32_t msg_bytes, uint32_t size, uint32_t variable)
+static UK_IPC_FN(queue_setup) int queue_setup(uk_queue_t *q, void *buf, uint32_t msg_bytes,
+                                              uint32_t size, uint32_t variable)
 {
     unsigned key = uk__lock();
-    if (q->magic == UK_QUEUE_MAGIC && (!uk__list_empty(&q->senders) || !uk__list_empty(&q->receivers))) {
+    if (q->magic == UK_QUEUE_MAGIC &&
+        (!uk__list_empty(&q->senders) || !uk__list_empty(&q->receivers))) {
         uk__unlock(key);
         return UK_ESTATE; /* a live queue with waiters: delete it first */
     }
@@ -265,17 +269,19 @@ static UK_IPC_FN(queue_setup) int queue_setup(uk_queue_t *q, void *buf, uint32_t
     return UK_OK;
 }
 
-UK_IPC_FN(uk_queue_init) int uk_queue_init(uk_queue_t *q, void *buf, size_t msg_bytes, size_t capacity)
+UK_IPC_FN(uk_queue_init)
+int uk_queue_init(uk_queue_t *q, void *buf, size_t msg_bytes, size_t capacity)
 {
     if (UK_IN_ISR())
         return UK_EPERM;
-    if (!q || !buf || msg_bytes == 0 || capacity == 0 || msg_bytes > 0xFFFF || capacity > 0xFFFFFF ||
-        capacity > 0xFFFFFFFFu / msg_bytes)
+    if (!q || !buf || msg_bytes == 0 || capacity == 0 || msg_bytes > 0xFFFF ||
+        capacity > 0xFFFFFF || capacity > 0xFFFFFFFFu / msg_bytes)
         return UK_EINVAL;
     return queue_setup(q, buf, msg_bytes, capacity, 0);
 }
 
-UK_IPC_FN(uk_queue_init_var) int uk_queue_init_var(uk_queue_t *q, void *buf, size_t buf_bytes, size_t max_msg)
+UK_IPC_FN(uk_queue_init_var)
+int uk_queue_init_var(uk_queue_t *q, void *buf, size_t buf_bytes, size_t max_msg)
 {
     if (UK_IN_ISR())
         return UK_EPERM;
@@ -286,8 +292,9 @@ UK_IPC_FN(uk_queue_init_var) int uk_queue_init_var(uk_queue_t *q, void *buf, siz
 }
 
 /* The send with the lock held (released here): hand over, queue, or wait. */
-static UK_IPC_FN(queue_send_locked) __attribute__((noinline)) int
-queue_send_locked(uk_queue_t *q, const void *msg, uint32_t len, uk_tick_t timeout, unsigned key)
+static UK_IPC_FN(queue_send_locked)
+    __attribute__((noinline)) int queue_send_locked(uk_queue_t *q, const void *msg, uint32_t len,
+                                                    uk_tick_t timeout, unsigned key)
 {
     int r = send_now(q, msg, len);
     if (r == UK_EAGAIN)
@@ -312,7 +319,8 @@ queue_send_locked(uk_queue_t *q, const void *msg, uint32_t len, uk_tick_t timeou
     return r;
 }
 
-static UK_IPC_FN(queue_send) int queue_send(uk_queue_t *q, const void *msg, uint32_t len, uk_tick_t timeout)
+static UK_IPC_FN(queue_send) int queue_send(uk_queue_t *q, const void *msg, uint32_t len,
+                                            uk_tick_t timeout)
 {
     if (UK_IN_LISR())
         return UK_LISR_TIMEOUT(timeout) ? UK_EPERM : send_from_lisr(q, msg, len);
@@ -322,8 +330,9 @@ static UK_IPC_FN(queue_send) int queue_send(uk_queue_t *q, const void *msg, uint
 }
 
 /* The receive with the lock held (released here): take, admit senders, or wait. */
-static UK_IPC_FN(queue_recv_locked) __attribute__((noinline)) int
-queue_recv_locked(uk_queue_t *q, void *buf, uint32_t *len, uk_tick_t timeout, unsigned key)
+static UK_IPC_FN(queue_recv_locked)
+    __attribute__((noinline)) int queue_recv_locked(uk_queue_t *q, void *buf, uint32_t *len,
+                                                    uk_tick_t timeout, unsigned key)
 {
     int r = recv_now(q, buf, len);
     if (r > 0) {
@@ -343,7 +352,8 @@ queue_recv_locked(uk_queue_t *q, void *buf, uint32_t *len, uk_tick_t timeout, un
     return r;
 }
 
-static UK_IPC_FN(queue_recv) int queue_recv(uk_queue_t *q, void *buf, uint32_t *len, uk_tick_t timeout)
+static UK_IPC_FN(queue_recv) int queue_recv(uk_queue_t *q, void *buf, uint32_t *len,
+                                            uk_tick_t timeout)
 {
     if (UK_IN_LISR())
         return UK_EPERM; /* the queue may be in the middle of a task's change */
@@ -360,20 +370,11 @@ static inline __attribute__((always_inline)) void copy_words(void *dst, const vo
     uint32_t *d = dst;
     const uint32_t *s = src;
     switch (n) {
-    case 16:
-        d[3] = s[3];
-        __attribute__((fallthrough));
-    case 12:
-        d[2] = s[2];
-        __attribute__((fallthrough));
-    case 8:
-        d[1] = s[1];
-        __attribute__((fallthrough));
-    case 4:
-        d[0] = s[0];
-        return;
-    default:
-        break;
+    case 16: d[3] = s[3]; __attribute__((fallthrough));
+    case 12: d[2] = s[2]; __attribute__((fallthrough));
+    case 8: d[1] = s[1]; __attribute__((fallthrough));
+    case 4: d[0] = s[0]; return;
+    default: break;
     }
     for (; n >= 16; n -= 16, d += 4, s += 4) {
         uint32_t a = s[0], b = s[1], c = s[2], e = s[3];
@@ -387,8 +388,9 @@ static inline __attribute__((always_inline)) void copy_words(void *dst, const vo
 }
 
 /* uk_queue_recv off its fast path (the lock held, released here). */
-static UK_IPC_FN(queue_recv_fixed) __attribute__((noinline)) int
-queue_recv_fixed(uk_queue_t *q, void *msg, uk_tick_t timeout, unsigned key)
+static UK_IPC_FN(queue_recv_fixed)
+    __attribute__((noinline)) int queue_recv_fixed(uk_queue_t *q, void *msg, uk_tick_t timeout,
+                                                   unsigned key)
 {
     uint32_t len;
     return queue_recv_locked(q, msg, &len, timeout, key);
@@ -407,7 +409,8 @@ UK_IPC_FN(uk_queue_send) int uk_queue_send(uk_queue_t *q, const void *msg, uk_ti
         return queue_send(q, msg, n, timeout);
     unsigned key = uk__lock();
     if (__builtin_expect(!uk__list_empty(&q->receivers) || !uk__list_empty(&q->senders) ||
-                             q->count == q->size || !q->words || ((uintptr_t)msg & 3), 0))
+                             q->count == q->size || !q->words || ((uintptr_t)msg & 3),
+                         0))
         return queue_send_locked(q, msg, n, timeout, key);
     uint32_t t = q->tail;
     copy_words(q->buf + t, msg, n);
@@ -440,14 +443,17 @@ UK_IPC_FN(uk_queue_recv) int uk_queue_recv(uk_queue_t *q, void *msg, uk_tick_t t
     return UK_OK;
 }
 
-UK_IPC_FN(uk_queue_send_var) int uk_queue_send_var(uk_queue_t *q, const void *msg, size_t len, uk_tick_t timeout)
+UK_IPC_FN(uk_queue_send_var)
+int uk_queue_send_var(uk_queue_t *q, const void *msg, size_t len, uk_tick_t timeout)
 {
-    if (!valid_queue(q) || (!msg && len) || len > q->msg_bytes || (!q->variable && len != q->msg_bytes))
+    if (!valid_queue(q) || (!msg && len) || len > q->msg_bytes ||
+        (!q->variable && len != q->msg_bytes))
         return UK_EINVAL;
     return queue_send(q, msg, len, timeout);
 }
 
-UK_IPC_FN(uk_queue_recv_var) int uk_queue_recv_var(uk_queue_t *q, void *msg, size_t buf_bytes, size_t *len, uk_tick_t timeout)
+UK_IPC_FN(uk_queue_recv_var)
+int uk_queue_recv_var(uk_queue_t *q, void *msg, size_t buf_bytes, size_t *len, uk_tick_t timeout)
 {
     if (!valid_queue(q) || !msg || !len || buf_bytes < q->msg_bytes)
         return UK_EINVAL;

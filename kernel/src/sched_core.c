@@ -77,7 +77,7 @@ UK_SCHED_FN(uk__tail) void uk__tail(void)
         uk__defer_drain();
     uk__reschedule();
     if (uk__current->sig_pending)
-        uk__signal_tail(); /* the task the tail returns to runs its signal handler first */
+        uk__signal_tail();  /* the task the tail returns to runs its signal handler first */
     uk__check_invariants(); /* switch.S frees the lock next: a kernel exit */
 }
 
@@ -86,7 +86,8 @@ UK_SCHED_FN(uk__tail) void uk__tail(void)
  * aligned(4) keeps the code placed after it (the policy, the switch) at the 4-byte phase it
  * had: Ibex fetches 32-bit words, and a 2-byte shift alone moved sched_overhead_cycles by
  * 1 to 3 cycles. */
-static UK_SCHED_FN(requeue_waiter) __attribute__((noinline, aligned(4))) void requeue_waiter(uk_task_t *t, uk_prio_t prio)
+static UK_SCHED_FN(requeue_waiter)
+    __attribute__((noinline, aligned(4))) void requeue_waiter(uk_task_t *t, uk_prio_t prio)
 {
     uk_list_t *q = t->waiting_on;
     uk__waitq_requeue(q, t, prio); /* the back end's (kernel_waitq.h) */

@@ -27,10 +27,7 @@ static UK_OTHER_FN(valid_sig_task) bool valid_sig_task(const uk_task_t *t)
     return t && t->magic == UK_TASK_MAGIC;
 }
 
-UK_OTHER_FN(uk__signal_raise) void uk__signal_raise(void)
-{
-    uk__arch_tail_raise();
-}
+UK_OTHER_FN(uk__signal_raise) void uk__signal_raise(void) { uk__arch_tail_raise(); }
 
 /* The send under the lock (also the LISR's deferred call): no switch. */
 static UK_OTHER_FN(signal_post) int signal_post(void *obj, uint32_t sigs)
@@ -56,8 +53,7 @@ static UK_OTHER_FN(signal_post) int signal_post(void *obj, uint32_t sigs)
         if (t->blocked_on)
             uk__mutex_wait_ended(t); /* the owner no longer inherits t's priority */
         break;
-    default:
-        break;
+    default: break;
     }
     uk__signal_raise(); /* the running task's handler runs when the lock is next free */
     return UK_OK;
@@ -110,7 +106,8 @@ UK_OTHER_FN(uk_signal_pending) int uk_signal_pending(const uk_task_t *t, uint32_
 UK_OTHER_FN(uk__signal_tail) void uk__signal_tail(void)
 {
     uk_task_t *t = uk__current;
-    if (!t->sig_pending || t->sig_busy || uk__current_hisr || !uk__started || t->magic != UK_TASK_MAGIC)
+    if (!t->sig_pending || t->sig_busy || uk__current_hisr || !uk__started ||
+        t->magic != UK_TASK_MAGIC)
         return;
     t->sig_busy = 1;
     uint32_t s;

@@ -8,8 +8,9 @@ static UK_OTHER_FN(valid_task) bool valid_task(const uk_task_t *t)
     return t && t->magic == UK_TASK_MAGIC;
 }
 
-UK_OTHER_FN(uk_task_create) int uk_task_create(uk_task_t *t, const char *name, void (*entry)(void *), void *arg,
-                            uint8_t prio, void *stack, size_t stack_bytes)
+UK_OTHER_FN(uk_task_create)
+int uk_task_create(uk_task_t *t, const char *name, void (*entry)(void *), void *arg, uint8_t prio,
+                   void *stack, size_t stack_bytes)
 {
     if (!t || !entry || !stack || stack_bytes < 128 || ((uintptr_t)stack & 3))
         return UK_EINVAL;
@@ -55,7 +56,7 @@ UK_OTHER_FN(uk_task_create) int uk_task_create(uk_task_t *t, const char *name, v
 UK_OTHER_FN(uk__task_run) void uk__task_run(uk_task_t *t)
 {
     UK__SIGNAL_RESUMED(t); /* signals sent before it first ran: the tail delivers them */
-    uk__unlock(8); /* the lock the switch here was made under */
+    uk__unlock(8);         /* the lock the switch here was made under */
     uk_irq_restore(8);
     t->entry(t->arg);
     uk_task_delete(t);
@@ -77,9 +78,7 @@ static UK_OTHER_FN(task_activate) int task_activate(void *obj, uint32_t arg)
 static inline __attribute__((always_inline)) int suspend_locked(uk_task_t *t)
 {
     switch (t->state) {
-    case UK_TASK_READY: /* the caller itself too */
-        uk__unready(t, UK_TASK_SUSPENDED);
-        return UK_OK;
+    case UK_TASK_READY: /* the caller itself too */ uk__unready(t, UK_TASK_SUSPENDED); return UK_OK;
     case UK_TASK_DELAYED:
         uk__delay_remove(t);
         t->state = UK_TASK_SUSPENDED;
@@ -92,8 +91,7 @@ static inline __attribute__((always_inline)) int suspend_locked(uk_task_t *t)
         if (t->blocked_on)
             uk__mutex_wait_ended(t); /* the owner no longer inherits t's priority */
         return UK_OK;
-    default:
-        return UK_ESTATE;
+    default: return UK_ESTATE;
     }
 }
 
@@ -195,18 +193,11 @@ UK_OTHER_FN(uk_task_delete) int uk_task_delete(uk_task_t *t)
         return UK_EINVAL;
     unsigned key = uk__lock();
     switch (t->state) {
-    case UK_TASK_READY: /* the caller itself too */
-        uk__sched_remove(t);
-        break;
-    case UK_TASK_DELAYED:
-        uk__delay_remove(t);
-        break;
+    case UK_TASK_READY: /* the caller itself too */ uk__sched_remove(t); break;
+    case UK_TASK_DELAYED: uk__delay_remove(t); break;
     case UK_TASK_PENDING:
-    case UK_TASK_PENDING_DELAYED:
-        uk__wait_end(t, UK_EDELETED);
-        break;
-    default:
-        break;
+    case UK_TASK_PENDING_DELAYED: uk__wait_end(t, UK_EDELETED); break;
+    default: break;
     }
     uk__taskport_task_gone(t); /* senders waiting on t's task port get UK_EDELETED */
     uk__sched_release_prio(t, t->base_prio);
@@ -270,10 +261,7 @@ UK_SCHED_FN(uk__yield) int uk__yield(void)
     return UK_OK;
 }
 
-UK_OTHER_FN(uk_task_self) uk_task_t *uk_task_self(void)
-{
-    return uk__current;
-}
+UK_OTHER_FN(uk_task_self) uk_task_t *uk_task_self(void) { return uk__current; }
 
 UK_OTHER_FN(uk_task_set_prio) int uk_task_set_prio(uk_task_t *t, uint8_t prio)
 {
@@ -283,7 +271,8 @@ UK_OTHER_FN(uk_task_set_prio) int uk_task_set_prio(uk_task_t *t, uint8_t prio)
         t = uk__current;
     /* The idle task keeps the lowest priority, and alone: above a ready task it would starve
      * it, and a task beside it would wait behind it for ever. */
-    if (!valid_task(t) || t == &uk__idle_task || prio == UK_IDLE_PRIO || uk__sched_valid_prio(prio) != UK_OK)
+    if (!valid_task(t) || t == &uk__idle_task || prio == UK_IDLE_PRIO ||
+        uk__sched_valid_prio(prio) != UK_OK)
         return UK_EINVAL;
     unsigned key = uk__lock();
     if (prio != t->base_prio) {

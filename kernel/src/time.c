@@ -47,7 +47,8 @@ UK_TIME_FN(uk__delta_check) unsigned uk__delta_check(void)
         const uk_task_t *t = UK_CONTAINER_OF(at, uk_task_t, delay_node);
         UK_CHECK(t->state == UK_TASK_DELAYED || t->state == UK_TASK_PENDING_DELAYED,
                  "the delta list holds DELAYED and PENDING_DELAYED tasks only");
-        UK_CHECK(at != delta_list.next || t->delta != 0, "the delta list's head has a delta above 0");
+        UK_CHECK(at != delta_list.next || t->delta != 0,
+                 "the delta list's head has a delta above 0");
     }
     return n;
 }
@@ -66,21 +67,16 @@ UK_TIME_FN(uk__tick) void uk__tick(void)
     uk__sched_tick(uk__current);
 }
 
-UK_TIME_FN(uk_time) uk_tick_t uk_time(void)
-{
-    return uk__ticks;
-}
+UK_TIME_FN(uk_time) uk_tick_t uk_time(void) { return uk__ticks; }
 
-UK_TIME_FN(uk_tick_hz) uint32_t uk_tick_hz(void)
-{
-    return UK_TICK_HZ;
-}
+UK_TIME_FN(uk_tick_hz) uint32_t uk_tick_hz(void) { return UK_TICK_HZ; }
 
 /* ceil(ms * UK_TICK_HZ / 1000) without a 64-bit division: whole seconds times the rate, plus
  * the rest rounded up (r * UK_TICK_HZ < 1000 * 100000 fits 32 bits). */
 UK_TIME_FN(uk_ms_to_ticks) uk_tick_t uk_ms_to_ticks(uint32_t ms)
 {
-    uint64_t ticks = (uint64_t)(ms / 1000u) * UK_TICK_HZ + ((ms % 1000u) * UK_TICK_HZ + 999u) / 1000u;
+    uint64_t ticks =
+        (uint64_t)(ms / 1000u) * UK_TICK_HZ + ((ms % 1000u) * UK_TICK_HZ + 999u) / 1000u;
     return ticks < UK_FOREVER ? (uk_tick_t)ticks : UK_FOREVER - 1;
 }
 

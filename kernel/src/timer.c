@@ -75,12 +75,14 @@ UK_TIME_FN(uk__timer_check) void uk__timer_check(void)
     (void)uk__check_links(&active, 0xFFFF);
     for (const uk_list_t *at = active.next; at != &active; at = at->next) {
         const uk_timer_t *tm = UK_CONTAINER_OF(at, uk_timer_t, node);
-        UK_CHECK(tm->magic == UK_TIMER_MAGIC && tm->running, "the timers' delta list holds live, running timers");
+        UK_CHECK(tm->magic == UK_TIMER_MAGIC && tm->running,
+                 "the timers' delta list holds live, running timers");
     }
     (void)uk__check_links(&due, 0xFFFF);
     for (const uk_list_t *at = due.next; at != &due; at = at->next) {
         const uk_timer_t *tm = UK_CONTAINER_OF(at, uk_timer_t, fire_node);
-        UK_CHECK(tm->magic == UK_TIMER_MAGIC && tm->due, "the timers' list of calls due holds live timers marked due");
+        UK_CHECK(tm->magic == UK_TIMER_MAGIC && tm->due,
+                 "the timers' list of calls due holds live timers marked due");
     }
 }
 #endif
@@ -141,8 +143,7 @@ static UK_TIME_FN(expire) void expire(uk_timer_t *tm)
         }
         break;
 #endif
-    default:
-        break;
+    default: break;
     }
 }
 
@@ -165,7 +166,9 @@ static UK_TIME_FN(timer_tick) void timer_tick(void)
     }
 }
 
-static UK_TIME_FN(timer_setup) int timer_setup(uk_timer_t *tm, uint8_t kind, void (*fn)(uk_timer_t *, void *), void *arg, uint32_t bits)
+static UK_TIME_FN(timer_setup) int timer_setup(uk_timer_t *tm, uint8_t kind,
+                                               void (*fn)(uk_timer_t *, void *), void *arg,
+                                               uint32_t bits)
 {
     if (UK_IN_ISR())
         return UK_EPERM;
@@ -173,7 +176,8 @@ static UK_TIME_FN(timer_setup) int timer_setup(uk_timer_t *tm, uint8_t kind, voi
         return UK_EINVAL;
 #ifdef UK_FEATURE_HISR
     if (kind == T_FN && timer_hisr.magic != UK_HISR_MAGIC) {
-        int r = uk_hisr_create(&timer_hisr, "timers", timer_hisr_entry, 0, timer_hisr_stack, sizeof timer_hisr_stack);
+        int r = uk_hisr_create(&timer_hisr, "timers", timer_hisr_entry, 0, timer_hisr_stack,
+                               sizeof timer_hisr_stack);
         if (r != UK_OK)
             return r;
     }
@@ -197,7 +201,8 @@ static UK_TIME_FN(timer_setup) int timer_setup(uk_timer_t *tm, uint8_t kind, voi
     return UK_OK;
 }
 
-UK_TIME_FN(uk_timer_init) int uk_timer_init(uk_timer_t *tm, void (*fn)(uk_timer_t *tm, void *arg), void *arg)
+UK_TIME_FN(uk_timer_init)
+int uk_timer_init(uk_timer_t *tm, void (*fn)(uk_timer_t *tm, void *arg), void *arg)
 {
     if (!fn)
         return UK_EINVAL;
@@ -212,7 +217,8 @@ UK_TIME_FN(uk_timer_init_task) int uk_timer_init_task(uk_timer_t *tm, uk_task_t 
 }
 
 #ifdef UK_FEATURE_FLAGS
-UK_TIME_FN(uk_timer_init_flags) int uk_timer_init_flags(uk_timer_t *tm, uk_flags_t *f, uint32_t bits)
+UK_TIME_FN(uk_timer_init_flags)
+int uk_timer_init_flags(uk_timer_t *tm, uk_flags_t *f, uint32_t bits)
 {
     if (!f || f->magic != UK_FLAGS_MAGIC || bits == 0)
         return UK_EINVAL;
@@ -242,7 +248,8 @@ UK_TIME_FN(uk_timer_start) int uk_timer_start(uk_timer_t *tm, uk_tick_t delay, u
 
 /* Start at the absolute tick `when` (uk_time() reads it): UK_ETIMEOUT, not started, when
  * `when` is now or already passed (more than 2^31 ticks behind counts as passed). */
-UK_TIME_FN(uk_timer_start_at) int uk_timer_start_at(uk_timer_t *tm, uk_tick_t when, uk_tick_t period)
+UK_TIME_FN(uk_timer_start_at)
+int uk_timer_start_at(uk_timer_t *tm, uk_tick_t when, uk_tick_t period)
 {
     if (!valid_timer(tm) || period == UK_FOREVER)
         return UK_EINVAL;
@@ -305,7 +312,8 @@ UK_TIME_FN(uk_timer_remaining) int uk_timer_remaining(const uk_timer_t *tm, uk_t
     return r;
 }
 
-UK_TIME_FN(uk_timer_expiries) int uk_timer_expiries(const uk_timer_t *tm, uint32_t *expiries, uint32_t *overruns)
+UK_TIME_FN(uk_timer_expiries)
+int uk_timer_expiries(const uk_timer_t *tm, uint32_t *expiries, uint32_t *overruns)
 {
     if (!valid_timer(tm))
         return UK_EINVAL;

@@ -39,21 +39,20 @@ static void test_ecall_preserves_registers(void)
 {
     uint32_t saved[15];
     uintptr_t ecall_pc;
-    __asm__ volatile (
-        "li a0, 0x1000\n\tli a1, 0x1001\n\tli a2, 0x1002\n\tli a3, 0x1003\n\t"
-        "li a4, 0x1004\n\tli a5, 0x1005\n\tli a6, 0x1006\n\tli a7, 0x1007\n\t"
-        "li t0, 0x2000\n\tli t1, 0x2001\n\tli t2, 0x2002\n\tli t3, 0x2003\n\t"
-        "li t4, 0x2004\n\tli t5, 0x2005\n\tli t6, 0x2006\n\t"
-        "1: ecall\n\t"
-        "sw a0, 0(%1)\n\tsw a1, 4(%1)\n\tsw a2, 8(%1)\n\tsw a3, 12(%1)\n\t"
-        "sw a4, 16(%1)\n\tsw a5, 20(%1)\n\tsw a6, 24(%1)\n\tsw a7, 28(%1)\n\t"
-        "sw t0, 32(%1)\n\tsw t1, 36(%1)\n\tsw t2, 40(%1)\n\tsw t3, 44(%1)\n\t"
-        "sw t4, 48(%1)\n\tsw t5, 52(%1)\n\tsw t6, 56(%1)\n\t"
-        "la %0, 1b\n\t"
-        : "=&r"(ecall_pc)
-        : "r"(saved)
-        : "a0", "a1", "a2", "a3", "a4", "a5", "a6", "a7",
-          "t0", "t1", "t2", "t3", "t4", "t5", "t6", "memory");
+    __asm__ volatile("li a0, 0x1000\n\tli a1, 0x1001\n\tli a2, 0x1002\n\tli a3, 0x1003\n\t"
+                     "li a4, 0x1004\n\tli a5, 0x1005\n\tli a6, 0x1006\n\tli a7, 0x1007\n\t"
+                     "li t0, 0x2000\n\tli t1, 0x2001\n\tli t2, 0x2002\n\tli t3, 0x2003\n\t"
+                     "li t4, 0x2004\n\tli t5, 0x2005\n\tli t6, 0x2006\n\t"
+                     "1: ecall\n\t"
+                     "sw a0, 0(%1)\n\tsw a1, 4(%1)\n\tsw a2, 8(%1)\n\tsw a3, 12(%1)\n\t"
+                     "sw a4, 16(%1)\n\tsw a5, 20(%1)\n\tsw a6, 24(%1)\n\tsw a7, 28(%1)\n\t"
+                     "sw t0, 32(%1)\n\tsw t1, 36(%1)\n\tsw t2, 40(%1)\n\tsw t3, 44(%1)\n\t"
+                     "sw t4, 48(%1)\n\tsw t5, 52(%1)\n\tsw t6, 56(%1)\n\t"
+                     "la %0, 1b\n\t"
+                     : "=&r"(ecall_pc)
+                     : "r"(saved)
+                     : "a0", "a1", "a2", "a3", "a4", "a5", "a6", "a7", "t0", "t1", "t2", "t3", "t4",
+                       "t5", "t6", "memory");
     CHECK_EQ(exc_count, 1);
     CHECK_EQ(exc_mcause, MCAUSE_ECALL_M);
     CHECK_EQ(exc_mepc, ecall_pc);
@@ -66,17 +65,17 @@ static void test_ecall_preserves_registers(void)
 static void test_exceptions(void)
 {
     exc_count = 0;
-    __asm__ volatile (".option push\n\t.option rvc\n\tc.ebreak\n\t.option pop" ::: "memory");
+    __asm__ volatile(".option push\n\t.option rvc\n\tc.ebreak\n\t.option pop" ::: "memory");
     CHECK_EQ(exc_count, 1);
     CHECK_EQ(exc_mcause, MCAUSE_BREAKPOINT);
 
-    __asm__ volatile (".option push\n\t.option norvc\n\tunimp\n\t.option pop" ::: "memory");
+    __asm__ volatile(".option push\n\t.option norvc\n\tunimp\n\t.option pop" ::: "memory");
     CHECK_EQ(exc_count, 2);
     CHECK_EQ(exc_mcause, MCAUSE_ILLEGAL_INSN);
-    CHECK_EQ(exc_mtval, 0xC0001073u);       /* unimp = csrrw x0, cycle, x0: mtval = the instruction */
+    CHECK_EQ(exc_mtval, 0xC0001073u); /* unimp = csrrw x0, cycle, x0: mtval = the instruction */
 
-    volatile uint32_t *unmapped = (volatile uint32_t *)0x10;   /* nothing is mapped there */
-    __asm__ ("" : "+r"(unmapped));         /* hide the constant from -Warray-bounds */
+    volatile uint32_t *unmapped = (volatile uint32_t *)0x10; /* nothing is mapped there */
+    __asm__("" : "+r"(unmapped)); /* hide the constant from -Warray-bounds */
     (void)unmapped[0];
     CHECK_EQ(exc_count, 3);
     CHECK_EQ(exc_mcause, MCAUSE_LOAD_ACCESS);
@@ -107,7 +106,7 @@ static void test_software_interrupt(void)
     bsp_irq_enable();
     bsp_soft_irq_raise();
     for (int i = 0; i < 10 && soft_count == 0; i++)
-        __asm__ volatile ("nop");
+        __asm__ volatile("nop");
     bsp_irq_disable();
     CHECK_EQ(soft_count, 1);
     CHECK_EQ(soft_mcause, MCAUSE_INTERRUPT | MCAUSE_IRQ_SOFTWARE);

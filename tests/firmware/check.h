@@ -19,29 +19,35 @@
 static unsigned check_count_;
 static unsigned check_failures_;
 
-static inline __attribute__((unused)) void check_eq32_(uint32_t got, uint32_t expected, const char *got_expr,
-                                                       const char *expected_expr, const char *file, int line)
+static inline __attribute__((unused)) void check_eq32_(uint32_t got, uint32_t expected,
+                                                       const char *got_expr,
+                                                       const char *expected_expr, const char *file,
+                                                       int line)
 {
     check_count_++;
     if (got != expected) {
         check_failures_++;
-        bsp_printf("%s:%d: CHECK_EQ(%s, %s): got 0x%08x (%d), expected 0x%08x (%d)\n", file, line, got_expr,
-                   expected_expr, (unsigned)got, (int)got, (unsigned)expected, (int)expected);
+        bsp_printf("%s:%d: CHECK_EQ(%s, %s): got 0x%08x (%d), expected 0x%08x (%d)\n", file, line,
+                   got_expr, expected_expr, (unsigned)got, (int)got, (unsigned)expected,
+                   (int)expected);
     }
 }
 
-static inline __attribute__((unused)) void check_eq64_(uint64_t got, uint64_t expected, const char *got_expr,
-                                                       const char *expected_expr, const char *file, int line)
+static inline __attribute__((unused)) void check_eq64_(uint64_t got, uint64_t expected,
+                                                       const char *got_expr,
+                                                       const char *expected_expr, const char *file,
+                                                       int line)
 {
     check_count_++;
     if (got != expected) {
         check_failures_++;
-        bsp_printf("%s:%d: CHECK_EQ64(%s, %s): got 0x%016llx, expected 0x%016llx\n", file, line, got_expr,
-                   expected_expr, (unsigned long long)got, (unsigned long long)expected);
+        bsp_printf("%s:%d: CHECK_EQ64(%s, %s): got 0x%016llx, expected 0x%016llx\n", file, line,
+                   got_expr, expected_expr, (unsigned long long)got, (unsigned long long)expected);
     }
 }
 
-static inline __attribute__((unused)) void check_true_(int ok, const char *expr, const char *file, int line)
+static inline __attribute__((unused)) void check_true_(int ok, const char *expr, const char *file,
+                                                       int line)
 {
     check_count_++;
     if (!ok) {

@@ -68,7 +68,8 @@ int main(void)
         bsp_wfi();
     bsp_irq_disable();
     uint32_t us = (uint32_t)((bsp_timer_now() - t0) * 1000000u / bsp_timer_hz());
-    bsp_printf("%d timer interrupts at 1 kHz, asleep in wfi between them: %u us of simulated time\n",
-               TICKS, (unsigned)us);
+    bsp_printf(
+        "%d timer interrupts at 1 kHz, asleep in wfi between them: %u us of simulated time\n",
+        TICKS, (unsigned)us);
     return 0;
 }

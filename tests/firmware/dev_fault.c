@@ -30,7 +30,7 @@ uintptr_t bsp_exception_handler(uint32_t mcause, uintptr_t mepc, uint32_t mtval)
 
 static uintptr_t hide(uintptr_t a)
 {
-    __asm__ ("" : "+r"(a));
+    __asm__("" : "+r"(a));
     return a;
 }
 
@@ -45,7 +45,8 @@ static void check_load(uintptr_t addr, int size, int line)
     }
     if (exc_count != before + 1 || exc_mcause != MCAUSE_LOAD_ACCESS || exc_mtval != addr)
         bsp_printf("line %d: load%d at 0x%08x: %u traps, mcause %u, mtval 0x%08x\n", line, size * 8,
-                   (unsigned)addr, (unsigned)(exc_count - before), (unsigned)exc_mcause, (unsigned)exc_mtval);
+                   (unsigned)addr, (unsigned)(exc_count - before), (unsigned)exc_mcause,
+                   (unsigned)exc_mtval);
     CHECK_EQ(exc_count, before + 1);
     CHECK_EQ(exc_mcause, MCAUSE_LOAD_ACCESS);
     CHECK_EQ(exc_mtval, addr);
@@ -61,31 +62,32 @@ static void check_store(uintptr_t addr, int size, int line)
     default: *(volatile uint32_t *)a = 1; break;
     }
     if (exc_count != before + 1 || exc_mcause != MCAUSE_STORE_ACCESS || exc_mtval != addr)
-        bsp_printf("line %d: store%d at 0x%08x: %u traps, mcause %u, mtval 0x%08x\n", line, size * 8,
-                   (unsigned)addr, (unsigned)(exc_count - before), (unsigned)exc_mcause, (unsigned)exc_mtval);
+        bsp_printf("line %d: store%d at 0x%08x: %u traps, mcause %u, mtval 0x%08x\n", line,
+                   size * 8, (unsigned)addr, (unsigned)(exc_count - before), (unsigned)exc_mcause,
+                   (unsigned)exc_mtval);
     CHECK_EQ(exc_count, before + 1);
     CHECK_EQ(exc_mcause, MCAUSE_STORE_ACCESS);
     CHECK_EQ(exc_mtval, addr);
 }
 
 static const uintptr_t unmapped[] = {
-    0x00000000u,    /* address 0 */
-    0x00090000u,    /* past the last device window */
-    0x00080014u,    /* UART: past BAUD */
-    0x00040300u,    /* IO-port window: past GPIO_LEVEL */
-    0x00020400u,    /* past SIMCTRL's 1 KiB window (inside it, other offsets are ignored) */
-    0x00030010u,    /* TIMER: past MTIMECMPH */
-    0x00050014u,    /* interrupt controller: past SET */
-    0x00060014u,    /* clock and power controller: past the count */
-    0x00200000u,    /* just past the end of the 1 MiB RAM */
-    0xFFFFFFFCu,    /* top of the address space */
+    0x00000000u, /* address 0 */
+    0x00090000u, /* past the last device window */
+    0x00080014u, /* UART: past BAUD */
+    0x00040300u, /* IO-port window: past GPIO_LEVEL */
+    0x00020400u, /* past SIMCTRL's 1 KiB window (inside it, other offsets are ignored) */
+    0x00030010u, /* TIMER: past MTIMECMPH */
+    0x00050014u, /* interrupt controller: past SET */
+    0x00060014u, /* clock and power controller: past the count */
+    0x00200000u, /* just past the end of the 1 MiB RAM */
+    0xFFFFFFFCu, /* top of the address space */
 };
 
 static void test_illegal_many_times(void)
 {
     uint32_t before = exc_count;
     for (int i = 0; i < 2000; i++)
-        __asm__ volatile (".option push\n\t.option norvc\n\tunimp\n\t.option pop" ::: "memory");
+        __asm__ volatile(".option push\n\t.option norvc\n\tunimp\n\t.option pop" ::: "memory");
     CHECK_EQ(exc_count - before, 2000);
     CHECK_EQ(exc_mcause, MCAUSE_ILLEGAL_INSN);
 }
@@ -93,15 +95,14 @@ static void test_illegal_many_times(void)
 static void test_fetch_fault(void)
 {
     uint32_t before = exc_count;
-    __asm__ volatile (
-        "la   t0, 1f\n\t"
-        "sw   t0, 0(%0)\n\t"
-        "li   t1, 0x00090000\n\t"
-        "jr   t1\n\t"
-        "1:\n\t"
-        :
-        : "r"(&resume_at)
-        : "t0", "t1", "memory");
+    __asm__ volatile("la   t0, 1f\n\t"
+                     "sw   t0, 0(%0)\n\t"
+                     "li   t1, 0x00090000\n\t"
+                     "jr   t1\n\t"
+                     "1:\n\t"
+                     :
+                     : "r"(&resume_at)
+                     : "t0", "t1", "memory");
     CHECK_EQ(exc_count, before + 1);
     CHECK_EQ(exc_mcause, CAUSE_INSN_ACCESS_FAULT);
     CHECK_EQ(exc_mtval, 0x00090000u);

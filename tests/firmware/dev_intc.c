@@ -82,11 +82,11 @@ static void test_latch_ack(void)
     CHECK(p & (1u << LINE_A));
     /* enabled: the line reaches mip (registered: a few instructions later) */
     MMIO32(INTC_ENABLE) = 1u << LINE_A;
-    __asm__ volatile ("nop; nop");
+    __asm__ volatile("nop; nop");
     CHECK(csr_read(mip) & MIP_FAST(LINE_A));
     /* ACK lowers it */
     MMIO32(INTC_ACK) = 1u << LINE_A;
-    __asm__ volatile ("nop; nop");
+    __asm__ volatile("nop; nop");
     CHECK_EQ(csr_read(mip) & MIP_FAST(LINE_A), 0);
     MMIO32(INTC_ENABLE) = 0;
 }
@@ -94,7 +94,7 @@ static void test_latch_ack(void)
 static void test_enable_register(void)
 {
     MMIO32(INTC_ENABLE) = 0xFFFFFFFFu;
-    CHECK_EQ(MMIO32(INTC_ENABLE), 0x7FFF);     /* 15 fast lines */
+    CHECK_EQ(MMIO32(INTC_ENABLE), 0x7FFF); /* 15 fast lines */
     MMIO32(INTC_ENABLE) = 0x1234;
     CHECK_EQ(MMIO32(INTC_ENABLE), 0x1234);
     MMIO32(INTC_ENABLE) = 0;
@@ -166,7 +166,7 @@ static void test_fast_priority(void)
     csr_set(mie, MIE_FAST(LINE_B) | MIE_FAST(LINE_C));
     bsp_irq_enable();
     for (int i = 0; i < 20; i++)
-        __asm__ volatile ("nop");
+        __asm__ volatile("nop");
     bsp_irq_disable();
     csr_clear(mie, MIE_FAST_ALL);
     MMIO32(INTC_ENABLE) = 0;
@@ -182,11 +182,11 @@ static void test_msip(void)
     CHECK_EQ(MMIO32(INTC_MSIP), 0);
     MMIO32(INTC_MSIP) = 1;
     CHECK_EQ(MMIO32(INTC_MSIP), 1);
-    __asm__ volatile ("nop; nop");
+    __asm__ volatile("nop; nop");
     CHECK(csr_read(mip) & MIP_MSIP);
     MMIO32(INTC_MSIP) = 0;
     CHECK_EQ(MMIO32(INTC_MSIP), 0);
-    __asm__ volatile ("nop; nop");
+    __asm__ volatile("nop; nop");
     CHECK_EQ(csr_read(mip) & MIP_MSIP, 0);
 
     log_n = 0;
@@ -194,7 +194,7 @@ static void test_msip(void)
     bsp_irq_enable();
     bsp_soft_irq_raise();
     for (int i = 0; i < 10; i++)
-        __asm__ volatile ("nop");
+        __asm__ volatile("nop");
     bsp_irq_disable();
     csr_clear(mie, MIE_MSIE);
     CHECK_EQ(log_n, 1);
@@ -210,15 +210,15 @@ static void test_class_priority(void)
     MMIO32(INTC_ENABLE) = 1u << LINE_B;
     MMIO32(INTC_MSIP) = 1;
     MMIO32(TIMER_MTIMECMPH) = 0;
-    MMIO32(TIMER_MTIMECMP) = 0;             /* in the past: the timer line rises */
-    __asm__ volatile ("nop; nop; nop; nop");
+    MMIO32(TIMER_MTIMECMP) = 0; /* in the past: the timer line rises */
+    __asm__ volatile("nop; nop; nop; nop");
     uint32_t m = csr_read(mip);
     CHECK_EQ(m & (MIP_FAST(LINE_B) | MIP_MSIP | MIP_MTIP), MIP_FAST(LINE_B) | MIP_MSIP | MIP_MTIP);
     log_n = 0;
     csr_set(mie, MIE_FAST(LINE_B) | MIE_MSIE | MIE_MTIE);
     bsp_irq_enable();
     for (int i = 0; i < 10; i++)
-        __asm__ volatile ("nop");
+        __asm__ volatile("nop");
     bsp_irq_disable();
     csr_write(mie, 0);
     MMIO32(INTC_ENABLE) = 0;

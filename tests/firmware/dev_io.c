@@ -55,16 +55,16 @@ static void outputs_and_gpio(void)
     bsp_io_out(0, 1);
     bsp_io_out(31, 0xdeadbeef);
     CHECK_EQ(bsp_gpio_level(), 0);
-    bsp_gpio_set(0x5);                     /* edges: pin 0 and pin 2 rise */
+    bsp_gpio_set(0x5); /* edges: pin 0 and pin 2 rise */
     CHECK_EQ(bsp_gpio_level(), 0x5);
-    bsp_gpio_set(0x4);                     /* already high: no edge */
+    bsp_gpio_set(0x4); /* already high: no edge */
     CHECK_EQ(bsp_gpio_level(), 0x5);
-    bsp_gpio_clear(0x1);                   /* pin 0 falls */
+    bsp_gpio_clear(0x1); /* pin 0 falls */
     CHECK_EQ(bsp_gpio_level(), 0x4);
-    bsp_gpio_clear(0x1);                   /* already low: no edge */
+    bsp_gpio_clear(0x1); /* already low: no edge */
     for (uint32_t k = 0; k < 10; k++)
         bsp_io_out(1, k);
-    bsp_gpio_clear(0x4);                   /* pin 2 falls */
+    bsp_gpio_clear(0x4); /* pin 2 falls */
     CHECK_EQ(bsp_gpio_level(), 0);
     bsp_io_out(2, 0x80000000u);
 }

@@ -21,16 +21,15 @@ static uint32_t wait_settled(void)
 static void measure(uint32_t loops, uint32_t *dt, uint32_t *dc)
 {
     uint32_t t0, c0, t1, c1;
-    __asm__ volatile (
-        "lw   %0, 0(%5)\n\t"
-        "csrr %1, mcycle\n\t"
-        "1: addi %4, %4, -1\n\t"
-        "bnez %4, 1b\n\t"
-        "lw   %2, 0(%5)\n\t"
-        "csrr %3, mcycle\n\t"
-        : "=&r"(t0), "=&r"(c0), "=&r"(t1), "=&r"(c1), "+r"(loops)
-        : "r"(TIMER_MTIME)
-        : "memory");
+    __asm__ volatile("lw   %0, 0(%5)\n\t"
+                     "csrr %1, mcycle\n\t"
+                     "1: addi %4, %4, -1\n\t"
+                     "bnez %4, 1b\n\t"
+                     "lw   %2, 0(%5)\n\t"
+                     "csrr %3, mcycle\n\t"
+                     : "=&r"(t0), "=&r"(c0), "=&r"(t1), "=&r"(c1), "+r"(loops)
+                     : "r"(TIMER_MTIME)
+                     : "memory");
     *dt = t1 - t0;
     *dc = c1 - c0;
 }

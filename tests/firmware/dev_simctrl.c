@@ -5,7 +5,7 @@
  * The .expect compares stdout exactly and the exit status. */
 #include "bsp/bsp.h"
 
-#define CHAR8(a)  (*(volatile uint8_t *)(uintptr_t)(a))
+#define CHAR8(a) (*(volatile uint8_t *)(uintptr_t)(a))
 #define CHAR16(a) (*(volatile uint16_t *)(uintptr_t)(a))
 
 int main(void)

@@ -11,8 +11,8 @@
 
 #ifdef TIMEBASE_CYCLE
 #define CYCLES_PER_TICK 1
-#define TOL 16          /* ticks of slack for a polling loop of a few instructions */
-#define IRQ_TOL 80      /* ticks from the match to the handler's read (BSP entry saves 16 registers) */
+#define TOL 16     /* ticks of slack for a polling loop of a few instructions */
+#define IRQ_TOL 80 /* ticks from the match to the handler's read (BSP entry saves 16 registers) */
 #else
 #define CYCLES_PER_TICK 10
 #define TOL 2
@@ -37,16 +37,15 @@ static uint32_t mtip(void) { return csr_read(mip) & MIP_MTIP; }
 static void test_rate(void)
 {
     uint32_t t0, c0, t1, c1, n = 2000;
-    __asm__ volatile (
-        "lw   %0, 0(%5)\n\t"
-        "csrr %1, mcycle\n\t"
-        "1: addi %4, %4, -1\n\t"
-        "bnez %4, 1b\n\t"
-        "lw   %2, 0(%5)\n\t"
-        "csrr %3, mcycle\n\t"
-        : "=&r"(t0), "=&r"(c0), "=&r"(t1), "=&r"(c1), "+r"(n)
-        : "r"(TIMER_MTIME)
-        : "memory");
+    __asm__ volatile("lw   %0, 0(%5)\n\t"
+                     "csrr %1, mcycle\n\t"
+                     "1: addi %4, %4, -1\n\t"
+                     "bnez %4, 1b\n\t"
+                     "lw   %2, 0(%5)\n\t"
+                     "csrr %3, mcycle\n\t"
+                     : "=&r"(t0), "=&r"(c0), "=&r"(t1), "=&r"(c1), "+r"(n)
+                     : "r"(TIMER_MTIME)
+                     : "memory");
     uint32_t dt = t1 - t0, dc = c1 - c0;
     CHECK(dc > 4000);
 #ifdef TIMEBASE_CYCLE
@@ -91,7 +90,7 @@ static void test_compare_registers(void)
     MMIO32(TIMER_MTIMECMP) = 0x12345678u;
     CHECK_EQ(MMIO32(TIMER_MTIMECMP), 0x12345678u);
     CHECK_EQ(MMIO32(TIMER_MTIMECMPH), 0x9ABCDEF0u);
-    CHECK_EQ(mtip(), 0);          /* far in the future */
+    CHECK_EQ(mtip(), 0); /* far in the future */
     bsp_timer_set_compare(~0ull);
     CHECK_EQ(MMIO32(TIMER_MTIMECMP), 0xFFFFFFFFu);
     CHECK_EQ(MMIO32(TIMER_MTIMECMPH), 0xFFFFFFFFu);
@@ -129,7 +128,7 @@ static void test_match_time_and_sticky(void)
     MMIO32(TIMER_MTIME) = 0;
     CHECK(MMIO32(TIMER_MTIME) < cmp);
     for (int i = 0; i < 50; i++)
-        __asm__ volatile ("nop");
+        __asm__ volatile("nop");
     CHECK(mtip() != 0);
     CHECK(mtip() != 0);
     /* writing MTIMECMPH (even the same value) lowers it */
@@ -148,7 +147,7 @@ static void test_match_time_and_sticky(void)
 
     /* a compare value already in the past raises the line at once */
     MMIO32(TIMER_MTIMECMP) = 0;
-    __asm__ volatile ("nop; nop; nop");
+    __asm__ volatile("nop; nop; nop");
     CHECK(mtip() != 0);
     bsp_timer_set_compare(~0ull);
     CHECK_EQ(mtip(), 0);
@@ -172,8 +171,9 @@ static void test_interrupt(void)
     CHECK(irq_mtime >= cmp);
     CHECK(irq_mtime <= cmp + IRQ_TOL);
     if (irq_mtime > cmp + IRQ_TOL)
-        bsp_printf("interrupt handler read mtime %u, mtimecmp %u\n", (unsigned)irq_mtime, (unsigned)cmp);
-    CHECK_EQ(mtip(), 0);            /* the handler wrote mtimecmp */
+        bsp_printf("interrupt handler read mtime %u, mtimecmp %u\n", (unsigned)irq_mtime,
+                   (unsigned)cmp);
+    CHECK_EQ(mtip(), 0); /* the handler wrote mtimecmp */
 }
 
 /* wfi wakes on an interrupt enabled in mie even with mstatus.MIE clear; no trap. */

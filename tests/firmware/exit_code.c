@@ -1,12 +1,6 @@
 /* Exit code 42 through bsp_exit from a nested call (main never returns). */
 #include "bsp/bsp.h"
 
-static __attribute__((noinline, noreturn)) void finish(int code)
-{
-    bsp_exit(code);
-}
+static __attribute__((noinline, noreturn)) void finish(int code) { bsp_exit(code); }
 
-int main(void)
-{
-    finish(42);
-}
+int main(void) { finish(42); }

@@ -17,26 +17,26 @@
 #define IDLE_MS 100000
 #endif
 #ifndef IDLE_WORK_LOOPS
-#define IDLE_WORK_LOOPS 10          /* 4 cycles each: about 40 cycles of work */
+#define IDLE_WORK_LOOPS 10 /* 4 cycles each: about 40 cycles of work */
 #endif
 
-#define TICK_COUNTS 10000u                  /* 1 ms of a 10 MHz mtime */
+#define TICK_COUNTS 10000u /* 1 ms of a 10 MHz mtime */
 
 static volatile uint32_t ticks;
-static uint32_t next_lo, next_hi;           /* the mtimecmp programmed last */
+static uint32_t next_lo, next_hi; /* the mtimecmp programmed last */
 
 __attribute__((interrupt("machine"))) void bsp_vector_timer(void)
 {
     uint32_t lo = next_lo + TICK_COUNTS;
-    if (lo < next_lo) {                     /* carry into the high word */
+    if (lo < next_lo) { /* carry into the high word */
         MMIO32(TIMER_MTIMECMP) = 0xFFFFFFFFu;
         MMIO32(TIMER_MTIMECMPH) = ++next_hi;
     }
-    MMIO32(TIMER_MTIMECMP) = lo;            /* also clears the interrupt */
+    MMIO32(TIMER_MTIMECMP) = lo; /* also clears the interrupt */
     next_lo = lo;
 
     uint32_t n = IDLE_WORK_LOOPS;
-    __asm__ volatile ("1: addi %0, %0, -1\n\tbnez %0, 1b" : "+r"(n));
+    __asm__ volatile("1: addi %0, %0, -1\n\tbnez %0, 1b" : "+r"(n));
     ticks = ticks + 1;
 }
 

@@ -2,8 +2,12 @@
  * and division overflow"), executed as real instructions through inline asm. */
 #include "check.h"
 
-#define RR(op, a, b) ({ uint32_t r_; \
-    __asm__ volatile (op " %0, %1, %2" : "=r"(r_) : "r"((uint32_t)(a)), "r"((uint32_t)(b))); r_; })
+#define RR(op, a, b)                                                                            \
+    ({                                                                                          \
+        uint32_t r_;                                                                            \
+        __asm__ volatile(op " %0, %1, %2" : "=r"(r_) : "r"((uint32_t)(a)), "r"((uint32_t)(b))); \
+        r_;                                                                                     \
+    })
 
 int main(void)
 {

@@ -4,7 +4,7 @@
 
 int main(void)
 {
-    const char *volatile null_string = 0;   /* volatile: GCC would warn about a literal NULL */
+    const char *volatile null_string = 0; /* volatile: GCC would warn about a literal NULL */
     bsp_printf("%d %d %d %i\n", 0, 42, -42, -2147483647 - 1);
     bsp_printf("%u %u\n", 0u, 4294967295u);
     bsp_printf("%x %X %08x %#x\n", 0xdeadbeefu, 0xdeadbeefu, 0x1234u, 0xffu);

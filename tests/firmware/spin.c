@@ -2,6 +2,6 @@
 int main(void)
 {
     for (;;) {
-        __asm__ volatile ("");
+        __asm__ volatile("");
     }
 }

@@ -4,7 +4,7 @@
 
 int main(void)
 {
-    __asm__ volatile ("ebreak");
+    __asm__ volatile("ebreak");
     bsp_puts("not reached\n");
     return 0;
 }

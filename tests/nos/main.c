@@ -6,7 +6,7 @@
 #include "bsp/bsp.h"
 #include "check.h"
 
-#define US(t) ((uint32_t)((uint64_t)(t) * 1000000u / bsp_timer_hz())) /* mtime counts -> us */
+#define US(t) ((uint32_t)((uint64_t)(t)*1000000u / bsp_timer_hz())) /* mtime counts -> us */
 
 static uint64_t t0;
 static uint32_t a_at[8], b_at[4];

@@ -9,19 +9,30 @@ static uk_task_t a, b;
 static uint32_t a_stack[128], b_stack[128];
 static uk_sem_t s;
 
-static void lisr(unsigned line) { (void)line; uk_sem_give(&s); }
+static void lisr(unsigned line)
+{
+    (void)line;
+    uk_sem_give(&s);
+}
 
 /* Every call of the configuration, referenced so that --gc-sections keeps it. */
 static void *const volatile api[] = {
-    (void *)uk_task_create, (void *)uk_task_activate, (void *)uk_task_suspend,
-    (void *)uk_task_resume, (void *)uk_task_delete, (void *)uk_task_yield, (void *)uk_task_sleep,
-    (void *)uk_task_sleep_until, (void *)uk_task_self, (void *)uk_task_set_prio,
-    (void *)uk_task_set_slice, (void *)uk_task_state, (void *)uk_task_prio, (void *)uk_time,
-    (void *)uk_tick_hz, (void *)uk_sem_init, (void *)uk_sem_take, (void *)uk_sem_give,
-    (void *)uk_sem_delete, (void *)uk_sem_count, (void *)uk_irq_install, (void *)uk_irq_mask,
-    (void *)uk_irq_unmask, (void *)uk_in_isr, (void *)uk_mutex_init, (void *)uk_mutex_lock,
-    (void *)uk_mutex_unlock, (void *)uk_mutex_delete, (void *)uk_hisr_create,
-    (void *)uk_hisr_activate, (void *)uk_hisr_delete,
+    (void *)uk_task_create,    (void *)uk_task_activate,
+    (void *)uk_task_suspend,   (void *)uk_task_resume,
+    (void *)uk_task_delete,    (void *)uk_task_yield,
+    (void *)uk_task_sleep,     (void *)uk_task_sleep_until,
+    (void *)uk_task_self,      (void *)uk_task_set_prio,
+    (void *)uk_task_set_slice, (void *)uk_task_state,
+    (void *)uk_task_prio,      (void *)uk_time,
+    (void *)uk_tick_hz,        (void *)uk_sem_init,
+    (void *)uk_sem_take,       (void *)uk_sem_give,
+    (void *)uk_sem_delete,     (void *)uk_sem_count,
+    (void *)uk_irq_install,    (void *)uk_irq_mask,
+    (void *)uk_irq_unmask,     (void *)uk_in_isr,
+    (void *)uk_mutex_init,     (void *)uk_mutex_lock,
+    (void *)uk_mutex_unlock,   (void *)uk_mutex_delete,
+    (void *)uk_hisr_create,    (void *)uk_hisr_activate,
+    (void *)uk_hisr_delete,
 };
 
 static void a_entry(void *arg)

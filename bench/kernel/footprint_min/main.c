@@ -11,7 +11,11 @@ static uk_task_t a, b;
 static uint32_t a_stack[128], b_stack[128];
 static uk_sem_t s;
 
-static void lisr(unsigned line) { (void)line; uk_sem_give(&s); }
+static void lisr(unsigned line)
+{
+    (void)line;
+    uk_sem_give(&s);
+}
 
 static void a_entry(void *arg)
 {

@@ -44,7 +44,10 @@ static inline uint32_t mcycle(void)
     return v;
 }
 static inline void tick_mask(void) { __asm__ volatile("csrc mie, %0" : : "r"(1u << 7) : "memory"); }
-static inline void tick_unmask(void) { __asm__ volatile("csrs mie, %0" : : "r"(1u << 7) : "memory"); }
+static inline void tick_unmask(void)
+{
+    __asm__ volatile("csrs mie, %0" : : "r"(1u << 7) : "memory");
+}
 
 static uint32_t empty;
 static volatile uint32_t t0, worst;
@@ -113,17 +116,17 @@ static void measure_empty(void)
     empty = e;
 }
 
-#define PAIR(name, body)                               \
-    do {                                               \
-        worst = 0;                                     \
-        for (int k = 0; k <= REPS; k++) {              \
-            uint32_t a_ = mcycle();                    \
-            body;                                      \
-            uint32_t d_ = mcycle() - a_ - empty;       \
-            if (k && d_ > worst)                       \
-                worst = d_;                            \
-        }                                              \
-        bsp_printf("%s %u\n", name, (unsigned)worst);  \
+#define PAIR(name, body)                              \
+    do {                                              \
+        worst = 0;                                    \
+        for (int k = 0; k <= REPS; k++) {             \
+            uint32_t a_ = mcycle();                   \
+            body;                                     \
+            uint32_t d_ = mcycle() - a_ - empty;      \
+            if (k && d_ > worst)                      \
+                worst = d_;                           \
+        }                                             \
+        bsp_printf("%s %u\n", name, (unsigned)worst); \
     } while (0)
 
 /* The size in decimal after "port " (no printf into a buffer in the BSP). */
@@ -213,7 +216,8 @@ static void l_entry(void *arg)
     PAIR("sem_give_take", (uk_sem_give(&s), uk_sem_take(&s, UK_NO_WAIT)));
     PAIR("mutex_uncontended", (uk_mutex_lock(&m, UK_FOREVER), uk_mutex_unlock(&m)));
     uint32_t got;
-    PAIR("flags_set_wait", (uk_flags_set(&f, 1), uk_flags_wait(&f, 1, UK_FLAGS_ANY | UK_FLAGS_CLEAR, &got, UK_NO_WAIT)));
+    PAIR("flags_set_wait", (uk_flags_set(&f, 1),
+                            uk_flags_wait(&f, 1, UK_FLAGS_ANY | UK_FLAGS_CLEAR, &got, UK_NO_WAIT)));
     PAIR("pool_alloc_free", (uk_pool_alloc(&pool, &p, UK_NO_WAIT), uk_pool_free(&pool, p)));
     /* Contended mutex with inheritance. */
     mode = 3;
@@ -223,7 +227,7 @@ static void l_entry(void *arg)
         if (k == 1)
             worst = 0;
         uk_mutex_lock(&m, UK_FOREVER);
-        uk_sem_give(&go);  /* H runs, blocks on m: we inherit its priority */
+        uk_sem_give(&go);    /* H runs, blocks on m: we inherit its priority */
         uk_mutex_unlock(&m); /* m passes to H, which runs and unlocks */
     }
     bsp_printf("mutex_contended %u\n", (unsigned)worst);

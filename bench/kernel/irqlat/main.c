@@ -70,9 +70,9 @@ static void irq_entry(void *arg)
         uk_sem_take(&hisr_sem, UK_NO_WAIT);
         work(2);
         if (++n_task >= TARGET) {
-            bsp_printf("lisr %u hisr %u mutex %u yield %u ping %u ctl %u\n",
-                       (unsigned)n_lisr, (unsigned)n_hisr, (unsigned)n_mutex,
-                       (unsigned)n_yield, (unsigned)n_ping, (unsigned)n_ctl);
+            bsp_printf("lisr %u hisr %u mutex %u yield %u ping %u ctl %u\n", (unsigned)n_lisr,
+                       (unsigned)n_hisr, (unsigned)n_mutex, (unsigned)n_yield, (unsigned)n_ping,
+                       (unsigned)n_ctl);
             bsp_exit(0);
         }
     }

@@ -47,10 +47,7 @@ static inline uint32_t mcycle(void)
     return v;
 }
 
-static inline void tick_mask(void)
-{
-    __asm__ volatile("csrc mie, %0" : : "r"(1u << 7) : "memory");
-}
+static inline void tick_mask(void) { __asm__ volatile("csrc mie, %0" : : "r"(1u << 7) : "memory"); }
 static inline void tick_unmask(void)
 {
     __asm__ volatile("csrs mie, %0" : : "r"(1u << 7) : "memory");

@@ -30,7 +30,8 @@ int bsp_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int bsp_vprintf(const char *fmt, va_list ap);
 /* As snprintf: writes at most size - 1 characters and a NUL into buf,
  * returns the length the full output would have. */
-int bsp_snprintf(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+int bsp_snprintf(char *buf, size_t size, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 int bsp_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap);
 
 /* ---- Memory functions (bsp/src/string.c; GCC may also call them itself) ---------- */
@@ -119,7 +120,10 @@ static inline uint32_t bsp_cpu_hz(void) { return MMIO32(POWER_FREQ_HZ); }
 static inline uint32_t bsp_cpu_millivolts(void) { return MMIO32(POWER_MILLIVOLTS); }
 /* Requests operating point `index`; the core runs at the old point until it settles. */
 static inline void bsp_opp_select(unsigned index) { MMIO32(POWER_OPP_SELECT) = index; }
-static inline int bsp_opp_switching(void) { return (MMIO32(POWER_STATUS) & POWER_STATUS_SWITCHING) != 0; }
+static inline int bsp_opp_switching(void)
+{
+    return (MMIO32(POWER_STATUS) & POWER_STATUS_SWITCHING) != 0;
+}
 
 /* ---- Linker-script symbols ----------------------------------------------------------- */
 

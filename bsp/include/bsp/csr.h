@@ -42,18 +42,36 @@
 #define BSP_CSR_STR_(x) #x
 #define BSP_CSR_STR(x) BSP_CSR_STR_(x)
 
-#define csr_read(csr) ({ uint32_t v_; \
-    __asm__ volatile ("csrr %0, " BSP_CSR_STR(csr) : "=r"(v_)); v_; })
+#define csr_read(csr)                                              \
+    ({                                                             \
+        uint32_t v_;                                               \
+        __asm__ volatile("csrr %0, " BSP_CSR_STR(csr) : "=r"(v_)); \
+        v_;                                                        \
+    })
 #define csr_write(csr, val) \
-    __asm__ volatile ("csrw " BSP_CSR_STR(csr) ", %0" :: "rK"((uint32_t)(val)) : "memory")
+    __asm__ volatile("csrw " BSP_CSR_STR(csr) ", %0" ::"rK"((uint32_t)(val)) : "memory")
 #define csr_set(csr, bits) \
-    __asm__ volatile ("csrs " BSP_CSR_STR(csr) ", %0" :: "rK"((uint32_t)(bits)) : "memory")
+    __asm__ volatile("csrs " BSP_CSR_STR(csr) ", %0" ::"rK"((uint32_t)(bits)) : "memory")
 #define csr_clear(csr, bits) \
-    __asm__ volatile ("csrc " BSP_CSR_STR(csr) ", %0" :: "rK"((uint32_t)(bits)) : "memory")
-#define csr_read_set(csr, bits) ({ uint32_t v_; \
-    __asm__ volatile ("csrrs %0, " BSP_CSR_STR(csr) ", %1" : "=r"(v_) : "rK"((uint32_t)(bits)) : "memory"); v_; })
-#define csr_read_clear(csr, bits) ({ uint32_t v_; \
-    __asm__ volatile ("csrrc %0, " BSP_CSR_STR(csr) ", %1" : "=r"(v_) : "rK"((uint32_t)(bits)) : "memory"); v_; })
+    __asm__ volatile("csrc " BSP_CSR_STR(csr) ", %0" ::"rK"((uint32_t)(bits)) : "memory")
+#define csr_read_set(csr, bits)                               \
+    ({                                                        \
+        uint32_t v_;                                          \
+        __asm__ volatile("csrrs %0, " BSP_CSR_STR(csr) ", %1" \
+                         : "=r"(v_)                           \
+                         : "rK"((uint32_t)(bits))             \
+                         : "memory");                         \
+        v_;                                                   \
+    })
+#define csr_read_clear(csr, bits)                             \
+    ({                                                        \
+        uint32_t v_;                                          \
+        __asm__ volatile("csrrc %0, " BSP_CSR_STR(csr) ", %1" \
+                         : "=r"(v_)                           \
+                         : "rK"((uint32_t)(bits))             \
+                         : "memory");                         \
+        v_;                                                   \
+    })
 #endif
 
 #endif /* BSP_CSR_H */

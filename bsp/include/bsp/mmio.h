@@ -106,7 +106,7 @@
 #ifndef __ASSEMBLER__
 #include <stdint.h>
 
-#define MMIO32(addr)            (*(volatile uint32_t *)(uintptr_t)(addr))
+#define MMIO32(addr) (*(volatile uint32_t *)(uintptr_t)(addr))
 
 static inline uint32_t mmio_read32(uintptr_t addr) { return MMIO32(addr); }
 static inline void mmio_write32(uintptr_t addr, uint32_t value) { MMIO32(addr) = value; }

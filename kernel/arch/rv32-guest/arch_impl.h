@@ -109,15 +109,12 @@ static inline __attribute__((always_inline)) void uk__arch_irq_stack_set(uint32_
     uk__guest_irq_sp = top;
 }
 
-static inline __attribute__((always_inline)) void uk__arch_tail_clear(void)
-{
-    hv_vcpu.msip = 0;
-}
+static inline __attribute__((always_inline)) void uk__arch_tail_clear(void) { hv_vcpu.msip = 0; }
 
 /* The fatal report: "ubik: fatal: WHAT NAME" (WHAT alone for a NULL name) on the BSP's
  * console, then the system stops with exit_code. */
-static inline __attribute__((always_inline, noreturn)) void uk__arch_fatal(const char *what, const char *name,
-                                                                           int exit_code)
+static inline __attribute__((always_inline, noreturn)) void
+uk__arch_fatal(const char *what, const char *name, int exit_code)
 {
     bsp_printf("ubik: fatal: %s%s%s\n", what, name ? " " : "", name ? name : "");
     bsp_exit(exit_code);

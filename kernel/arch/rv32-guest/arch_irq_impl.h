@@ -11,7 +11,6 @@
 /* The virtual CPU page (bsp/guest/src/hv_vcpu.c registers it with the hypervisor). */
 extern struct hv_vcpu hv_vcpu;
 
-
 /* Something pending and enabled (ie aside): ask the hypervisor to deliver it. */
 static inline __attribute__((always_inline)) void uk__guest_sync(void)
 {

@@ -19,7 +19,8 @@ extern void uk__resume_full(void);
 
 /* A full switch frame at the top of the stack (layout in switch.S): resumed, it returns to
  * uk__arch_context_start with s0 = fn, s1 = arg. */
-UK_OTHER_FN(uk__arch_context_init) void *uk__arch_context_init(void *stack_base, size_t stack_bytes, void (*fn)(void *), void *arg)
+UK_OTHER_FN(uk__arch_context_init)
+void *uk__arch_context_init(void *stack_base, size_t stack_bytes, void (*fn)(void *), void *arg)
 {
     uintptr_t top = ((uintptr_t)stack_base + stack_bytes) & ~(uintptr_t)15;
     uint32_t *frame = (uint32_t *)(top - 64);
@@ -52,14 +53,14 @@ UK_OTHER_FN(uk__arch_irq_stack_init) void uk__arch_irq_stack_init(uint32_t *top)
  * timer interrupt's short path in switch.S as well: global, under uk__ names. */
 uint64_t uk__next_tick;
 #define next_tick uk__next_tick
-static uint32_t tick_hz;      /* ticks per second (system.toml tick_hz) */
-uint32_t uk__timer_hz;        /* mtime's rate the period was computed for */
+static uint32_t tick_hz; /* ticks per second (system.toml tick_hz) */
+uint32_t uk__timer_hz;   /* mtime's rate the period was computed for */
 #define timer_hz uk__timer_hz
-uint32_t uk__tick_period;     /* whole mtime counts per tick (at least 1) */
+uint32_t uk__tick_period; /* whole mtime counts per tick (at least 1) */
 #define tick_period uk__tick_period
-uint32_t uk__tick_rem;        /* timer_hz % tick_hz: the fraction, in 1/tick_hz counts */
+uint32_t uk__tick_rem; /* timer_hz % tick_hz: the fraction, in 1/tick_hz counts */
 #define tick_rem uk__tick_rem
-static uint32_t tick_frac;    /* the fractions accumulated, < tick_hz */
+static uint32_t tick_frac; /* the fractions accumulated, < tick_hz */
 
 static UK_TIME_FN(set_rate) void set_rate(uint32_t rate)
 {
@@ -95,7 +96,6 @@ static UK_TIME_FN(advance) void advance(void)
     step();
 }
 
-
 UK_TIME_FN(uk__arch_timer_start) void uk__arch_timer_start(uint32_t hz)
 {
     tick_hz = hz ? hz : 1;
@@ -122,7 +122,4 @@ UK_TIME_FN(uk__arch_timer_ack) void uk__arch_timer_ack(void)
     uk__arch_timer_unmask();
 }
 
-UK_SCHED_FN(uk__arch_tail_ack) void uk__arch_tail_ack(void)
-{
-    uk__arch_tail_clear();
-}
+UK_SCHED_FN(uk__arch_tail_ack) void uk__arch_tail_ack(void) { uk__arch_tail_clear(); }

@@ -19,8 +19,8 @@ static inline __attribute__((always_inline)) int uk__arch_yield_fast(void)
                      : "=r"(r)
                      :
                      : "ra", "t0", "t1", "t2", "t3", "t4", "t5", "t6", "a1", "a2", "a3", "a4", "a5",
-                       "a6", "a7", "s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9", "s10",
-                       "s11", "memory");
+                       "a6", "a7", "s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9",
+                       "s10", "s11", "memory");
     return r;
 }
 

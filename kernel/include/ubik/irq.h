@@ -19,21 +19,21 @@ static inline __attribute__((always_inline)) void uk_irq_restore(unsigned key)
 }
 
 int uk_irq_install(unsigned line, void (*lisr)(unsigned line)); /* fast line 0..14 */
-int uk_irq_mask(uint32_t lines);    /* disable these fast lines (bit i = line i) */
+int uk_irq_mask(uint32_t lines); /* disable these fast lines (bit i = line i) */
 int uk_irq_unmask(uint32_t lines);
-bool uk_in_isr(void);               /* true in a LISR or a HISR */
+bool uk_in_isr(void); /* true in a LISR or a HISR */
 
 /* A HISR: deferred interrupt work with its own stack, scheduled above every task (all
  * activated HISRs run before any task; UK_HISR_PRIOS levels among themselves, 0 highest,
  * FIFO within a level). Its entry runs once per activation, with interrupts enabled. */
 typedef struct uk_hisr {
-    void *sp;                 /* first, as in uk_task_t */
+    void *sp; /* first, as in uk_task_t */
     const char *name;
     void (*entry)(struct uk_hisr *h);
     uint8_t prio;
-    uint8_t running;          /* started and not finished (its stack holds a context) */
-    uint16_t pending;         /* activations not yet run */
-    uk_list_t node;           /* in the HISR ready list of its level */
+    uint8_t running;  /* started and not finished (its stack holds a context) */
+    uint16_t pending; /* activations not yet run */
+    uk_list_t node;   /* in the HISR ready list of its level */
     uint32_t *stack_base;
     size_t stack_bytes;
     uint32_t magic;

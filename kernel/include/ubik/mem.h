@@ -15,7 +15,7 @@ typedef struct uk_heap {
     uint32_t fl_bitmap;
     uint8_t sl_bitmap[UK_HEAP_FL];
     void *free[UK_HEAP_FL][UK_HEAP_SL];
-    uint32_t free_bytes;  /* sum of the free blocks' sizes (headers included) */
+    uint32_t free_bytes; /* sum of the free blocks' sizes (headers included) */
     uint32_t used_blocks;
     uint32_t magic;
 } uk_heap_t;
@@ -31,11 +31,11 @@ int uk_heap_delete(uk_heap_t *h); /* UK_ESTATE while blocks are allocated */
 
 typedef struct uk_pool {
     uint8_t *base;
-    uint32_t block;        /* bytes per block (a multiple of 4, at least 8) */
-    uint32_t bytes;        /* block * the number of blocks: the pool's extent from base */
+    uint32_t block; /* bytes per block (a multiple of 4, at least 8) */
+    uint32_t bytes; /* block * the number of blocks: the pool's extent from base */
     void *free_list;
     uint32_t nfree;
-    uk_heap_t *heap;       /* the heap it was carved from, or NULL */
+    uk_heap_t *heap; /* the heap it was carved from, or NULL */
     uk_list_t waiters;
     uint32_t magic;
 } uk_pool_t;

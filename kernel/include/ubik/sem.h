@@ -6,8 +6,8 @@
 
 typedef struct uk_sem {
     uint32_t count;
-    uint32_t max;        /* 1: binary */
-    uk_list_t waiters;   /* tasks waiting, highest priority first */
+    uint32_t max;      /* 1: binary */
+    uk_list_t waiters; /* tasks waiting, highest priority first */
     uint32_t magic;
 } uk_sem_t;
 

@@ -4,8 +4,8 @@
 
 #include "ubik/types.h"
 
-uk_tick_t uk_time(void);     /* ticks since uk_start() ([kernel] tick_start at the start) */
-uint32_t uk_tick_hz(void);   /* the tick rate */
+uk_tick_t uk_time(void);   /* ticks since uk_start() ([kernel] tick_start at the start) */
+uint32_t uk_tick_hz(void); /* the tick rate */
 
 /* Milliseconds to ticks at uk_tick_hz(), rounded up: the ticks that span at least `ms` (for
  * periods and delays: uk_task_sleep_until, uk_timer_start). Saturates at UK_FOREVER - 1, so

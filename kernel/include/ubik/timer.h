@@ -19,10 +19,10 @@ typedef struct uk_timer {
     uint8_t due;         /* function timers: expired, the call not made yet */
     uint8_t pad;
     void (*fn)(struct uk_timer *tm, void *arg);
-    void *arg;           /* the function's argument, the task, or the flags */
-    uint32_t bits;       /* flags to set */
-    uint32_t expiries;   /* times it has expired since init */
-    uint32_t overruns;   /* expiries whose action could not be carried out */
+    void *arg;         /* the function's argument, the task, or the flags */
+    uint32_t bits;     /* flags to set */
+    uint32_t expiries; /* times it has expired since init */
+    uint32_t overruns; /* expiries whose action could not be carried out */
     uint32_t magic;
 } uk_timer_t;
 

@@ -25,12 +25,13 @@ typedef struct {
     uint32_t magic;            /* UK_DEBUG_MAGIC */
     uint32_t version;          /* UK_DEBUG_VERSION */
     void *const *current_task; /* address of the current-task pointer */
-    void *const *current_hisr; /* address of the current-HISR pointer (it holds NULL when none runs) */
+    void *const
+        *current_hisr; /* address of the current-HISR pointer (it holds NULL when none runs) */
     uint16_t off_name, off_prio, off_state, tcb_size;
-    const void *idle_task;     /* the idle task's TCB (version 2) */
-    void *const *tasks;        /* address of the list head of every live task (version 3) */
-    uint16_t off_next;         /* TCB offset of the list's next pointer */
-    uint16_t off_sp;           /* TCB offset of the saved stack pointer (not running) */
+    const void *idle_task; /* the idle task's TCB (version 2) */
+    void *const *tasks;    /* address of the list head of every live task (version 3) */
+    uint16_t off_next;     /* TCB offset of the list's next pointer */
+    uint16_t off_sp;       /* TCB offset of the saved stack pointer (not running) */
 } uk_debug_info_t;
 
 #define UK_DEBUG_MAGIC 0x4b425531u /* "1UBK" */

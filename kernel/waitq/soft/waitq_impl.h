@@ -11,26 +11,17 @@
 #define UK_WAITQ_PRIO_ORDERED 1
 
 void uk__waitq_insert_ordered(uk_list_t *q, uk_task_t *t); /* wait.c */
-void uk__delta_insert(uk_task_t *t, uk_tick_t ticks);       /* time.c */
-void uk__delta_remove(uk_task_t *t);                        /* time.c */
-unsigned uk__delta_check(void);                              /* time.c, checks = "full" */
+void uk__delta_insert(uk_task_t *t, uk_tick_t ticks);      /* time.c */
+void uk__delta_remove(uk_task_t *t);                       /* time.c */
+unsigned uk__delta_check(void);                            /* time.c, checks = "full" */
 
-static inline void uk__waitq_insert(uk_list_t *q, uk_task_t *t)
-{
-    uk__waitq_insert_ordered(q, t);
-}
+static inline void uk__waitq_insert(uk_list_t *q, uk_task_t *t) { uk__waitq_insert_ordered(q, t); }
 static inline uk_task_t *uk__waitq_first(uk_list_t *q)
 {
     return uk__list_empty(q) ? 0 : UK_CONTAINER_OF(q->next, uk_task_t, wait_node);
 }
-static inline void uk__waitq_remove(uk_task_t *t)
-{
-    uk__list_remove(&t->wait_node);
-}
-static inline void uk__waitq_leave(uk_task_t *t)
-{
-    uk__list_remove(&t->wait_node);
-}
+static inline void uk__waitq_remove(uk_task_t *t) { uk__list_remove(&t->wait_node); }
+static inline void uk__waitq_leave(uk_task_t *t) { uk__list_remove(&t->wait_node); }
 /* Out of q and back in at its new place. */
 static inline void uk__waitq_requeue(uk_list_t *q, uk_task_t *t, uk_prio_t prio)
 {
@@ -39,14 +30,8 @@ static inline void uk__waitq_requeue(uk_list_t *q, uk_task_t *t, uk_prio_t prio)
     uk__waitq_insert(q, t);
 }
 
-static inline void uk__delay_insert(uk_task_t *t, uk_tick_t ticks)
-{
-    uk__delta_insert(t, ticks);
-}
-static inline void uk__delay_remove(uk_task_t *t)
-{
-    uk__delta_remove(t);
-}
+static inline void uk__delay_insert(uk_task_t *t, uk_tick_t ticks) { uk__delta_insert(t, ticks); }
+static inline void uk__delay_remove(uk_task_t *t) { uk__delta_remove(t); }
 /* Only the head counts down (the others count from the one before them); the zeros at the
  * front expire. */
 static inline void uk__delay_tick(void)
@@ -64,10 +49,7 @@ static inline void uk__delay_tick(void)
     }
 }
 #ifdef UK_CONFIG_CHECKS_FULL
-static inline unsigned uk__delay_check(void)
-{
-    return uk__delta_check();
-}
+static inline unsigned uk__delay_check(void) { return uk__delta_check(); }
 #endif
 
 #endif

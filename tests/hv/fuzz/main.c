@@ -21,10 +21,7 @@ extern char __ram_origin[], __ram_length[]; /* the partition, from the link */
 static unsigned surprises;
 static volatile unsigned hits[16];
 
-void on_line(unsigned line)
-{
-    hits[line & 15]++;
-}
+void on_line(unsigned line) { hits[line & 15]++; }
 static uint32_t rng = 0x12345678u;
 
 static uint32_t next(void)
@@ -89,13 +86,13 @@ void fuzz(void *arg)
     for (unsigned i = 0; i < FUZZ_CALLS; i++) {
         uint32_t a0 = next(), a1 = next(), a2 = next(), a3 = next();
         switch (next() % 5) {
-        case 0:
-            expect("sync", hv_call(HV_SYNC, a0, a1, a2, a3), 0);
-            break;
+        case 0: expect("sync", hv_call(HV_SYNC, a0, a1, a2, a3), 0); break;
         case 1: /* a line: 0 if owned, EPERM if another, EINVAL past the last */
             a0 = next() % 4 ? a0 % 20 : a0;
             expect("raise", hv_call(HV_RAISE, a0, a1, a2, a3),
-                   a0 >= 15 ? HV_EINVAL : a0 == OWNED_LINE || a0 == OWNED_LINE2 ? 0 : HV_EPERM);
+                   a0 >= 15                                ? HV_EINVAL
+                   : a0 == OWNED_LINE || a0 == OWNED_LINE2 ? 0
+                                                           : HV_EPERM);
             break;
         case 2: /* never a valid page and table: the guest would corrupt itself */
             if (mine(a0, HV_VCPU_BYTES) && !(a0 & 3) && mine(a1, 128) && !(a1 & 255))

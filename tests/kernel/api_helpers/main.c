@@ -23,9 +23,15 @@ static void check_strerror(void)
     static const struct {
         int code;
         const char *name;
-    } codes[] = {{UK_OK, "UK_OK: "},           {UK_ETIMEOUT, "UK_ETIMEOUT: "}, {UK_EAGAIN, "UK_EAGAIN: "},
-                 {UK_EINVAL, "UK_EINVAL: "},   {UK_EPERM, "UK_EPERM: "},       {UK_ENOMEM, "UK_ENOMEM: "},
-                 {UK_EDELETED, "UK_EDELETED: "}, {UK_ESTATE, "UK_ESTATE: "},   {UK_EINTR, "UK_EINTR: "}};
+    } codes[] = {{UK_OK, "UK_OK: "},
+                 {UK_ETIMEOUT, "UK_ETIMEOUT: "},
+                 {UK_EAGAIN, "UK_EAGAIN: "},
+                 {UK_EINVAL, "UK_EINVAL: "},
+                 {UK_EPERM, "UK_EPERM: "},
+                 {UK_ENOMEM, "UK_ENOMEM: "},
+                 {UK_EDELETED, "UK_EDELETED: "},
+                 {UK_ESTATE, "UK_ESTATE: "},
+                 {UK_EINTR, "UK_EINTR: "}};
     for (unsigned i = 0; i < sizeof codes / sizeof codes[0]; i++) {
         const char *s = uk_strerror(codes[i].code);
         CHECK(s != 0 && starts_with(s, codes[i].name));
@@ -44,12 +50,12 @@ static void check_ms_to_ticks(void)
 {
     CHECK_EQ(uk_tick_hz(), 2500);
     CHECK_EQ(uk_ms_to_ticks(0), 0);
-    CHECK_EQ(uk_ms_to_ticks(1), 3);  /* 2.5 ticks: rounded up */
+    CHECK_EQ(uk_ms_to_ticks(1), 3); /* 2.5 ticks: rounded up */
     CHECK_EQ(uk_ms_to_ticks(2), 5);
-    CHECK_EQ(uk_ms_to_ticks(3), 8);  /* 7.5 */
+    CHECK_EQ(uk_ms_to_ticks(3), 8);      /* 7.5 */
     CHECK_EQ(uk_ms_to_ticks(999), 2498); /* 2497.5 */
     CHECK_EQ(uk_ms_to_ticks(1000), 2500);
-    CHECK_EQ(uk_ms_to_ticks(1001), 2503); /* 2502.5: the carry across whole seconds */
+    CHECK_EQ(uk_ms_to_ticks(1001), 2503);               /* 2502.5: the carry across whole seconds */
     CHECK_EQ(uk_ms_to_ticks(1717986917u), 4294967293u); /* 4294967292.5 */
     CHECK_EQ(uk_ms_to_ticks(1717986918u), UK_FOREVER - 1); /* exactly 2^32 - 1: not FOREVER */
     CHECK_EQ(uk_ms_to_ticks(0xFFFFFFFFu), UK_FOREVER - 1); /* would overflow: saturates */
@@ -101,7 +107,8 @@ int main(void)
 {
     uk_init();
     CHECK_EQ(uk_sem_init(&never, 0, 1), UK_OK);
-    CHECK_EQ(uk_task_create(&main_t, "main", main_entry, 0, 1, main_stack, sizeof main_stack), UK_OK);
+    CHECK_EQ(uk_task_create(&main_t, "main", main_entry, 0, 1, main_stack, sizeof main_stack),
+             UK_OK);
     uk_task_activate(&main_t);
     uk_start();
     return 99;

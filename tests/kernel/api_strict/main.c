@@ -24,7 +24,12 @@ static void waiter_entry(void *arg)
     (void)arg;
     waiter_result = uk_sem_take(&s, UK_FOREVER);
 }
-static void other_entry(void *arg) { (void)arg; for (;;) uk_task_sleep(100); }
+static void other_entry(void *arg)
+{
+    (void)arg;
+    for (;;)
+        uk_task_sleep(100);
+}
 static void hisr_entry(uk_hisr_t *x) { (void)x; }
 
 static void lisr(unsigned line)

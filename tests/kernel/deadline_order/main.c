@@ -20,10 +20,7 @@
 static uk_task_t ctl, w[NW];
 static uint32_t ctl_stack[256], w_stack[NW][256];
 
-static void logger(void *arg)
-{
-    L((char)(uintptr_t)arg);
-}
+static void logger(void *arg) { L((char)(uintptr_t)arg); }
 
 /* Worker i logs `c` once, at priority `prio`, due `rel` ticks after it becomes ready (0: no
  * deadline). Created, not activated. */
@@ -31,7 +28,9 @@ static void make(int i, char c, uint8_t prio, uk_tick_t rel)
 {
     if (uk_task_state(&w[i]) != UK_TASK_DELETED)
         CHECK_EQ(uk_task_delete(&w[i]), UK_OK);
-    CHECK_EQ(uk_task_create(&w[i], "w", logger, (void *)(uintptr_t)c, prio, w_stack[i], sizeof w_stack[i]), UK_OK);
+    CHECK_EQ(uk_task_create(&w[i], "w", logger, (void *)(uintptr_t)c, prio, w_stack[i],
+                            sizeof w_stack[i]),
+             UK_OK);
     CHECK_EQ(uk_task_set_deadline(&w[i], rel), UK_OK);
 }
 
@@ -113,7 +112,8 @@ static void controller(void *arg)
 
     /* uk_task_sleep_until: each job due at its next release; a late job due one period after
      * its own release. */
-    CHECK_EQ(uk_task_create(&w[5], "periodic", periodic, 0, 50, w_stack[5], sizeof w_stack[5]), UK_OK);
+    CHECK_EQ(uk_task_create(&w[5], "periodic", periodic, 0, 50, w_stack[5], sizeof w_stack[5]),
+             UK_OK);
     CHECK_EQ(uk_task_activate(&w[5]), UK_OK);
     CHECK_EQ(uk_task_sleep(30), UK_OK);
     for (int k = 0; k < 3; k++)

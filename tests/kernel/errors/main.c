@@ -14,8 +14,8 @@ static uk_task_t main_t, spare, waiter, waiter2, owner, mwaiter;
 static uint32_t main_stack[STK], spare_stack[STK], waiter_stack[STK], waiter2_stack[STK],
     owner_stack[STK], mwaiter_stack[STK];
 static uint32_t hisr_stack[STK], hisr2_stack[STK];
-static uk_task_t zero_task;  /* never created: every call refuses it */
-static uk_sem_t zero_sem;    /* never initialised */
+static uk_task_t zero_task; /* never created: every call refuses it */
+static uk_sem_t zero_sem;   /* never initialised */
 static uk_mutex_t zero_mutex;
 static uk_hisr_t zero_hisr;
 static uk_sem_t s0, s1, hold;
@@ -86,12 +86,13 @@ static void forbidden_calls(bool in_lisr)
     CHECK_EQ(uk_task_sleep(1), UK_EPERM);
     CHECK_EQ(uk_task_sleep(0), UK_EPERM);
     CHECK_EQ(uk_task_sleep_until(&lw, 5), UK_EPERM);
-    CHECK_EQ(lw, uk_time()); /* untouched */
-    CHECK_EQ(uk_task_suspend(0), UK_EPERM);       /* the interrupted task */
+    CHECK_EQ(lw, uk_time());                /* untouched */
+    CHECK_EQ(uk_task_suspend(0), UK_EPERM); /* the interrupted task */
     CHECK_EQ(uk_task_suspend(&main_t), UK_EPERM);
     CHECK_EQ(uk_task_delete(0), UK_EPERM);
     CHECK_EQ(uk_task_delete(&main_t), UK_EPERM);
-    CHECK_EQ(uk_task_create(&spare, "spare", spare_task, 0, 20, spare_stack, sizeof spare_stack), UK_EPERM);
+    CHECK_EQ(uk_task_create(&spare, "spare", spare_task, 0, 20, spare_stack, sizeof spare_stack),
+             UK_EPERM);
     CHECK_EQ(uk_task_state(&main_t), UK_TASK_RUNNING);
 }
 
@@ -128,16 +129,24 @@ static void task_errors(void)
 {
     CHECK_EQ(uk_task_sleep(1), UK_OK); /* a fresh time slice (rr) */
     /* uk_task_create: arguments. */
-    CHECK_EQ(uk_task_create(0, "x", dummy_entry, 0, 20, spare_stack, sizeof spare_stack), UK_EINVAL);
+    CHECK_EQ(uk_task_create(0, "x", dummy_entry, 0, 20, spare_stack, sizeof spare_stack),
+             UK_EINVAL);
     CHECK_EQ(uk_task_create(&spare, "x", 0, 0, 20, spare_stack, sizeof spare_stack), UK_EINVAL);
     CHECK_EQ(uk_task_create(&spare, "x", dummy_entry, 0, 20, 0, sizeof spare_stack), UK_EINVAL);
     CHECK_EQ(uk_task_create(&spare, "x", dummy_entry, 0, 20, spare_stack, 127), UK_EINVAL);
-    CHECK_EQ(uk_task_create(&spare, "x", dummy_entry, 0, 20, (char *)spare_stack + 2, 200), UK_EINVAL);
+    CHECK_EQ(uk_task_create(&spare, "x", dummy_entry, 0, 20, (char *)spare_stack + 2, 200),
+             UK_EINVAL);
 #if UK_POLICY_UNIQUE_PRIOS /* the policy's priorities (uk_config.h: sysdesc::POLICIES) */
-    CHECK_EQ(uk_task_create(&spare, "x", dummy_entry, 0, UK_POLICY_PRIOS, spare_stack, sizeof spare_stack), UK_EINVAL);
-    CHECK_EQ(uk_task_create(&spare, "x", dummy_entry, 0, 255, spare_stack, sizeof spare_stack), UK_EINVAL);
-    CHECK_EQ(uk_task_create(&spare, "x", dummy_entry, 0, UK_POLICY_PRIOS - 1, spare_stack, sizeof spare_stack), UK_EINVAL); /* idle's */
-    CHECK_EQ(uk_task_create(&spare, "x", dummy_entry, 0, 10, spare_stack, sizeof spare_stack), UK_EINVAL); /* main's */
+    CHECK_EQ(uk_task_create(&spare, "x", dummy_entry, 0, UK_POLICY_PRIOS, spare_stack,
+                            sizeof spare_stack),
+             UK_EINVAL);
+    CHECK_EQ(uk_task_create(&spare, "x", dummy_entry, 0, 255, spare_stack, sizeof spare_stack),
+             UK_EINVAL);
+    CHECK_EQ(uk_task_create(&spare, "x", dummy_entry, 0, UK_POLICY_PRIOS - 1, spare_stack,
+                            sizeof spare_stack),
+             UK_EINVAL); /* idle's */
+    CHECK_EQ(uk_task_create(&spare, "x", dummy_entry, 0, 10, spare_stack, sizeof spare_stack),
+             UK_EINVAL); /* main's */
 #endif
     CHECK_EQ(uk_task_state(&spare), UK_TASK_DELETED); /* none of those created it */
 
@@ -157,8 +166,10 @@ static void task_errors(void)
     CHECK_EQ(uk_task_delete(&uk__idle_task), UK_EINVAL);
 
     /* States: created (never activated), ready, activated twice, resumed. */
-    CHECK_EQ(uk_task_create(&spare, "spare", spare_task, 0, 20, spare_stack, sizeof spare_stack), UK_OK);
-    CHECK_EQ(uk_task_create(&spare, "spare", spare_task, 0, 20, spare_stack, sizeof spare_stack), UK_ESTATE);
+    CHECK_EQ(uk_task_create(&spare, "spare", spare_task, 0, 20, spare_stack, sizeof spare_stack),
+             UK_OK);
+    CHECK_EQ(uk_task_create(&spare, "spare", spare_task, 0, 20, spare_stack, sizeof spare_stack),
+             UK_ESTATE);
     CHECK_EQ(uk_task_state(&spare), UK_TASK_CREATED);
     CHECK_EQ(uk_task_resume(&spare), UK_ESTATE);  /* created: activate, not resume, starts it */
     CHECK_EQ(uk_task_suspend(&spare), UK_ESTATE); /* not running yet */
@@ -173,7 +184,8 @@ static void task_errors(void)
     CHECK_EQ(uk_task_resume(&spare), UK_ESTATE);
     CHECK_EQ(uk_task_sleep(2), UK_OK);
     CHECK_EQ(spare_runs, 2);
-    CHECK_EQ(uk_task_create(&spare, "spare", spare_task, 0, 20, spare_stack, sizeof spare_stack), UK_ESTATE);
+    CHECK_EQ(uk_task_create(&spare, "spare", spare_task, 0, 20, spare_stack, sizeof spare_stack),
+             UK_ESTATE);
     CHECK_EQ(uk_task_delete(&spare), UK_OK);
     /* Deleted: every call refuses it; its TCB may be created again. */
     CHECK_EQ(uk_task_delete(&spare), UK_EINVAL);
@@ -183,7 +195,8 @@ static void task_errors(void)
     CHECK_EQ(uk_task_set_prio(&spare, 21), UK_EINVAL);
     CHECK_EQ(uk_task_set_slice(&spare, 3), UK_EINVAL);
     CHECK_EQ(uk_task_state(&spare), UK_TASK_DELETED);
-    CHECK_EQ(uk_task_create(&spare, "spare", spare_task, 0, 20, spare_stack, sizeof spare_stack), UK_OK);
+    CHECK_EQ(uk_task_create(&spare, "spare", spare_task, 0, 20, spare_stack, sizeof spare_stack),
+             UK_OK);
     CHECK_EQ(uk_task_delete(&spare), UK_OK);
 
     /* Sleeping. */
@@ -206,8 +219,9 @@ static void task_errors(void)
 #if UK_POLICY_UNIQUE_PRIOS
     CHECK_EQ(uk_task_set_prio(0, UK_POLICY_PRIOS), UK_EINVAL);
     CHECK_EQ(uk_task_set_prio(0, UK_POLICY_PRIOS - 1), UK_EINVAL); /* idle's */
-    CHECK_EQ(uk_task_create(&spare, "spare", spare_task, 0, 20, spare_stack, sizeof spare_stack), UK_OK);
-    CHECK_EQ(uk_task_set_prio(0, 20), UK_EINVAL); /* spare's */
+    CHECK_EQ(uk_task_create(&spare, "spare", spare_task, 0, 20, spare_stack, sizeof spare_stack),
+             UK_OK);
+    CHECK_EQ(uk_task_set_prio(0, 20), UK_EINVAL);      /* spare's */
     CHECK_EQ(uk_task_set_prio(&spare, 10), UK_EINVAL); /* main's */
     CHECK_EQ(uk_task_delete(&spare), UK_OK);
     CHECK_EQ(uk_task_set_prio(0, 20), UK_OK); /* released by the deletion */
@@ -258,8 +272,12 @@ static void sem_errors(void)
 
     /* Deletion under two waiters (pending, pending + delayed): both get UK_EDELETED, the
      * second's timeout later changes nothing. */
-    CHECK_EQ(uk_task_create(&waiter, "waiter", waiter_task, 0, 11, waiter_stack, sizeof waiter_stack), UK_OK);
-    CHECK_EQ(uk_task_create(&waiter2, "waiter2", waiter2_task, 0, 13, waiter2_stack, sizeof waiter2_stack), UK_OK);
+    CHECK_EQ(
+        uk_task_create(&waiter, "waiter", waiter_task, 0, 11, waiter_stack, sizeof waiter_stack),
+        UK_OK);
+    CHECK_EQ(uk_task_create(&waiter2, "waiter2", waiter2_task, 0, 13, waiter2_stack,
+                            sizeof waiter2_stack),
+             UK_OK);
     CHECK_EQ(uk_task_activate(&waiter), UK_OK);
     CHECK_EQ(uk_task_activate(&waiter2), UK_OK);
     CHECK_EQ(uk_task_sleep(2), UK_OK);
@@ -309,8 +327,11 @@ static void mutex_errors(void)
     /* Owned by another task: UK_EAGAIN, UK_ETIMEOUT, unlock by a non-owner, deletion. */
     CHECK_EQ(uk_mutex_init(&m), UK_OK);
     CHECK_EQ(uk_sem_init(&hold, 0, 1), UK_OK);
-    CHECK_EQ(uk_task_create(&owner, "owner", owner_task, 0, 12, owner_stack, sizeof owner_stack), UK_OK);
-    CHECK_EQ(uk_task_create(&mwaiter, "mwaiter", mwaiter_task, 0, 11, mwaiter_stack, sizeof mwaiter_stack), UK_OK);
+    CHECK_EQ(uk_task_create(&owner, "owner", owner_task, 0, 12, owner_stack, sizeof owner_stack),
+             UK_OK);
+    CHECK_EQ(uk_task_create(&mwaiter, "mwaiter", mwaiter_task, 0, 11, mwaiter_stack,
+                            sizeof mwaiter_stack),
+             UK_OK);
     CHECK_EQ(uk_task_activate(&owner), UK_OK);
     CHECK_EQ(uk_task_sleep(2), UK_OK);
     CHECK_EQ(owner_locked, 1);
@@ -355,12 +376,16 @@ static void irq_hisr_errors(void)
     CHECK_EQ(uk_hisr_create(&hisr2, "h", dummy_hisr, 0, 0, sizeof hisr2_stack), UK_EINVAL);
     CHECK_EQ(uk_hisr_create(&hisr2, "h", dummy_hisr, 0, hisr2_stack, 127), UK_EINVAL);
     CHECK_EQ(uk_hisr_create(&hisr2, "h", dummy_hisr, 0, (char *)hisr2_stack + 1, 200), UK_EINVAL);
-    CHECK_EQ(uk_hisr_create(&hisr2, "h", dummy_hisr, UK_HISR_PRIOS, hisr2_stack, sizeof hisr2_stack), UK_EINVAL);
+    CHECK_EQ(
+        uk_hisr_create(&hisr2, "h", dummy_hisr, UK_HISR_PRIOS, hisr2_stack, sizeof hisr2_stack),
+        UK_EINVAL);
     CHECK_EQ(uk_hisr_activate(0), UK_EINVAL);
     CHECK_EQ(uk_hisr_delete(0), UK_EINVAL);
     CHECK_EQ(uk_hisr_activate(&zero_hisr), UK_EINVAL);
     CHECK_EQ(uk_hisr_delete(&zero_hisr), UK_EINVAL);
-    CHECK_EQ(uk_hisr_create(&hisr2, "h2", dummy_hisr, UK_HISR_PRIOS - 1, hisr2_stack, sizeof hisr2_stack), UK_OK);
+    CHECK_EQ(uk_hisr_create(&hisr2, "h2", dummy_hisr, UK_HISR_PRIOS - 1, hisr2_stack,
+                            sizeof hisr2_stack),
+             UK_OK);
     CHECK_EQ(uk_hisr_activate(&hisr2), UK_OK); /* from a task: runs at once, above us */
     CHECK_EQ(uk_hisr_delete(&hisr2), UK_OK);
     CHECK_EQ(uk_hisr_delete(&hisr2), UK_EINVAL);
@@ -378,7 +403,8 @@ static void main_task(void *arg)
      * have tried the forbidden calls. */
     CHECK_EQ(uk_sem_init(&s1, 0, 1), UK_OK);
     CHECK_EQ(uk_mutex_init(&m2), UK_OK);
-    CHECK_EQ(uk_mutex_lock(&m2, UK_NO_WAIT), UK_OK); /* the LISR's unlock would be by a non-owner too */
+    CHECK_EQ(uk_mutex_lock(&m2, UK_NO_WAIT),
+             UK_OK); /* the LISR's unlock would be by a non-owner too */
     lisr_armed = 1;
     while (!lisr_done || !hisr_done || hisr_runs < 65536) {
     }
@@ -397,7 +423,8 @@ int main(void)
     CHECK_EQ(uk_mutex_unlock(&m2), UK_EPERM);
     CHECK_EQ(uk_hisr_create(&hisr, "hisr", hisr_entry, 1, hisr_stack, sizeof hisr_stack), UK_OK);
     CHECK_EQ(uk_irq_install(2, lisr), UK_OK);
-    CHECK_EQ(uk_task_create(&main_t, "main", main_task, 0, 10, main_stack, sizeof main_stack), UK_OK);
+    CHECK_EQ(uk_task_create(&main_t, "main", main_task, 0, 10, main_stack, sizeof main_stack),
+             UK_OK);
     CHECK_EQ(uk_task_activate(&main_t), UK_OK);
     uk_start();
     return 99;

@@ -31,7 +31,9 @@ static void start(void (*fn)(void *), int n, const int *ids, const uint8_t *prio
     n_order = 0;
     for (int i = 0; i < n; i++) {
         res[ids[i]] = 99;
-        CHECK_EQ(uk_task_create(&w[ids[i]], "w", fn, (void *)(uintptr_t)ids[i], prios[i], w_stack[ids[i]], sizeof w_stack[0]), UK_OK);
+        CHECK_EQ(uk_task_create(&w[ids[i]], "w", fn, (void *)(uintptr_t)ids[i], prios[i],
+                                w_stack[ids[i]], sizeof w_stack[0]),
+                 UK_OK);
         CHECK_EQ(uk_task_activate(&w[ids[i]]), UK_OK);
     }
     CHECK_EQ(uk_task_sleep(2), UK_OK);
@@ -194,7 +196,8 @@ static void main_task(void *arg)
 int main(void)
 {
     uk_init();
-    CHECK_EQ(uk_task_create(&main_t, "main", main_task, 0, 10, main_stack, sizeof main_stack), UK_OK);
+    CHECK_EQ(uk_task_create(&main_t, "main", main_task, 0, 10, main_stack, sizeof main_stack),
+             UK_OK);
     CHECK_EQ(uk_task_activate(&main_t), UK_OK);
     uk_start();
     return 99;

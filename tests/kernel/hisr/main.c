@@ -11,7 +11,11 @@ static uk_hisr_t hisr;
 static uk_sem_t done;
 static volatile int log_[32], n_log, lisr_calls, lisr_take_result = 1;
 
-static void note(int v) { if (n_log < 32) log_[n_log++] = v; }
+static void note(int v)
+{
+    if (n_log < 32)
+        log_[n_log++] = v;
+}
 
 static void lisr(unsigned line)
 {
@@ -63,10 +67,13 @@ int main(void)
     uk_init();
     CHECK_EQ(uk_sem_init(&done, 0, 10), UK_OK);
     CHECK_EQ(uk_hisr_create(&hisr, "h", hisr_entry, 0, hisr_stack, sizeof hisr_stack), UK_OK);
-    CHECK_EQ(uk_hisr_create(&hisr, "h", hisr_entry, UK_HISR_PRIOS, hisr_stack, sizeof hisr_stack), UK_EINVAL);
+    CHECK_EQ(uk_hisr_create(&hisr, "h", hisr_entry, UK_HISR_PRIOS, hisr_stack, sizeof hisr_stack),
+             UK_EINVAL);
     CHECK_EQ(uk_hisr_create(&hisr, "h", hisr_entry, 0, hisr_stack, sizeof hisr_stack), UK_OK);
     CHECK_EQ(uk_task_create(&top, "top", top_task, 0, 0, top_stack, sizeof top_stack), UK_OK);
-    CHECK_EQ(uk_task_create(&worker, "worker", worker_task, 0, 10, worker_stack, sizeof worker_stack), UK_OK);
+    CHECK_EQ(
+        uk_task_create(&worker, "worker", worker_task, 0, 10, worker_stack, sizeof worker_stack),
+        UK_OK);
     CHECK_EQ(uk_irq_install(2, lisr), UK_OK);
     CHECK_EQ(uk_irq_install(15, lisr), UK_EINVAL);
     CHECK_EQ(uk_task_activate(&top), UK_OK);

@@ -62,7 +62,9 @@ int main(void)
     CHECK_EQ(uk_sem_init(&done, 0, 1), UK_OK);
     CHECK_EQ(uk_timer_init(&cyc, on_tick, 0), UK_OK);
     for (unsigned i = 0; i < 3; i++)
-        CHECK_EQ(uk_hisr_create(&hx[i], "spin", spin_entry, (uint8_t)(i + 1), hx_stack[i], sizeof hx_stack[i]), UK_OK);
+        CHECK_EQ(uk_hisr_create(&hx[i], "spin", spin_entry, (uint8_t)(i + 1), hx_stack[i],
+                                sizeof hx_stack[i]),
+                 UK_OK);
     CHECK_EQ(uk_task_create(&ctl, "ctl", ctl_entry, 0, 10, ctl_stack, sizeof ctl_stack), UK_OK);
     CHECK_EQ(uk_task_activate(&ctl), UK_OK);
     uk_start();

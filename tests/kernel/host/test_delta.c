@@ -13,7 +13,12 @@ __typeof__(uk__current_hisr) uk__current_hisr;
 bool uk__started = true; /* the host harness plays a started kernel */
 uk_task_t uk__idle_task;
 void uk__mutex_wait_ended(uk_task_t *t) { (void)t; } /* no mutex waits here */
-void uk__wait_end(uk_task_t *t, int result) { (void)t; (void)result; assert(!"no waits here"); }
+void uk__wait_end(uk_task_t *t, int result)
+{
+    (void)t;
+    (void)result;
+    assert(!"no waits here");
+}
 void uk__signal_raise(void) {} /* signals: none here */
 
 #define NT 64
@@ -41,9 +46,9 @@ static uint32_t rnd(void)
     return rng;
 }
 
-static uint64_t now;          /* ticks so far (the model's clock) */
-static uint64_t due[NT];      /* absolute expiry of a waiting task */
-static uint64_t seq[NT];      /* insertion order, for FIFO among equal expiries */
+static uint64_t now;     /* ticks so far (the model's clock) */
+static uint64_t due[NT]; /* absolute expiry of a waiting task */
+static uint64_t seq[NT]; /* insertion order, for FIFO among equal expiries */
 static int waiting[NT];
 static uint64_t next_seq;
 

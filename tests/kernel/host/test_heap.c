@@ -15,7 +15,11 @@ bool uk__started;
 #define SLOTS 200
 
 static uint8_t mem[HEAP_BYTES + 8];
-static struct { uint8_t *p; size_t n; uint8_t fill; } slot[SLOTS];
+static struct {
+    uint8_t *p;
+    size_t n;
+    uint8_t fill;
+} slot[SLOTS];
 static unsigned long checks;
 
 /* uk_heap_stats' `largest` is what one alloc can get: exactly that succeeds, one byte more
@@ -38,7 +42,11 @@ static void check_largest(uk_heap_t *h)
 }
 
 static uint32_t rng = 12345;
-static uint32_t rnd(void) { rng = rng * 1103515245u + 12345u; return rng >> 8; }
+static uint32_t rnd(void)
+{
+    rng = rng * 1103515245u + 12345u;
+    return rng >> 8;
+}
 
 static void check_all(void)
 {
@@ -63,7 +71,8 @@ int main(void)
     assert(uk_heap_alloc(&h, HEAP_BYTES, &p) == UK_ENOMEM);
     assert(big0 > HEAP_BYTES - 64); /* a fresh heap: one block, all of it */
     check_largest(&h);
-    assert(uk_heap_alloc(&h, big0 - big0 / 8, &p) == UK_OK); /* good fit: within 1/8 of the largest */
+    assert(uk_heap_alloc(&h, big0 - big0 / 8, &p) ==
+           UK_OK); /* good fit: within 1/8 of the largest */
     assert(uk_heap_free(&h, p) == UK_OK);
     assert(uk_heap_free(&h, p) == UK_EINVAL); /* double free */
     int local;
@@ -107,7 +116,8 @@ int main(void)
     assert(used == 0 && free1 == free0 && big1 == big0); /* one block again */
     check_largest(&h);
     assert(uk_heap_delete(&h) == UK_OK);
-    printf("test_heap: %lu payload checks, %lu largest-block checks passed, fully coalesced (%zu bytes free)\n",
+    printf("test_heap: %lu payload checks, %lu largest-block checks passed, fully coalesced (%zu "
+           "bytes free)\n",
            checks, largest_checks, free1);
     return 0;
 }

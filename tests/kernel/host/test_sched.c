@@ -17,7 +17,7 @@ volatile uk_tick_t uk__ticks;
 
 #define NT 40
 static uk_task_t tasks[NT];
-static int seq[NT + 1], nseq;   /* the model: ready tasks (index, NT = idle) by arrival */
+static int seq[NT + 1], nseq; /* the model: ready tasks (index, NT = idle) by arrival */
 static uk_task_t *cur;
 
 static uk_task_t *T(int i) { return i == NT ? &uk__idle_task : &tasks[i]; }

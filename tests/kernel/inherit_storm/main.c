@@ -151,8 +151,12 @@ int main(void)
         CHECK_EQ(uk_mutex_init(&m[i]), UK_OK);
     CHECK_EQ(uk_timer_init(&storm, storm_fn, 0), UK_OK);
     for (unsigned i = 0; i < NW; i++)
-        CHECK_EQ(uk_task_create(&wk[i], "w", worker, (void *)(uintptr_t)i, base_of(i, 0), wk_stack[i], sizeof wk_stack[i]), UK_OK);
-    CHECK_EQ(uk_task_create(&changer, "chg", changer_entry, 0, 5, changer_stack, sizeof changer_stack), UK_OK);
+        CHECK_EQ(uk_task_create(&wk[i], "w", worker, (void *)(uintptr_t)i, base_of(i, 0),
+                                wk_stack[i], sizeof wk_stack[i]),
+                 UK_OK);
+    CHECK_EQ(
+        uk_task_create(&changer, "chg", changer_entry, 0, 5, changer_stack, sizeof changer_stack),
+        UK_OK);
     CHECK_EQ(uk_task_create(&ctl, "ctl", ctl_entry, 0, 50, ctl_stack, sizeof ctl_stack), UK_OK);
     CHECK_EQ(uk_task_activate(&ctl), UK_OK);
     uk_start();

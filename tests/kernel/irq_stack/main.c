@@ -38,7 +38,7 @@ static void lisr(unsigned line)
         inside((const void *)big, uk__idle_task.stack_base, uk__idle_task.stack_bytes))
         on_task_stack++;
     lisr_runs += 1 + (sum & 0); /* sum keeps the reads */
-    uk_sem_give(&ev); /* a deferred call: the tail runs after this LISR */
+    uk_sem_give(&ev);           /* a deferred call: the tail runs after this LISR */
 }
 
 static void sleeper_entry(void *arg)
@@ -78,9 +78,14 @@ int main(void)
 {
     uk_init();
     CHECK_EQ(uk_sem_init(&ev, 0, 1000000), UK_OK);
-    CHECK_EQ(uk_task_create(&main_t, "main", main_entry, 0, 1, main_stack, sizeof main_stack), UK_OK);
-    CHECK_EQ(uk_task_create(&sleeper, "sleeper", sleeper_entry, 0, 2, sleeper_stack, sizeof sleeper_stack), UK_OK);
-    CHECK_EQ(uk_task_create(&spinner, "spinner", spinner_entry, 0, 3, spinner_stack, sizeof spinner_stack), UK_OK);
+    CHECK_EQ(uk_task_create(&main_t, "main", main_entry, 0, 1, main_stack, sizeof main_stack),
+             UK_OK);
+    CHECK_EQ(uk_task_create(&sleeper, "sleeper", sleeper_entry, 0, 2, sleeper_stack,
+                            sizeof sleeper_stack),
+             UK_OK);
+    CHECK_EQ(uk_task_create(&spinner, "spinner", spinner_entry, 0, 3, spinner_stack,
+                            sizeof spinner_stack),
+             UK_OK);
     uk_task_activate(&main_t);
     uk_task_activate(&sleeper);
     uk_task_activate(&spinner);

@@ -28,10 +28,10 @@ static void main_entry(void *arg)
 
     unsigned key = uk_irq_disable();
     CHECK(uk_in_isr());
-    CHECK_EQ(uk_sem_give(&s), UK_OK);          /* queued */
+    CHECK_EQ(uk_sem_give(&s), UK_OK); /* queued */
     CHECK_EQ(uk_task_state(&waiter), UK_TASK_PENDING);
     CHECK_EQ(woke, 0);
-    CHECK_EQ(uk_sem_take(&many, 5), UK_EPERM);  /* would block */
+    CHECK_EQ(uk_sem_take(&many, 5), UK_EPERM); /* would block */
     CHECK_EQ(uk_sem_take(&many, UK_NO_WAIT), UK_EPERM);
     CHECK_EQ(uk_task_yield(), UK_EPERM);
     CHECK_EQ(uk_task_sleep(1), UK_EPERM);
@@ -86,8 +86,11 @@ int main(void)
     CHECK_EQ(uk_sem_init(&s, 0, 1), UK_OK);
     CHECK_EQ(uk_sem_init(&many, 0, 100), UK_OK);
     CHECK_EQ(uk_sem_init(&full, 1, 1), UK_OK);
-    CHECK_EQ(uk_task_create(&main_t, "main", main_entry, 0, 5, main_stack, sizeof main_stack), UK_OK);
-    CHECK_EQ(uk_task_create(&waiter, "waiter", waiter_entry, 0, 1, waiter_stack, sizeof waiter_stack), UK_OK);
+    CHECK_EQ(uk_task_create(&main_t, "main", main_entry, 0, 5, main_stack, sizeof main_stack),
+             UK_OK);
+    CHECK_EQ(
+        uk_task_create(&waiter, "waiter", waiter_entry, 0, 1, waiter_stack, sizeof waiter_stack),
+        UK_OK);
     CHECK_EQ(uk_task_activate(&main_t), UK_OK);
     uk_start();
     return 99;

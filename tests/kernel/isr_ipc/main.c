@@ -15,7 +15,8 @@
 
 #define STK 384
 static uk_task_t main_t, consumer, rx, sig_t;
-static uint32_t main_stack[STK], consumer_stack[STK], rx_stack[STK], sig_stack[STK], hisr_stack[STK];
+static uint32_t main_stack[STK], consumer_stack[STK], rx_stack[STK], sig_stack[STK],
+    hisr_stack[STK];
 static uk_hisr_t hisr;
 static uk_queue_t q, stream;
 static uint32_t qbuf[4 * 4], stream_buf[8 * 4];
@@ -248,8 +249,9 @@ static void main_task(void *arg)
     CHECK(consumed > PRODUCE_N / 4);
 #endif
     CHECK(refused_now + refused_later > 0); /* the refusal paths were taken */
-    bsp_printf("stream: %u sent, %u received, %u refused at once, %u refused when applied, 0 lost\n",
-               (unsigned)PRODUCE_N, (unsigned)consumed, (unsigned)refused_now, (unsigned)refused_later);
+    bsp_printf(
+        "stream: %u sent, %u received, %u refused at once, %u refused when applied, 0 lost\n",
+        (unsigned)PRODUCE_N, (unsigned)consumed, (unsigned)refused_now, (unsigned)refused_later);
     bsp_exit(check_result());
 }
 
@@ -263,8 +265,11 @@ int main(void)
     CHECK_EQ(uk_pool_init(&pool, pool_buf, 16, 4), UK_OK);
     CHECK_EQ(uk_sem_init(&done, 0, 1), UK_OK);
     CHECK_EQ(uk_hisr_create(&hisr, "hisr", hisr_entry, 0, hisr_stack, sizeof hisr_stack), UK_OK);
-    CHECK_EQ(uk_task_create(&main_t, "main", main_task, 0, 10, main_stack, sizeof main_stack), UK_OK);
-    CHECK_EQ(uk_task_create(&consumer, "consumer", consumer_entry, 0, 4, consumer_stack, sizeof consumer_stack), UK_OK);
+    CHECK_EQ(uk_task_create(&main_t, "main", main_task, 0, 10, main_stack, sizeof main_stack),
+             UK_OK);
+    CHECK_EQ(uk_task_create(&consumer, "consumer", consumer_entry, 0, 4, consumer_stack,
+                            sizeof consumer_stack),
+             UK_OK);
     CHECK_EQ(uk_task_create(&rx, "rx", rx_entry, 0, 12, rx_stack, sizeof rx_stack), UK_OK);
     CHECK_EQ(uk_task_create(&sig_t, "sig", sig_entry, 0, 13, sig_stack, sizeof sig_stack), UK_OK);
     CHECK_EQ(uk_irq_install(2, step_lisr), UK_OK);

@@ -168,7 +168,8 @@ int main(void)
     CHECK_EQ(uk_pool_init(&pool, pool_buf, 16, 4), UK_OK);
     CHECK_EQ(uk_timer_init(&tm, timer_fn, 0), UK_OK);
     CHECK_EQ(uk_hisr_create(&hisr, "h", hisr_entry, 0, hisr_stack, sizeof hisr_stack), UK_OK);
-    CHECK_EQ(uk_task_create(&main_t, "main", main_entry, 0, 2, main_stack, sizeof main_stack), UK_OK);
+    CHECK_EQ(uk_task_create(&main_t, "main", main_entry, 0, 2, main_stack, sizeof main_stack),
+             UK_OK);
     CHECK_EQ(uk_task_create(&rx, "rx", rx_entry, 0, 1, rx_stack, sizeof rx_stack), UK_OK);
     uk_task_activate(&main_t);
     uk_task_activate(&rx);

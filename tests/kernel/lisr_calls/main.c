@@ -13,13 +13,15 @@
 
 #define STK 256
 static uk_task_t main_t, act, sleeper, consumer;
-static uint32_t main_stack[STK], act_stack[STK], sleeper_stack[STK], consumer_stack[STK], hisr_stack[STK];
+static uint32_t main_stack[STK], act_stack[STK], sleeper_stack[STK], consumer_stack[STK],
+    hisr_stack[STK];
 static uk_hisr_t hisr;
 static uk_sem_t wake, cnt, items;
 
 static volatile int step = -1, r_[8][4];
 static volatile uk_tick_t lisr_time[8], act_start, hisr_time;
-static volatile int act_runs, sleeps, hisr_runs, hisr_done_before, main_state_in_hisr, state_after[8];
+static volatile int act_runs, sleeps, hisr_runs, hisr_done_before, main_state_in_hisr,
+    state_after[8];
 static volatile int produce, produced_ok, produced_refused, consumed;
 static volatile uint32_t lisr_line_mismatch;
 
@@ -138,7 +140,7 @@ static void main_task(void *arg)
     uk_tick_t woke = run_step(0);
     CHECK_EQ(r_[0][0], UK_OK);
     CHECK_EQ(state_after[0], UK_TASK_PENDING_DELAYED); /* queued: applied when the LISR ends */
-    CHECK_EQ(woke, lisr_time[0]); /* woken in the tick of the give */
+    CHECK_EQ(woke, lisr_time[0]);                      /* woken in the tick of the give */
 
     uint32_t failed0 = uk_deferred_failed();
     woke = run_step(1);
@@ -215,7 +217,8 @@ static void main_task(void *arg)
 #endif
     CHECK_EQ(lisr_line_mismatch, 0);
     bsp_printf("producer: %d gives accepted, %d refused (UK_ENOMEM), %u refused when applied, "
-               "%d consumed\n", produced_ok, produced_refused, (unsigned)applied_refused, consumed);
+               "%d consumed\n",
+               produced_ok, produced_refused, (unsigned)applied_refused, consumed);
     bsp_exit(check_result());
 }
 
@@ -226,10 +229,15 @@ int main(void)
     CHECK_EQ(uk_sem_init(&cnt, 0, 2), UK_OK);
     CHECK_EQ(uk_sem_init(&items, 0, 4), UK_OK);
     CHECK_EQ(uk_hisr_create(&hisr, "hisr", hisr_entry, 0, hisr_stack, sizeof hisr_stack), UK_OK);
-    CHECK_EQ(uk_task_create(&main_t, "main", main_task, 0, 5, main_stack, sizeof main_stack), UK_OK);
+    CHECK_EQ(uk_task_create(&main_t, "main", main_task, 0, 5, main_stack, sizeof main_stack),
+             UK_OK);
     CHECK_EQ(uk_task_create(&act, "act", act_entry, 0, 20, act_stack, sizeof act_stack), UK_OK);
-    CHECK_EQ(uk_task_create(&sleeper, "sleeper", sleeper_entry, 0, 21, sleeper_stack, sizeof sleeper_stack), UK_OK);
-    CHECK_EQ(uk_task_create(&consumer, "consumer", consumer_entry, 0, 10, consumer_stack, sizeof consumer_stack), UK_OK);
+    CHECK_EQ(uk_task_create(&sleeper, "sleeper", sleeper_entry, 0, 21, sleeper_stack,
+                            sizeof sleeper_stack),
+             UK_OK);
+    CHECK_EQ(uk_task_create(&consumer, "consumer", consumer_entry, 0, 10, consumer_stack,
+                            sizeof consumer_stack),
+             UK_OK);
     CHECK_EQ(uk_irq_install(2, step_lisr), UK_OK);
     CHECK_EQ(uk_irq_install(3, producer_lisr), UK_OK);
     CHECK_EQ(uk_task_activate(&main_t), UK_OK);

@@ -75,8 +75,7 @@ static void lisr(unsigned line)
         failed_after[0] = uk_deferred_failed();
         seen[1] = susp_runs;
         break;
-    default:
-        break;
+    default: break;
     }
 }
 
@@ -159,7 +158,7 @@ static void main_task(void *arg)
     CHECK_EQ(seen[0], UK_TASK_READY); /* applied inside the LISR */
     CHECK_EQ(r_[1], UK_OK);           /* accepted; its failure is counted */
     CHECK_EQ(failed_after[0], failed_before + 1);
-    CHECK_EQ(seen[1], 1);             /* it had not run yet */
+    CHECK_EQ(seen[1], 1); /* it had not run yet */
     CHECK_EQ(susp_runs, 2);
     CHECK_EQ(uk_task_state(&susp), UK_TASK_SUSPENDED);
     bsp_exit(check_result());
@@ -175,8 +174,11 @@ int main(void)
     CHECK_EQ(uk_flags_init(&flags), UK_OK);
     CHECK_EQ(uk_pool_init(&pool, pool_buf, 32, 4), UK_OK);
     CHECK_EQ(uk_queue_init(&queue, queue_buf, 16, 2), UK_OK);
-    CHECK_EQ(uk_task_create(&main_t, "main", main_task, 0, 10, main_stack, sizeof main_stack), UK_OK);
-    CHECK_EQ(uk_task_create(&waiter, "waiter", waiter_entry, 0, 5, waiter_stack, sizeof waiter_stack), UK_OK);
+    CHECK_EQ(uk_task_create(&main_t, "main", main_task, 0, 10, main_stack, sizeof main_stack),
+             UK_OK);
+    CHECK_EQ(
+        uk_task_create(&waiter, "waiter", waiter_entry, 0, 5, waiter_stack, sizeof waiter_stack),
+        UK_OK);
     CHECK_EQ(uk_task_create(&susp, "susp", susp_entry, 0, 6, susp_stack, sizeof susp_stack), UK_OK);
     CHECK_EQ(uk_irq_install(LINE, lisr), UK_OK);
     CHECK_EQ(uk_task_activate(&main_t), UK_OK);

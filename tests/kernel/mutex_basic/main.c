@@ -35,21 +35,21 @@ static void lisr(unsigned line)
 static void other_task(void *arg)
 {
     (void)arg;
-    CHECK_EQ(uk_mutex_unlock(&m), UK_EPERM);           /* ctl owns m */
+    CHECK_EQ(uk_mutex_unlock(&m), UK_EPERM); /* ctl owns m */
     CHECK_EQ(uk_mutex_lock(&m, UK_NO_WAIT), UK_EAGAIN);
     uk_tick_t t0 = uk_time();
     CHECK_EQ(uk_mutex_lock(&m, 5), UK_ETIMEOUT);
-    CHECK_EQ(uk_time() - t0, 5);                       /* exact to the tick */
-    CHECK_EQ(uk_task_prio(&ctl), CTL_PRIO);            /* the boost went with the timeout */
+    CHECK_EQ(uk_time() - t0, 5);            /* exact to the tick */
+    CHECK_EQ(uk_task_prio(&ctl), CTL_PRIO); /* the boost went with the timeout */
     CHECK(m.owner == &ctl);
     note(10);
-    CHECK_EQ(uk_mutex_lock(&m, UK_FOREVER), UK_OK);    /* handed over by ctl's unlock */
+    CHECK_EQ(uk_mutex_lock(&m, UK_FOREVER), UK_OK); /* handed over by ctl's unlock */
     CHECK(m.owner == &other);
     CHECK_EQ(m.depth, 1);
     note(12);
     CHECK_EQ(uk_mutex_unlock(&m), UK_OK);
     CHECK(m.owner == 0);
-    CHECK_EQ(uk_mutex_unlock(&m), UK_EPERM);           /* free: nobody's to unlock */
+    CHECK_EQ(uk_mutex_unlock(&m), UK_EPERM); /* free: nobody's to unlock */
 }
 
 /* Hand-over order: each waiter logs its id when it gets m, then passes it on. */
@@ -94,18 +94,18 @@ static void ctl_task(void *arg)
     CHECK_EQ(uk_mutex_lock(&bad, 1), UK_EINVAL);
     CHECK_EQ(uk_mutex_unlock(&bad), UK_EINVAL);
     CHECK_EQ(uk_mutex_delete(&bad), UK_EINVAL);
-    CHECK_EQ(uk_mutex_init(&m), UK_OK);                /* free: may be re-initialised */
+    CHECK_EQ(uk_mutex_init(&m), UK_OK); /* free: may be re-initialised */
     CHECK_EQ(uk_mutex_lock(&m, UK_NO_WAIT), UK_OK);
-    CHECK_EQ(uk_mutex_init(&m), UK_ESTATE);            /* locked: may not */
+    CHECK_EQ(uk_mutex_init(&m), UK_ESTATE); /* locked: may not */
 
     /* Non-owner unlock, UK_NO_WAIT, a timeout, inheritance and hand-over (other > ctl). */
-    CHECK_EQ(uk_task_activate(&other), UK_OK);        /* runs now, waits 5 ticks on m */
-    CHECK_EQ(uk_task_prio(&ctl), 4);                   /* inherited from other */
-    CHECK_EQ(uk_task_sleep(10), UK_OK);                /* other times out, then waits again */
+    CHECK_EQ(uk_task_activate(&other), UK_OK); /* runs now, waits 5 ticks on m */
+    CHECK_EQ(uk_task_prio(&ctl), 4);           /* inherited from other */
+    CHECK_EQ(uk_task_sleep(10), UK_OK);        /* other times out, then waits again */
     CHECK_EQ(uk_task_state(&other), UK_TASK_PENDING);
     CHECK_EQ(uk_task_prio(&ctl), 4);
     note(11);
-    CHECK_EQ(uk_mutex_unlock(&m), UK_OK);              /* other gets m and runs at once */
+    CHECK_EQ(uk_mutex_unlock(&m), UK_OK); /* other gets m and runs at once */
     note(13);
     CHECK_EQ(uk_task_prio(&ctl), CTL_PRIO);
     CHECK_EQ(uk_task_state(&other), UK_TASK_DELETED);
@@ -115,16 +115,18 @@ static void ctl_task(void *arg)
     static const uint8_t xp[5] = {12, 10, 12, 11, 10};
     CHECK_EQ(uk_mutex_lock(&m, UK_NO_WAIT), UK_OK);
     for (int i = 0; i < 5; i++) {
-        CHECK_EQ(uk_task_create(&x[i], "x", x_task, (void *)(intptr_t)i, xp[i], x_stack[i], sizeof x_stack[i]), UK_OK);
+        CHECK_EQ(uk_task_create(&x[i], "x", x_task, (void *)(intptr_t)i, xp[i], x_stack[i],
+                                sizeof x_stack[i]),
+                 UK_OK);
         CHECK_EQ(uk_task_activate(&x[i]), UK_OK);
-        CHECK_EQ(uk_task_sleep(1), UK_OK);             /* x[i] runs and waits on m */
+        CHECK_EQ(uk_task_sleep(1), UK_OK); /* x[i] runs and waits on m */
         CHECK_EQ(uk_task_state(&x[i]), UK_TASK_PENDING);
     }
-    CHECK_EQ(uk_task_prio(&ctl), CTL_PRIO);            /* lower waiters lend nothing */
+    CHECK_EQ(uk_task_prio(&ctl), CTL_PRIO); /* lower waiters lend nothing */
     CHECK_EQ(uk_mutex_unlock(&m), UK_OK);
-    CHECK(m.owner == &x[1]);                           /* handed over at once */
+    CHECK(m.owner == &x[1]); /* handed over at once */
     CHECK_EQ(uk_mutex_lock(&m, UK_NO_WAIT), UK_EAGAIN);
-    CHECK_EQ(uk_task_sleep(2), UK_OK);                 /* the waiters run through m */
+    CHECK_EQ(uk_task_sleep(2), UK_OK); /* the waiters run through m */
     CHECK(m.owner == 0);
     note(14);
 
@@ -133,21 +135,23 @@ static void ctl_task(void *arg)
     CHECK_EQ(uk_mutex_init(&m2), UK_OK);
     CHECK_EQ(uk_mutex_lock(&m2, UK_NO_WAIT), UK_OK);
     for (int i = 0; i < 3; i++) {
-        CHECK_EQ(uk_task_create(&y[i], "y", y_task, (void *)(intptr_t)i, yp[i], y_stack[i], sizeof y_stack[i]), UK_OK);
+        CHECK_EQ(uk_task_create(&y[i], "y", y_task, (void *)(intptr_t)i, yp[i], y_stack[i],
+                                sizeof y_stack[i]),
+                 UK_OK);
         CHECK_EQ(uk_task_activate(&y[i]), UK_OK);
     }
-    CHECK_EQ(uk_task_prio(&ctl), 3);                   /* y2 waits: inherited */
-    CHECK_EQ(uk_task_sleep(1), UK_OK);                 /* y0, y1 wait too */
+    CHECK_EQ(uk_task_prio(&ctl), 3);   /* y2 waits: inherited */
+    CHECK_EQ(uk_task_sleep(1), UK_OK); /* y0, y1 wait too */
     CHECK_EQ(uk_task_state(&y[0]), UK_TASK_PENDING);
     CHECK_EQ(uk_task_state(&y[1]), UK_TASK_PENDING);
     CHECK_EQ(uk_task_state(&y[2]), UK_TASK_PENDING_DELAYED);
     note(15);
-    CHECK_EQ(uk_mutex_delete(&m2), UK_OK);             /* y2 runs at once (above ctl) */
+    CHECK_EQ(uk_mutex_delete(&m2), UK_OK); /* y2 runs at once (above ctl) */
     note(16);
-    CHECK_EQ(uk_task_prio(&ctl), CTL_PRIO);            /* the boost went with the mutex */
+    CHECK_EQ(uk_task_prio(&ctl), CTL_PRIO); /* the boost went with the mutex */
     CHECK_EQ(uk_mutex_unlock(&m2), UK_EINVAL);
     CHECK_EQ(uk_mutex_lock(&m2, UK_NO_WAIT), UK_EINVAL);
-    CHECK_EQ(uk_task_sleep(1), UK_OK);                 /* y1 then y0 */
+    CHECK_EQ(uk_task_sleep(1), UK_OK); /* y1 then y0 */
 
     /* The LISR came while ctl held `held`: all refused, nothing changed. */
     while (lisr_calls == 0)
@@ -175,8 +179,10 @@ int main(void)
     CHECK_EQ(uk_mutex_init(&m), UK_OK);
     CHECK_EQ(uk_mutex_init(&held), UK_OK);
     CHECK_EQ(uk_mutex_lock(&m, UK_NO_WAIT), UK_EPERM); /* not from main: no task yet */
-    CHECK_EQ(uk_task_create(&ctl, "ctl", ctl_task, 0, CTL_PRIO, ctl_stack, sizeof ctl_stack), UK_OK);
-    CHECK_EQ(uk_task_create(&other, "other", other_task, 0, 4, other_stack, sizeof other_stack), UK_OK);
+    CHECK_EQ(uk_task_create(&ctl, "ctl", ctl_task, 0, CTL_PRIO, ctl_stack, sizeof ctl_stack),
+             UK_OK);
+    CHECK_EQ(uk_task_create(&other, "other", other_task, 0, 4, other_stack, sizeof other_stack),
+             UK_OK);
     CHECK_EQ(uk_irq_install(3, lisr), UK_OK);
     CHECK_EQ(uk_task_activate(&ctl), UK_OK);
     uk_start();

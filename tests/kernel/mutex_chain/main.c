@@ -9,8 +9,24 @@
 #include "bsp/bsp.h"
 #include "check.h"
 
-enum { C_LOCKED = 1, B_START, C_B_WAITS, A_START, C_A_WAITS, C_UNLOCK, B_GOT_M2, B_UNLOCK_M2,
-       B_UNLOCK_M1, A_GOT_M1, A_DONE, B_UNLOCK_M3, E_GOT_M3, D_RUN, B_END, C_END };
+enum {
+    C_LOCKED = 1,
+    B_START,
+    C_B_WAITS,
+    A_START,
+    C_A_WAITS,
+    C_UNLOCK,
+    B_GOT_M2,
+    B_UNLOCK_M2,
+    B_UNLOCK_M1,
+    A_GOT_M1,
+    A_DONE,
+    B_UNLOCK_M3,
+    E_GOT_M3,
+    D_RUN,
+    B_END,
+    C_END
+};
 
 static uk_task_t ta, tb, tc, td, te;
 static uint32_t a_stack[256], b_stack[256], c_stack[256], d_stack[256], e_stack[256];
@@ -29,7 +45,7 @@ static void a_task(void *arg)
     note(A_START);
     CHECK_EQ(uk_mutex_lock(&m1, UK_FOREVER), UK_OK);
     note(A_GOT_M1);
-    CHECK_EQ(uk_task_prio(&tb), 4);              /* B still holds M3, wanted by E (4) */
+    CHECK_EQ(uk_task_prio(&tb), 4); /* B still holds M3, wanted by E (4) */
     CHECK_EQ(uk_task_prio(&tc), 20);
     CHECK_EQ(uk_mutex_unlock(&m1), UK_OK);
     note(A_DONE);
@@ -56,21 +72,21 @@ static void b_task(void *arg)
     note(B_START);
     CHECK_EQ(uk_mutex_lock(&m1, UK_NO_WAIT), UK_OK);
     CHECK_EQ(uk_mutex_lock(&m3, UK_NO_WAIT), UK_OK);
-    CHECK_EQ(uk_task_activate(&te), UK_OK);      /* E (4) blocks on M3: B inherits 4 */
+    CHECK_EQ(uk_task_activate(&te), UK_OK); /* E (4) blocks on M3: B inherits 4 */
     CHECK_EQ(uk_task_prio(&tb), 4);
     CHECK_EQ(uk_mutex_lock(&m2, UK_FOREVER), UK_OK); /* C holds it: C inherits 4 */
     note(B_GOT_M2);
     CHECK(m2.owner == &tb);
-    CHECK_EQ(uk_task_prio(&tc), 20);             /* C's boost ended with its unlock */
-    CHECK_EQ(uk_task_prio(&tb), 2);              /* A still waits on M1 */
+    CHECK_EQ(uk_task_prio(&tc), 20); /* C's boost ended with its unlock */
+    CHECK_EQ(uk_task_prio(&tb), 2);  /* A still waits on M1 */
     note(B_UNLOCK_M2);
     CHECK_EQ(uk_mutex_unlock(&m2), UK_OK);
     CHECK_EQ(uk_task_prio(&tb), 2);
     note(B_UNLOCK_M1);
-    CHECK_EQ(uk_mutex_unlock(&m1), UK_OK);       /* A gets M1 and runs */
+    CHECK_EQ(uk_mutex_unlock(&m1), UK_OK); /* A gets M1 and runs */
     CHECK_EQ(uk_task_prio(&tb), 4);
     note(B_UNLOCK_M3);
-    CHECK_EQ(uk_mutex_unlock(&m3), UK_OK);       /* E gets M3 and runs */
+    CHECK_EQ(uk_mutex_unlock(&m3), UK_OK); /* E gets M3 and runs */
     CHECK_EQ(uk_task_prio(&tb), 10);
     note(B_END);
 }
@@ -80,26 +96,26 @@ static void c_task(void *arg)
     (void)arg;
     CHECK_EQ(uk_mutex_lock(&m2, UK_FOREVER), UK_OK);
     note(C_LOCKED);
-    CHECK_EQ(uk_task_activate(&tb), UK_OK);      /* B runs, ends up waiting on M2 */
+    CHECK_EQ(uk_task_activate(&tb), UK_OK); /* B runs, ends up waiting on M2 */
     CHECK_EQ(uk_task_state(&tb), UK_TASK_PENDING);
-    CHECK_EQ(uk_task_prio(&tc), 4);              /* B lends what E lends it */
+    CHECK_EQ(uk_task_prio(&tc), 4); /* B lends what E lends it */
     note(C_B_WAITS);
-    CHECK_EQ(uk_task_activate(&ta), UK_OK);      /* A runs, waits on M1 held by B */
+    CHECK_EQ(uk_task_activate(&ta), UK_OK); /* A runs, waits on M1 held by B */
     CHECK_EQ(uk_task_state(&ta), UK_TASK_PENDING);
     CHECK_EQ(uk_task_prio(&tb), 2);
-    CHECK_EQ(uk_task_prio(&tc), 2);              /* transitive: A -> M1 -> B -> M2 -> C */
+    CHECK_EQ(uk_task_prio(&tc), 2); /* transitive: A -> M1 -> B -> M2 -> C */
     note(C_A_WAITS);
-    CHECK_EQ(uk_task_activate(&td), UK_OK);      /* D (5) must wait */
+    CHECK_EQ(uk_task_activate(&td), UK_OK); /* D (5) must wait */
     uk_tick_t t0 = uk_time();
     while (uk_time() - t0 < 3) {
     }
     note(C_UNLOCK);
-    CHECK_EQ(uk_mutex_unlock(&m2), UK_OK);       /* B gets M2 and runs at 2 */
+    CHECK_EQ(uk_mutex_unlock(&m2), UK_OK); /* B gets M2 and runs at 2 */
     CHECK_EQ(uk_task_prio(&tc), 20);
     note(C_END);
-    static const int want[] = {C_LOCKED, B_START, C_B_WAITS, A_START, C_A_WAITS, C_UNLOCK,
-                               B_GOT_M2, B_UNLOCK_M2, B_UNLOCK_M1, A_GOT_M1, A_DONE,
-                               B_UNLOCK_M3, E_GOT_M3, D_RUN, B_END, C_END};
+    static const int want[] = {C_LOCKED, B_START,     C_B_WAITS,   A_START,  C_A_WAITS, C_UNLOCK,
+                               B_GOT_M2, B_UNLOCK_M2, B_UNLOCK_M1, A_GOT_M1, A_DONE,    B_UNLOCK_M3,
+                               E_GOT_M3, D_RUN,       B_END,       C_END};
     int n = sizeof want / sizeof want[0];
     CHECK_EQ(nlg, n);
     for (int i = 0; i < n; i++)

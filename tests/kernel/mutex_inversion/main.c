@@ -28,7 +28,7 @@ static void high_task(void *arg)
     CHECK_EQ(uk_mutex_lock(&mx, UK_FOREVER), UK_OK);
     note(H_GOT_M);
     CHECK(mx.owner == &high);
-    CHECK_EQ(uk_task_prio(&low), 10);            /* the boost ended with the unlock */
+    CHECK_EQ(uk_task_prio(&low), 10);             /* the boost ended with the unlock */
     CHECK_EQ(uk_task_state(&med), UK_TASK_READY); /* still waiting for its turn */
     CHECK_EQ(uk_mutex_unlock(&mx), UK_OK);
     note(H_DONE);
@@ -45,21 +45,22 @@ static void low_task(void *arg)
     (void)arg;
     CHECK_EQ(uk_mutex_lock(&mx, UK_FOREVER), UK_OK);
     note(L_LOCKED);
-    CHECK_EQ(uk_task_activate(&high), UK_OK);    /* High runs and blocks on mx */
+    CHECK_EQ(uk_task_activate(&high), UK_OK); /* High runs and blocks on mx */
     CHECK_EQ(uk_task_state(&high), UK_TASK_PENDING);
-    CHECK_EQ(uk_task_prio(&low), 1);             /* inherited */
+    CHECK_EQ(uk_task_prio(&low), 1); /* inherited */
     note(L_BOOSTED);
-    CHECK_EQ(uk_task_activate(&med), UK_OK);     /* ready, but below Low's inherited 1 */
+    CHECK_EQ(uk_task_activate(&med), UK_OK); /* ready, but below Low's inherited 1 */
     uk_tick_t t0 = uk_time();
-    while (uk_time() - t0 < 5) {                 /* computing across ticks: no preemption */
+    while (uk_time() - t0 < 5) { /* computing across ticks: no preemption */
     }
     CHECK_EQ(nlg, 3);
     note(L_WORKED);
     note(L_UNLOCK);
-    CHECK_EQ(uk_mutex_unlock(&mx), UK_OK);       /* High gets mx and runs, then Medium */
+    CHECK_EQ(uk_mutex_unlock(&mx), UK_OK); /* High gets mx and runs, then Medium */
     note(L_END);
     CHECK_EQ(uk_task_prio(&low), 10);
-    static const int want[] = {L_LOCKED, H_START, L_BOOSTED, L_WORKED, L_UNLOCK, H_GOT_M, H_DONE, M_RUN, L_END};
+    static const int want[] = {L_LOCKED, H_START, L_BOOSTED, L_WORKED, L_UNLOCK,
+                               H_GOT_M,  H_DONE,  M_RUN,     L_END};
     int n = sizeof want / sizeof want[0];
     CHECK_EQ(nlg, n);
     for (int i = 0; i < n; i++)

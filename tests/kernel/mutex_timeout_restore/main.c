@@ -7,8 +7,20 @@
 #include "bsp/bsp.h"
 #include "check.h"
 
-enum { L_BOOSTED = 1, H_TIMEOUT, M_RUN, L_AFTER, L2_BOOSTED, H2_TIMEOUT, M2_RUN, L2_AFTER,
-       B_GOT_M2, W_TIMEOUT, W2_GOT_M4, L_END };
+enum {
+    L_BOOSTED = 1,
+    H_TIMEOUT,
+    M_RUN,
+    L_AFTER,
+    L2_BOOSTED,
+    H2_TIMEOUT,
+    M2_RUN,
+    L2_AFTER,
+    B_GOT_M2,
+    W_TIMEOUT,
+    W2_GOT_M4,
+    L_END
+};
 
 static uk_task_t tl, th, tm, tb, th2, tm2, tw, to, tw2;
 static uint32_t l_stack[256], h_stack[192], m_stack[192], b_stack[192], h2_stack[192],
@@ -64,8 +76,8 @@ static void h2_task(void *arg)
     uk_tick_t t0 = uk_time();
     CHECK_EQ(uk_mutex_lock(&m1, 5), UK_ETIMEOUT);
     CHECK_EQ(uk_time() - t0, 5);
-    CHECK_EQ(uk_task_prio(&tb), 8);  /* back to its base */
-    CHECK_EQ(uk_task_prio(&tl), 8);  /* still lent B's 8 through M2, no longer H2's 1 */
+    CHECK_EQ(uk_task_prio(&tb), 8); /* back to its base */
+    CHECK_EQ(uk_task_prio(&tl), 8); /* still lent B's 8 through M2, no longer H2's 1 */
     note(H2_TIMEOUT);
 }
 
@@ -75,7 +87,7 @@ static void w_task(void *arg)
     (void)arg;
     CHECK_EQ(uk_mutex_lock(&mx, UK_FOREVER), UK_ETIMEOUT); /* suspended: the wait ends */
     note(W_TIMEOUT);
-    CHECK_EQ(uk_mutex_lock(&mx, UK_FOREVER), UK_OK);       /* deleted while waiting */
+    CHECK_EQ(uk_mutex_lock(&mx, UK_FOREVER), UK_OK); /* deleted while waiting */
     CHECK(0);
 }
 
@@ -92,7 +104,7 @@ static void o_task(void *arg)
 static void w2_task(void *arg)
 {
     (void)arg;
-    CHECK_EQ(uk_mutex_lock(&m4, UK_FOREVER), UK_OK);       /* handed on by O's deletion */
+    CHECK_EQ(uk_mutex_lock(&m4, UK_FOREVER), UK_OK); /* handed on by O's deletion */
     CHECK(m4.owner == &tw2);
     CHECK_EQ(m4.depth, 1);
     note(W2_GOT_M4);
@@ -110,65 +122,66 @@ static void l_task(void *arg)
     note(L_BOOSTED);
     CHECK_EQ(uk_task_create(&tm, "M", m_task, (void *)M_RUN, 5, m_stack, sizeof m_stack), UK_OK);
     CHECK_EQ(uk_task_activate(&tm), UK_OK);
-    spin(10);                                  /* H times out at 5 and runs; then M */
+    spin(10); /* H times out at 5 and runs; then M */
     note(L_AFTER);
     CHECK_EQ(uk_task_prio(&tl), 10);
     CHECK_EQ(uk_mutex_unlock(&mx), UK_OK);
 
     /* Phase 2. */
     CHECK_EQ(uk_mutex_lock(&m2, UK_NO_WAIT), UK_OK);
-    CHECK_EQ(uk_task_activate(&tb), UK_OK);    /* B takes M1, waits on M2 */
+    CHECK_EQ(uk_task_activate(&tb), UK_OK); /* B takes M1, waits on M2 */
     CHECK_EQ(uk_task_prio(&tl), 8);
-    CHECK_EQ(uk_task_activate(&th2), UK_OK);   /* H2 waits on M1 */
+    CHECK_EQ(uk_task_activate(&th2), UK_OK); /* H2 waits on M1 */
     CHECK_EQ(uk_task_prio(&tb), 1);
     CHECK_EQ(uk_task_prio(&tl), 1);
     note(L2_BOOSTED);
-    CHECK_EQ(uk_task_create(&tm2, "M2", m_task, (void *)M2_RUN, 5, m2_stack, sizeof m2_stack), UK_OK);
+    CHECK_EQ(uk_task_create(&tm2, "M2", m_task, (void *)M2_RUN, 5, m2_stack, sizeof m2_stack),
+             UK_OK);
     CHECK_EQ(uk_task_activate(&tm2), UK_OK);
     spin(10);
     note(L2_AFTER);
     CHECK_EQ(uk_task_prio(&tl), 8);
-    CHECK_EQ(uk_mutex_unlock(&m2), UK_OK);     /* B gets M2 and runs */
+    CHECK_EQ(uk_mutex_unlock(&m2), UK_OK); /* B gets M2 and runs */
     CHECK_EQ(uk_task_prio(&tl), 10);
 
     /* Phase 3. */
     CHECK_EQ(uk_mutex_lock(&mx, UK_NO_WAIT), UK_OK);
-    CHECK_EQ(uk_task_activate(&tw), UK_OK);    /* W (2) waits on mx */
+    CHECK_EQ(uk_task_activate(&tw), UK_OK); /* W (2) waits on mx */
     CHECK_EQ(uk_task_prio(&tl), 2);
     CHECK_EQ(uk_task_set_prio(&tw, 7), UK_OK); /* the waiter drops: so does the owner */
     CHECK_EQ(uk_task_prio(&tl), 7);
     CHECK_EQ(uk_task_set_prio(&tw, 3), UK_OK);
     CHECK_EQ(uk_task_prio(&tl), 3);
-    CHECK_EQ(uk_task_set_prio(0, 12), UK_OK);  /* a new base below the inherited 3 */
+    CHECK_EQ(uk_task_set_prio(0, 12), UK_OK); /* a new base below the inherited 3 */
     CHECK_EQ(uk_task_prio(&tl), 3);
-    CHECK_EQ(uk_task_suspend(&tw), UK_OK);     /* the waiter leaves: the owner drops */
+    CHECK_EQ(uk_task_suspend(&tw), UK_OK); /* the waiter leaves: the owner drops */
     CHECK_EQ(uk_task_prio(&tl), 12);
     CHECK_EQ(uk_task_set_prio(0, 10), UK_OK);
     CHECK_EQ(uk_task_prio(&tl), 10);
-    CHECK_EQ(uk_task_resume(&tw), UK_OK);      /* W runs: ETIMEOUT, then waits again */
+    CHECK_EQ(uk_task_resume(&tw), UK_OK); /* W runs: ETIMEOUT, then waits again */
     CHECK_EQ(uk_task_state(&tw), UK_TASK_PENDING);
     CHECK_EQ(uk_task_prio(&tl), 3);
-    CHECK_EQ(uk_task_set_prio(0, 1), UK_OK);   /* a new base above the inherited one */
+    CHECK_EQ(uk_task_set_prio(0, 1), UK_OK); /* a new base above the inherited one */
     CHECK_EQ(uk_task_prio(&tl), 1);
     CHECK_EQ(uk_task_set_prio(0, 10), UK_OK);
     CHECK_EQ(uk_task_prio(&tl), 3);
-    CHECK_EQ(uk_task_delete(&tw), UK_OK);      /* deleted waiter: the owner drops */
+    CHECK_EQ(uk_task_delete(&tw), UK_OK); /* deleted waiter: the owner drops */
     CHECK_EQ(uk_task_prio(&tl), 10);
     CHECK(mx.waiters.next == &mx.waiters);
     CHECK_EQ(uk_mutex_unlock(&mx), UK_OK);
     CHECK(mx.owner == 0);
 
     /* Phase 4. */
-    CHECK_EQ(uk_task_activate(&to), UK_OK);    /* O (9) takes m4 twice, suspends itself */
+    CHECK_EQ(uk_task_activate(&to), UK_OK); /* O (9) takes m4 twice, suspends itself */
     CHECK(m4.owner == &to);
-    CHECK_EQ(uk_task_activate(&tw2), UK_OK);   /* W2 (3) waits on m4: O inherits 3 */
+    CHECK_EQ(uk_task_activate(&tw2), UK_OK); /* W2 (3) waits on m4: O inherits 3 */
     CHECK_EQ(uk_task_prio(&to), 3);
-    CHECK_EQ(uk_task_delete(&to), UK_OK);      /* m4 passes to W2, which runs at once */
+    CHECK_EQ(uk_task_delete(&to), UK_OK); /* m4 passes to W2, which runs at once */
     CHECK_EQ(uk_task_state(&tw2), UK_TASK_DELETED);
     note(L_END);
 
-    static const int want[] = {L_BOOSTED, H_TIMEOUT, M_RUN, L_AFTER, L2_BOOSTED, H2_TIMEOUT,
-                               M2_RUN, L2_AFTER, B_GOT_M2, W_TIMEOUT, W2_GOT_M4, L_END};
+    static const int want[] = {L_BOOSTED, H_TIMEOUT, M_RUN,    L_AFTER,   L2_BOOSTED, H2_TIMEOUT,
+                               M2_RUN,    L2_AFTER,  B_GOT_M2, W_TIMEOUT, W2_GOT_M4,  L_END};
     int n = sizeof want / sizeof want[0];
     CHECK_EQ(nlg, n);
     for (int i = 0; i < n; i++)

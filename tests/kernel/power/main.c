@@ -40,7 +40,11 @@ static void worker(void *arg)
 
 static const unsigned want[5][4] = {
     /* high, normal, low, idle */
-    {0, 0, 0, 0}, {0, 0, 0, 2}, {0, 0, 1, 2}, {0, 1, 2, 2}, {0, 2, 2, 2}};
+    {0, 0, 0, 0},
+    {0, 0, 0, 2},
+    {0, 0, 1, 2},
+    {0, 1, 2, 2},
+    {0, 2, 2, 2}};
 
 static void ctl_entry(void *arg)
 {
@@ -78,9 +82,12 @@ int main(void)
     /* ctl above the workers (it arms them, then sleeps while they run); unique priorities
      * for the bitmap scheduler. */
     CHECK_EQ(uk_task_create(&ctl, "ctl", ctl_entry, 0, 1, ctl_stack, sizeof ctl_stack), UK_OK);
-    CHECK_EQ(uk_task_create(&hi, "hi", worker, (void *)&seen_hi, 2, hi_stack, sizeof hi_stack), UK_OK);
-    CHECK_EQ(uk_task_create(&no, "no", worker, (void *)&seen_no, 3, no_stack, sizeof no_stack), UK_OK);
-    CHECK_EQ(uk_task_create(&lo, "lo", worker, (void *)&seen_lo, 4, lo_stack, sizeof lo_stack), UK_OK);
+    CHECK_EQ(uk_task_create(&hi, "hi", worker, (void *)&seen_hi, 2, hi_stack, sizeof hi_stack),
+             UK_OK);
+    CHECK_EQ(uk_task_create(&no, "no", worker, (void *)&seen_no, 3, no_stack, sizeof no_stack),
+             UK_OK);
+    CHECK_EQ(uk_task_create(&lo, "lo", worker, (void *)&seen_lo, 4, lo_stack, sizeof lo_stack),
+             UK_OK);
     CHECK_EQ(uk_task_set_power_class(&hi, UK_POWER_HIGH), UK_OK);
     CHECK_EQ(uk_task_set_power_class(&lo, UK_POWER_LOW), UK_OK);
     uk_task_t *all[] = {&ctl, &hi, &no, &lo};

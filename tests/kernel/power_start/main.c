@@ -34,8 +34,11 @@ int main(void)
 {
     uk_init();
     CHECK_EQ(opp_now(), 1); /* as the machine started */
-    CHECK_EQ(uk_task_create(&first, "first", first_entry, 0, 10, first_stack, sizeof first_stack), UK_OK);
-    CHECK_EQ(uk_task_create(&second, "second", second_entry, 0, 11, second_stack, sizeof second_stack), UK_OK);
+    CHECK_EQ(uk_task_create(&first, "first", first_entry, 0, 10, first_stack, sizeof first_stack),
+             UK_OK);
+    CHECK_EQ(
+        uk_task_create(&second, "second", second_entry, 0, 11, second_stack, sizeof second_stack),
+        UK_OK);
     CHECK_EQ(uk_task_set_power_class(&second, UK_POWER_LOW), UK_OK);
     CHECK_EQ(uk_task_activate(&first), UK_OK);
     uk_start();

@@ -60,7 +60,9 @@ static void start(void (*fn)(void *), int n, const int *ids, const uint8_t *prio
     n_order = 0;
     for (int i = 0; i < n; i++) {
         res[ids[i]] = 99;
-        CHECK_EQ(uk_task_create(&w[ids[i]], "w", fn, (void *)(uintptr_t)ids[i], prios[i], w_stack[ids[i]], sizeof w_stack[0]), UK_OK);
+        CHECK_EQ(uk_task_create(&w[ids[i]], "w", fn, (void *)(uintptr_t)ids[i], prios[i],
+                                w_stack[ids[i]], sizeof w_stack[0]),
+                 UK_OK);
         CHECK_EQ(uk_task_activate(&w[ids[i]]), UK_OK);
     }
     CHECK_EQ(uk_task_sleep(2), UK_OK);
@@ -83,9 +85,12 @@ static void main_task(void *arg)
     CHECK_EQ(uk_queue_send_var(&q, &m, 3, 0), UK_EINVAL); /* a fixed queue takes its size */
 
     /* Order and capacity: never overwrites. */
-    m = 1; CHECK_EQ(uk_queue_send(&q, &m, UK_NO_WAIT), UK_OK);
-    m = 2; CHECK_EQ(uk_queue_send(&q, &m, UK_NO_WAIT), UK_OK);
-    m = 3; CHECK_EQ(uk_queue_send(&q, &m, UK_NO_WAIT), UK_EAGAIN);
+    m = 1;
+    CHECK_EQ(uk_queue_send(&q, &m, UK_NO_WAIT), UK_OK);
+    m = 2;
+    CHECK_EQ(uk_queue_send(&q, &m, UK_NO_WAIT), UK_OK);
+    m = 3;
+    CHECK_EQ(uk_queue_send(&q, &m, UK_NO_WAIT), UK_EAGAIN);
     CHECK_EQ(uk_queue_count(&q, &c), UK_OK);
     CHECK_EQ(c, 2);
 
@@ -121,8 +126,10 @@ static void main_task(void *arg)
     }
 
     /* Senders blocked on a full queue: their messages enter in priority order. */
-    m = 1; CHECK_EQ(uk_queue_send(&q, &m, 0), UK_OK);
-    m = 2; CHECK_EQ(uk_queue_send(&q, &m, 0), UK_OK);
+    m = 1;
+    CHECK_EQ(uk_queue_send(&q, &m, 0), UK_OK);
+    m = 2;
+    CHECK_EQ(uk_queue_send(&q, &m, 0), UK_OK);
     start(sender, 3, rid, rprio);
     static const uint32_t want[5] = {1, 2, 1000, 1001, 1002};
     for (int k = 0; k < 5; k++) {
@@ -158,7 +165,8 @@ static void main_task(void *arg)
     CHECK_EQ(uk_queue_recv(&q, &m, 0), UK_EINVAL);
     CHECK_EQ(uk_queue_delete(&q), UK_EINVAL);
     CHECK_EQ(uk_queue_init(&q, qbuf, 4, 2), UK_OK);
-    m = 1; CHECK_EQ(uk_queue_send(&q, &m, 0), UK_OK);
+    m = 1;
+    CHECK_EQ(uk_queue_send(&q, &m, 0), UK_OK);
     CHECK_EQ(uk_queue_send(&q, &m, 0), UK_OK);
     start(sender, 3, rid, rprio);
     CHECK_EQ(uk_queue_delete(&q), UK_OK);
@@ -236,7 +244,8 @@ static void main_task(void *arg)
 int main(void)
 {
     uk_init();
-    CHECK_EQ(uk_task_create(&main_t, "main", main_task, 0, 10, main_stack, sizeof main_stack), UK_OK);
+    CHECK_EQ(uk_task_create(&main_t, "main", main_task, 0, 10, main_stack, sizeof main_stack),
+             UK_OK);
     CHECK_EQ(uk_task_activate(&main_t), UK_OK);
     uk_start();
     return 99;

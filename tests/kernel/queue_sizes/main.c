@@ -15,7 +15,10 @@ static uint32_t main_stack[STK];
 static uint32_t ring_words[(CAP * 64 + 8) / 4];
 static uint32_t out_words[17], in_words[17];
 
-static uint8_t pattern(unsigned size, unsigned n, unsigned i) { return (uint8_t)(size * 31 + n * 7 + i); }
+static uint8_t pattern(unsigned size, unsigned n, unsigned i)
+{
+    return (uint8_t)(size * 31 + n * 7 + i);
+}
 
 static void run(unsigned size, unsigned buf_off, unsigned msg_off)
 {
@@ -67,7 +70,8 @@ static void main_task(void *arg)
 int main(void)
 {
     uk_init();
-    CHECK_EQ(uk_task_create(&main_t, "main", main_task, 0, 5, main_stack, sizeof main_stack), UK_OK);
+    CHECK_EQ(uk_task_create(&main_t, "main", main_task, 0, 5, main_stack, sizeof main_stack),
+             UK_OK);
     CHECK_EQ(uk_task_activate(&main_t), UK_OK);
     uk_start();
     return 99;

@@ -10,8 +10,8 @@
 #include "bsp/bsp.h"
 #include "check.h"
 
-#define STAGE 512              /* UK_QUEUE_STAGE_BYTES */
-#define MAX_MSG (STAGE - 4)    /* the largest message a record of the ring holds */
+#define STAGE 512           /* UK_QUEUE_STAGE_BYTES */
+#define MAX_MSG (STAGE - 4) /* the largest message a record of the ring holds */
 
 static uk_task_t main_t;
 static uint32_t main_stack[512];
@@ -158,7 +158,8 @@ int main(void)
 {
     uk_init();
     CHECK_EQ(uk_queue_init_var(&vq, vbuf, sizeof vbuf, MAX_MSG), UK_OK);
-    CHECK_EQ(uk_task_create(&main_t, "main", main_task, 0, 10, main_stack, sizeof main_stack), UK_OK);
+    CHECK_EQ(uk_task_create(&main_t, "main", main_task, 0, 10, main_stack, sizeof main_stack),
+             UK_OK);
     CHECK_EQ(uk_irq_install(2, send_lisr), UK_OK);
     CHECK_EQ(uk_task_activate(&main_t), UK_OK);
     uk_start();

@@ -49,7 +49,7 @@ static void worker(void *arg)
         if (d < gap)
             cycles[i] += d; /* ran (a tick interrupt without a switch included) */
         else
-            runs[i]++;      /* switched out and back in */
+            runs[i]++; /* switched out and back in */
         uk_tick_t t = uk_time();
         if (t != seen) {
             seen = t;
@@ -67,7 +67,9 @@ static void run_phase(const char *name, const uk_tick_t slice[NW])
     uint32_t sum_slices = 0;
     for (int i = 0; i < NW; i++) {
         count[i] = ticks[i] = cycles[i] = runs[i] = 0;
-        CHECK_EQ(uk_task_create(&w[i], "w", worker, (void *)(uintptr_t)i, 10, w_stack[i], sizeof w_stack[i]), UK_OK);
+        CHECK_EQ(uk_task_create(&w[i], "w", worker, (void *)(uintptr_t)i, 10, w_stack[i],
+                                sizeof w_stack[i]),
+                 UK_OK);
         CHECK_EQ(uk_task_set_slice(&w[i], slice[i]), UK_OK);
         sum_slices += slice[i];
     }
@@ -95,15 +97,16 @@ static void run_phase(const char *name, const uk_tick_t slice[NW])
         tot_cycles += cycles[i];
     }
     uint32_t cpt = bsp_cpu_hz() / uk_tick_hz(); /* cycles per tick */
-    bsp_printf("%s: %u ticks, %u cycles (%u per tick)\n", name, (unsigned)elapsed, (unsigned)elapsed_cycles,
-               (unsigned)cpt);
+    bsp_printf("%s: %u ticks, %u cycles (%u per tick)\n", name, (unsigned)elapsed,
+               (unsigned)elapsed_cycles, (unsigned)cpt);
     for (int i = 0; i < NW; i++) {
         uint32_t want_ticks = tot_ticks * slice[i] / sum_slices;
         uint32_t want_cycles = (uint32_t)((uint64_t)tot_cycles * slice[i] / sum_slices);
-        bsp_printf("  task %d slice %u: %u ticks (share %u), %u cycles (share %u, diff %d), %u runs, %u loops\n",
-                   i, (unsigned)slice[i], (unsigned)ticks[i], (unsigned)want_ticks, (unsigned)cycles[i],
-                   (unsigned)want_cycles, (int)(cycles[i] - want_cycles), (unsigned)runs[i],
-                   (unsigned)count[i]);
+        bsp_printf("  task %d slice %u: %u ticks (share %u), %u cycles (share %u, diff %d), %u "
+                   "runs, %u loops\n",
+                   i, (unsigned)slice[i], (unsigned)ticks[i], (unsigned)want_ticks,
+                   (unsigned)cycles[i], (unsigned)want_cycles, (int)(cycles[i] - want_cycles),
+                   (unsigned)runs[i], (unsigned)count[i]);
         CHECK(absdiff(ticks[i], want_ticks) <= slice[i]);
         CHECK(absdiff(cycles[i], want_cycles) <= slice[i] * cpt + GUEST_SLACK(want_cycles));
         CHECK(count[i] > 0);

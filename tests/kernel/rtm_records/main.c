@@ -27,19 +27,23 @@ static void main_entry(void *arg)
     /* Six more tasks fit: idle + main + 6 = 8 records. */
     for (unsigned i = 0; i < EXTRA; i++) {
         CHECK_EQ(uk_task_create(&extra[i], "x", extra_entry, 0, (uint8_t)(10 + i), extra_stack[i],
-                                sizeof extra_stack[i]), UK_OK);
+                                sizeof extra_stack[i]),
+                 UK_OK);
         CHECK_EQ(uk_task_activate(&extra[i]), UK_OK);
     }
     CHECK_EQ(uk_task_create(&extra[EXTRA], "y", extra_entry, 0, 30, extra_stack[EXTRA],
-                            sizeof extra_stack[EXTRA]), UK_EINVAL);
+                            sizeof extra_stack[EXTRA]),
+             UK_EINVAL);
     /* A priority change keeps the record: still no room, and the task still runs at it. */
     CHECK_EQ(uk_task_set_prio(&extra[0], 40), UK_OK);
     CHECK_EQ(uk_task_create(&extra[EXTRA], "y", extra_entry, 0, 30, extra_stack[EXTRA],
-                            sizeof extra_stack[EXTRA]), UK_EINVAL);
+                            sizeof extra_stack[EXTRA]),
+             UK_EINVAL);
     /* A deletion frees one. */
     CHECK_EQ(uk_task_delete(&extra[1]), UK_OK);
     CHECK_EQ(uk_task_create(&extra[EXTRA], "y", extra_entry, 0, 30, extra_stack[EXTRA],
-                            sizeof extra_stack[EXTRA]), UK_OK);
+                            sizeof extra_stack[EXTRA]),
+             UK_OK);
     CHECK_EQ(uk_task_activate(&extra[EXTRA]), UK_OK);
     uk_task_sleep(100); /* each runs once (extra[1] never did) */
     CHECK_EQ(ran, EXTRA);

@@ -26,7 +26,6 @@
 static uk_task_t ctl, w[NT];
 static uint32_t ctl_stack[STACK_WORDS], w_stack[NT][STACK_WORDS];
 
-
 static int spawn(int i, const char *name, void (*f)(void *), uintptr_t arg, uint8_t prio)
 {
     return uk_task_create(&w[i], name, f, (void *)arg, prio, w_stack[i], sizeof w_stack[i]);
@@ -130,16 +129,22 @@ static void phase_fifo_yield(void)
     /* Unique priorities: a second live task at a taken one is refused, idle's included. */
     uk_task_t extra;
     static uint32_t extra_stack[64];
-    CHECK_EQ(uk_task_create(&extra, "dup", logger, 0, EQ(1), extra_stack, sizeof extra_stack), UK_EINVAL);
-    CHECK_EQ(uk_task_create(&extra, "dup", logger, 0, 63, extra_stack, sizeof extra_stack), UK_EINVAL);
-    CHECK_EQ(uk_task_create(&extra, "dup", logger, 0, 1, extra_stack, sizeof extra_stack), UK_EINVAL);
-    CHECK_EQ(uk_task_create(&extra, "big", logger, 0, 64, extra_stack, sizeof extra_stack), UK_EINVAL);
+    CHECK_EQ(uk_task_create(&extra, "dup", logger, 0, EQ(1), extra_stack, sizeof extra_stack),
+             UK_EINVAL);
+    CHECK_EQ(uk_task_create(&extra, "dup", logger, 0, 63, extra_stack, sizeof extra_stack),
+             UK_EINVAL);
+    CHECK_EQ(uk_task_create(&extra, "dup", logger, 0, 1, extra_stack, sizeof extra_stack),
+             UK_EINVAL);
+    CHECK_EQ(uk_task_create(&extra, "big", logger, 0, 64, extra_stack, sizeof extra_stack),
+             UK_EINVAL);
     CHECK_EQ(uk_task_set_prio(&w[0], EQ(1)), UK_EINVAL);
     CHECK_EQ(uk_task_prio(&w[0]), EQ(0));
 #else
     uk_task_t extra;
     static uint32_t extra_stack[64];
-    CHECK_EQ(uk_task_create(&extra, "big", logger, (void *)'B', 64, extra_stack, sizeof extra_stack), UK_OK);
+    CHECK_EQ(
+        uk_task_create(&extra, "big", logger, (void *)'B', 64, extra_stack, sizeof extra_stack),
+        UK_OK);
     CHECK_EQ(uk_task_delete(&extra), UK_OK);
 #endif
     /* A yield with no equal ready returns at once; under "rr" everybody is an equal. */

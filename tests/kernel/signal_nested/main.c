@@ -16,7 +16,7 @@ static uk_sem_t never;
 #define LOG 16
 static volatile int depth, max_depth, n_log;
 static volatile uint32_t log_sigs[LOG];
-static volatile int log_inner[LOG];       /* what the handler's own sleep/wait returned */
+static volatile int log_inner[LOG]; /* what the handler's own sleep/wait returned */
 static volatile uk_tick_t log_start[LOG], log_end[LOG];
 static volatile int outer_res[2];
 static volatile uk_tick_t outer_end[2];
@@ -58,7 +58,9 @@ static void target_task(void *arg)
 static void main_task(void *arg)
 {
     (void)arg;
-    CHECK_EQ(uk_task_create(&target, "target", target_task, 0, 20, target_stack, sizeof target_stack), UK_OK);
+    CHECK_EQ(
+        uk_task_create(&target, "target", target_task, 0, 20, target_stack, sizeof target_stack),
+        UK_OK);
     CHECK_EQ(uk_task_activate(&target), UK_OK);
     CHECK_EQ(uk_task_sleep(2), UK_OK); /* target sleeps its 1000 ticks */
 
@@ -75,12 +77,12 @@ static void main_task(void *arg)
     CHECK_EQ(uk_task_sleep(10), UK_OK);
     CHECK_EQ(n_log, 2);
     CHECK_EQ(log_sigs[0], 1);
-    CHECK_EQ(log_inner[0], UK_OK);            /* the handler's sleep was not cut */
-    CHECK_EQ(log_end[0] - log_start[0], 10);  /* it lasted its 10 ticks */
-    CHECK_EQ(log_sigs[1], 2 | 4);             /* both, in one run after the first */
+    CHECK_EQ(log_inner[0], UK_OK);           /* the handler's sleep was not cut */
+    CHECK_EQ(log_end[0] - log_start[0], 10); /* it lasted its 10 ticks */
+    CHECK_EQ(log_sigs[1], 2 | 4);            /* both, in one run after the first */
     CHECK_EQ(log_start[1], log_end[0]);
-    CHECK_EQ(max_depth, 1);                   /* never nested */
-    CHECK_EQ(outer_res[0], UK_EINTR);         /* after every handler run */
+    CHECK_EQ(max_depth, 1);           /* never nested */
+    CHECK_EQ(outer_res[0], UK_EINTR); /* after every handler run */
     CHECK_EQ(handler_runs_at_outer_end[0], 2);
     CHECK_EQ(outer_end[0], log_end[0]);
     CHECK(outer_end[0] - t0 <= 11);
@@ -117,7 +119,8 @@ int main(void)
 {
     uk_init();
     CHECK_EQ(uk_sem_init(&never, 0, 1), UK_OK);
-    CHECK_EQ(uk_task_create(&main_t, "main", main_task, 0, 10, main_stack, sizeof main_stack), UK_OK);
+    CHECK_EQ(uk_task_create(&main_t, "main", main_task, 0, 10, main_stack, sizeof main_stack),
+             UK_OK);
     CHECK_EQ(uk_task_activate(&main_t), UK_OK);
     uk_start();
     return 99;

@@ -28,7 +28,7 @@ static void deep_task(void *arg)
     (void)arg;
     (void)recurse(40); /* ~ 40 * 80 bytes: well past 512 */
     deep_reached = 1;
-    uk_task_sleep(1);  /* switched out, and back in after a tick: the check fires here */
+    uk_task_sleep(1); /* switched out, and back in after a tick: the check fires here */
     bsp_printf("FAIL: overflow of task deep not detected\n");
     bsp_exit(1);
 }

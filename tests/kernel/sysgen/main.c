@@ -78,16 +78,14 @@ void plain_lisr(unsigned line)
     plain_count++;
 }
 
-void on_signal(uint32_t sigs)
-{
-    sig_seen |= sigs;
-}
+void on_signal(uint32_t sigs) { sig_seen |= sigs; }
 
 void sig_entry(void *arg)
 {
     (void)arg;
     uint32_t got = 0;
-    sig_flags_r = (uint32_t)uk_flags_wait(&events, 0x1, UK_FLAGS_ALL | UK_FLAGS_CLEAR, &got, UK_FOREVER);
+    sig_flags_r =
+        (uint32_t)uk_flags_wait(&events, 0x1, UK_FLAGS_ALL | UK_FLAGS_CLEAR, &got, UK_FOREVER);
     sig_flags_got = got;
     for (;;)
         (void)uk_task_sleep(1000); /* a signal ends it with UK_EINTR after the handler ran */
@@ -113,7 +111,7 @@ void check_entry(void *arg)
     CHECK_EQ(n, 4);
     size_t used = 0;
     CHECK_EQ(uk_heap_stats(&mem, 0, 0, &used), UK_OK);
-    CHECK_EQ(used, 1); /* the carved pool */
+    CHECK_EQ(used, 1);                                /* the carved pool */
     CHECK_EQ(uk_task_state(&woken), UK_TASK_CREATED); /* start = "suspended": created only */
     CHECK(uk_task_state(&producer) == UK_TASK_READY || uk_task_state(&producer) == UK_TASK_RUNNING);
     CHECK_EQ(uk_task_state(uk_task_self()), UK_TASK_RUNNING);
@@ -192,7 +190,7 @@ void check_entry(void *arg)
     CHECK_EQ(tock_bad, 0);
     CHECK_EQ(uk_timer_expiries(&flagger, &exp, 0), UK_OK);
     CHECK_EQ(exp, 1);
-    CHECK_EQ(sig_flags_r, UK_OK); /* sig_task waited for bit 0, set by flagger in tick 10 */
+    CHECK_EQ(sig_flags_r, UK_OK);   /* sig_task waited for bit 0, set by flagger in tick 10 */
     CHECK_EQ(sig_flags_got, 0x111); /* the set when satisfied: initial, later (tick 1), flagger */
     CHECK_EQ(uk_flags_get(&events, &bits), UK_OK);
     CHECK_EQ(bits, 0x110); /* bit 0 cleared by the waiter; bit 8 from `later` */

@@ -31,10 +31,7 @@ static void c_entry(void *arg)
     }
 }
 
-static void idle_entry(void *arg)
-{
-    (void)arg;
-}
+static void idle_entry(void *arg) { (void)arg; }
 
 static void lisr(unsigned line)
 {
@@ -103,7 +100,8 @@ static void main_entry(void *arg)
 int main(void)
 {
     uk_init();
-    CHECK_EQ(uk_task_create(&main_t, "main", main_entry, 0, 2, main_stack, sizeof main_stack), UK_OK);
+    CHECK_EQ(uk_task_create(&main_t, "main", main_entry, 0, 2, main_stack, sizeof main_stack),
+             UK_OK);
     CHECK_EQ(uk_task_state(&main_t), UK_TASK_CREATED);
     uk_task_activate(&main_t);
     uk_start();

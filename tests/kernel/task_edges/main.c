@@ -18,10 +18,7 @@
 static uk_task_t ctl;
 static uint32_t ctl_stack[256];
 
-static void handler(uint32_t sigs)
-{
-    (void)sigs;
-}
+static void handler(uint32_t sigs) { (void)sigs; }
 
 static void ctl_entry(void *arg)
 {
@@ -76,7 +73,8 @@ static void ctl_entry(void *arg)
     CHECK_EQ(uk_task_prio(&ctl), 10);
     static uk_task_t other;
     static uint32_t other_stack[64];
-    CHECK_EQ(uk_task_create(&other, "x", ctl_entry, 0, idle_prio, other_stack, sizeof other_stack), UK_EINVAL);
+    CHECK_EQ(uk_task_create(&other, "x", ctl_entry, 0, idle_prio, other_stack, sizeof other_stack),
+             UK_EINVAL);
     CHECK_EQ(uk_task_suspend(idle), UK_EINVAL);
     CHECK_EQ(uk_task_delete(idle), UK_EINVAL);
     t0 = uk_time();

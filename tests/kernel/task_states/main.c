@@ -33,25 +33,15 @@ static void victim_entry(void *arg)
     x->started++;
     int r = 0;
     switch (x->mode) {
-    case M_RETURN:
-        order[n_order++] = x->arg;
-        return;
-    case M_SLEEP:
-        r = uk_task_sleep((uk_tick_t)x->arg);
-        break;
-    case M_SEM:
-        r = uk_sem_take(&sem, UK_FOREVER);
-        break;
-    case M_SEM_T:
-        r = uk_sem_take(&sem, (uk_tick_t)x->arg);
-        break;
+    case M_RETURN: order[n_order++] = x->arg; return;
+    case M_SLEEP: r = uk_task_sleep((uk_tick_t)x->arg); break;
+    case M_SEM: r = uk_sem_take(&sem, UK_FOREVER); break;
+    case M_SEM_T: r = uk_sem_take(&sem, (uk_tick_t)x->arg); break;
     case M_SELF_DELETE:
         r = x->arg ? uk_task_delete(&x->t) : uk_task_delete(0);
         x->after = 99; /* never reached */
         return;
-    case M_SELF_SUSPEND:
-        r = uk_task_suspend(0);
-        break;
+    case M_SELF_SUSPEND: r = uk_task_suspend(0); break;
     case M_SPIN:
         for (;;)
             uk_task_yield();
@@ -72,7 +62,8 @@ static void make(int i, int mode, int arg)
     x->started = x->after = 0;
     x->result = 1234;
     x->end_time = 0;
-    CHECK_EQ(uk_task_create(&x->t, "victim", victim_entry, x, 20 + i, x->stack, sizeof x->stack), UK_OK);
+    CHECK_EQ(uk_task_create(&x->t, "victim", victim_entry, x, 20 + i, x->stack, sizeof x->stack),
+             UK_OK);
 }
 
 static void start(int i, int mode, int arg)
@@ -271,7 +262,9 @@ static void periodic_entry(void *arg)
 
 static void periodic(void)
 {
-    CHECK_EQ(uk_task_create(&v[5].t, "periodic", periodic_entry, 0, 25, v[5].stack, sizeof v[5].stack), UK_OK);
+    CHECK_EQ(
+        uk_task_create(&v[5].t, "periodic", periodic_entry, 0, 25, v[5].stack, sizeof v[5].stack),
+        UK_OK);
     CHECK_EQ(uk_task_activate(&v[5].t), UK_OK);
     CHECK_EQ(uk_task_sleep(100), UK_OK);
     CHECK_EQ(uk_task_state(&v[5].t), UK_TASK_DELETED);
@@ -355,7 +348,8 @@ int main(void)
 {
     uk_init();
     CHECK_EQ(uk_sem_init(&sem, 0, 5), UK_OK);
-    CHECK_EQ(uk_task_create(&main_t, "main", main_task, 0, 5, main_stack, sizeof main_stack), UK_OK);
+    CHECK_EQ(uk_task_create(&main_t, "main", main_task, 0, 5, main_stack, sizeof main_stack),
+             UK_OK);
     CHECK_EQ(uk_task_activate(&main_t), UK_OK);
     uk_start();
     return 99;

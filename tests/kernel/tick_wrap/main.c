@@ -104,7 +104,7 @@ static void main_entry(void *arg)
     CHECK_EQ(left, 13);
     CHECK_EQ(uk_timer_start_at(&at, START - 1, 0), UK_ETIMEOUT); /* passed */
 
-    uk_task_sleep(60); /* everything has ended meanwhile */
+    uk_task_sleep(60);               /* everything has ended meanwhile */
     CHECK_EQ(uk_time(), START + 60); /* = 50 */
     CHECK_EQ(uk_time(), 50u);
     for (int i = 0; i < W_COUNT; i++) {
@@ -142,16 +142,21 @@ int main(void)
     CHECK_EQ(uk_timer_init(&at, on_at, 0), UK_OK);
     /* The holder first (it must own the mutex before W_MUTEX asks), main last but highest
      * after it, so that the timers start at START too. */
-    CHECK_EQ(uk_task_create(&holder, "holder", holder_entry, 0, 0, holder_stack, sizeof holder_stack), UK_OK);
-    CHECK_EQ(uk_task_create(&main_t, "main", main_entry, 0, 1, main_stack, sizeof main_stack), UK_OK);
+    CHECK_EQ(
+        uk_task_create(&holder, "holder", holder_entry, 0, 0, holder_stack, sizeof holder_stack),
+        UK_OK);
+    CHECK_EQ(uk_task_create(&main_t, "main", main_entry, 0, 1, main_stack, sizeof main_stack),
+             UK_OK);
     uk_task_activate(&holder);
     uk_task_activate(&main_t);
     for (uintptr_t i = 0; i < W_COUNT; i++) {
-        CHECK_EQ(uk_task_create(&w[i].t, "waiter", waiter_entry, (void *)i, (uint8_t)(2 + i), w[i].stack,
-                                sizeof w[i].stack), UK_OK);
+        CHECK_EQ(uk_task_create(&w[i].t, "waiter", waiter_entry, (void *)i, (uint8_t)(2 + i),
+                                w[i].stack, sizeof w[i].stack),
+                 UK_OK);
         uk_task_activate(&w[i].t);
     }
-    CHECK_EQ(uk_task_create(&periodic, "periodic", periodic_entry, 0, 10, periodic_stack, sizeof periodic_stack),
+    CHECK_EQ(uk_task_create(&periodic, "periodic", periodic_entry, 0, 10, periodic_stack,
+                            sizeof periodic_stack),
              UK_OK);
     uk_task_activate(&periodic);
     uk_start();

@@ -66,7 +66,8 @@ static void run_case(int kind, int how)
 {
     w_done = 0;
     w_result = 99;
-    CHECK_EQ(uk_task_create(&w, "W", w_entry, (void *)(intptr_t)kind, 3, w_stack, sizeof w_stack), UK_OK);
+    CHECK_EQ(uk_task_create(&w, "W", w_entry, (void *)(intptr_t)kind, 3, w_stack, sizeof w_stack),
+             UK_OK);
     CHECK_EQ(uk_task_activate(&w), UK_OK); /* W runs and waits */
     CHECK_EQ(uk_task_state(&w), UK_TASK_PENDING_DELAYED);
     CHECK_EQ(uk_task_sleep(2), UK_OK);
@@ -94,7 +95,7 @@ static void run_case(int kind, int how)
     CHECK_EQ(uk_task_state(&w), UK_TASK_DELETED);
     if (how == BY_INHERIT)
         CHECK_EQ(uk_task_state(&h), UK_TASK_DELETED); /* got `lent`, ran, ended */
-    CHECK_EQ(uk_task_prio(&ctl), 10); /* no priority left lent (the mutex case) */
+    CHECK_EQ(uk_task_prio(&ctl), 10);                 /* no priority left lent (the mutex case) */
 }
 
 /* The chain: O (8) owns m2 and waits for a give; W (3) owns m1 and waits on m2 with a

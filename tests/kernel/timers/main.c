@@ -167,8 +167,11 @@ int main(void)
 {
     uk_init();
     CHECK_EQ(uk_sem_init(&s, 0, 10), UK_OK);
-    CHECK_EQ(uk_task_create(&main_t, "main", main_task, 0, 10, main_stack, sizeof main_stack), UK_OK);
-    CHECK_EQ(uk_task_create(&periodic, "periodic", periodic_entry, 0, 5, periodic_stack, sizeof periodic_stack), UK_OK);
+    CHECK_EQ(uk_task_create(&main_t, "main", main_task, 0, 10, main_stack, sizeof main_stack),
+             UK_OK);
+    CHECK_EQ(uk_task_create(&periodic, "periodic", periodic_entry, 0, 5, periodic_stack,
+                            sizeof periodic_stack),
+             UK_OK);
     CHECK_EQ(uk_task_activate(&main_t), UK_OK);
     uk_start();
     return 99;

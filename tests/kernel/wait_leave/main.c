@@ -47,7 +47,9 @@ static void start(int id, uk_tick_t timeout)
 {
     res[id] = 99;
     timeout_of[id] = timeout;
-    CHECK_EQ(uk_task_create(&tasks[id], "sender", sender, (void *)(uintptr_t)id, prio_of[id], stacks[id], sizeof stacks[0]), UK_OK);
+    CHECK_EQ(uk_task_create(&tasks[id], "sender", sender, (void *)(uintptr_t)id, prio_of[id],
+                            stacks[id], sizeof stacks[0]),
+             UK_OK);
     CHECK_EQ(uk_task_activate(&tasks[id]), UK_OK);
     CHECK_EQ(uk_task_sleep(1), UK_OK); /* it runs and waits (any scheduler) */
 }
@@ -177,7 +179,9 @@ static void main_task(void *arg)
     setup(UK_FOREVER);
     timeout_of[HIGH] = 50;
     res[HIGH] = 99;
-    CHECK_EQ(uk_task_create(&tasks[HIGH], "high", sender, (void *)(uintptr_t)HIGH, prio_of[HIGH], stacks[HIGH], sizeof stacks[0]), UK_OK);
+    CHECK_EQ(uk_task_create(&tasks[HIGH], "high", sender, (void *)(uintptr_t)HIGH, prio_of[HIGH],
+                            stacks[HIGH], sizeof stacks[0]),
+             UK_OK);
     CHECK_EQ(uk_task_activate(&tasks[HIGH]), UK_OK);
     CHECK_EQ(uk_task_sleep(1), UK_OK);
     CHECK_EQ(res[HIGH], UK_OK);
@@ -194,7 +198,8 @@ static void main_task(void *arg)
 int main(void)
 {
     uk_init();
-    CHECK_EQ(uk_task_create(&main_t, "main", main_task, 0, 10, main_stack, sizeof main_stack), UK_OK);
+    CHECK_EQ(uk_task_create(&main_t, "main", main_task, 0, 10, main_stack, sizeof main_stack),
+             UK_OK);
     CHECK_EQ(uk_task_activate(&main_t), UK_OK);
     uk_start();
     return 99;

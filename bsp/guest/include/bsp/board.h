@@ -25,21 +25,46 @@ extern struct hv_vcpu hv_vcpu;
 /* Enabling something may make a pending interrupt deliverable: ask the hypervisor then. */
 static inline void bsp_guest_sync_(void)
 {
-    if ((hv_vcpu.ie & HV_IE) &&
-        ((hv_vcpu.pending | (hv_vcpu.msip ? HV_IRQ_SOFT : 0)) & (hv_vcpu.enable | hv_vcpu.soft_enable)))
+    if ((hv_vcpu.ie & HV_IE) && ((hv_vcpu.pending | (hv_vcpu.msip ? HV_IRQ_SOFT : 0)) &
+                                 (hv_vcpu.enable | hv_vcpu.soft_enable)))
         hv_call(HV_SYNC, 0, 0, 0, 0);
 }
-static inline void bsp_irq_enable(void) { hv_vcpu.ie = HV_IE; bsp_guest_sync_(); }
+static inline void bsp_irq_enable(void)
+{
+    hv_vcpu.ie = HV_IE;
+    bsp_guest_sync_();
+}
 static inline void bsp_irq_disable(void) { hv_vcpu.ie = 0; }
-static inline uint32_t bsp_irq_save(void) { uint32_t k = hv_vcpu.ie; hv_vcpu.ie = 0; return k & HV_IE; }
-static inline void bsp_irq_restore(uint32_t key) { if (key) bsp_irq_enable(); }
+static inline uint32_t bsp_irq_save(void)
+{
+    uint32_t k = hv_vcpu.ie;
+    hv_vcpu.ie = 0;
+    return k & HV_IE;
+}
+static inline void bsp_irq_restore(uint32_t key)
+{
+    if (key)
+        bsp_irq_enable();
+}
 static inline void bsp_wfi(void) { hv_call(HV_IDLE, 0, 0, 0, 0); }
 
-static inline void bsp_soft_irq_enable(void) { hv_vcpu.soft_enable = HV_IRQ_SOFT; bsp_guest_sync_(); }
-static inline void bsp_soft_irq_raise(void) { hv_vcpu.msip = 1; bsp_guest_sync_(); }
+static inline void bsp_soft_irq_enable(void)
+{
+    hv_vcpu.soft_enable = HV_IRQ_SOFT;
+    bsp_guest_sync_();
+}
+static inline void bsp_soft_irq_raise(void)
+{
+    hv_vcpu.msip = 1;
+    bsp_guest_sync_();
+}
 static inline void bsp_soft_irq_clear(void) { hv_vcpu.msip = 0; }
 
-static inline void bsp_fast_irq_enable(unsigned line) { hv_vcpu.enable |= HV_IRQ_LINE(line); bsp_guest_sync_(); }
+static inline void bsp_fast_irq_enable(unsigned line)
+{
+    hv_vcpu.enable |= HV_IRQ_LINE(line);
+    bsp_guest_sync_();
+}
 static inline void bsp_fast_irq_disable(unsigned line) { hv_vcpu.enable &= ~HV_IRQ_LINE(line); }
 static inline void bsp_fast_irq_ack(unsigned line) { (void)line; }
 static inline void bsp_fast_irq_raise(unsigned line) { hv_call(HV_RAISE, (long)line, 0, 0, 0); }
@@ -50,7 +75,11 @@ static inline void bsp_timer_set_compare(uint64_t when)
 {
     hv_call(HV_TIMER, (long)(uint32_t)when, (long)(uint32_t)(when >> 32), 0, 0);
 }
-static inline void bsp_timer_irq_enable(void) { hv_vcpu.enable |= HV_IRQ_TIMER; bsp_guest_sync_(); }
+static inline void bsp_timer_irq_enable(void)
+{
+    hv_vcpu.enable |= HV_IRQ_TIMER;
+    bsp_guest_sync_();
+}
 static inline void bsp_timer_irq_disable(void) { hv_vcpu.enable &= ~HV_IRQ_TIMER; }
 
 /* ---- Performance counters ------------------------------------------------------------ */

@@ -19,9 +19,16 @@
 static inline void bsp_irq_enable(void) { csr_set(mstatus, MSTATUS_MIE); }
 static inline void bsp_irq_disable(void) { csr_clear(mstatus, MSTATUS_MIE); }
 /* Disables interrupts, returns the previous state for bsp_irq_restore. */
-static inline uint32_t bsp_irq_save(void) { return csr_read_clear(mstatus, MSTATUS_MIE) & MSTATUS_MIE; }
-static inline void bsp_irq_restore(uint32_t key) { if (key) csr_set(mstatus, MSTATUS_MIE); }
-static inline void bsp_wfi(void) { __asm__ volatile ("wfi" ::: "memory"); }
+static inline uint32_t bsp_irq_save(void)
+{
+    return csr_read_clear(mstatus, MSTATUS_MIE) & MSTATUS_MIE;
+}
+static inline void bsp_irq_restore(uint32_t key)
+{
+    if (key)
+        csr_set(mstatus, MSTATUS_MIE);
+}
+static inline void bsp_wfi(void) { __asm__ volatile("wfi" ::: "memory"); }
 
 static inline void bsp_soft_irq_enable(void) { csr_set(mie, MIE_MSIE); }
 static inline void bsp_soft_irq_raise(void) { MMIO32(INTC_MSIP) = 1; }
