@@ -44,7 +44,11 @@ run_one() { # OS SCHED WORKLOAD RATIO TASKS PERIOD_US
     fi
 }
 
-for os_sched in nos:- nos-rtm:- ubik:prio ubik:rr ubik:bitmap ubik:edf ubik:coop ubik:rtm; do
+# Every scheduler the system description knows (one list: sysdesc's policy table).
+scheds=$("$ubik" gen --list-schedulers) || { echo "simbed: $ubik gen --list-schedulers failed" >&2; exit 1; }
+oses=(nos:- nos-rtm:-)
+for s in $scheds; do oses+=("ubik:$s"); done
+for os_sched in "${oses[@]}"; do
     os=${os_sched%%:*} sched=${os_sched#*:}
     # The fast job of up/down runs every period / ratio: a multiple of Ubik's 1 ms tick.
     run_one "$os" "$sched" ipc 1 2 2000
