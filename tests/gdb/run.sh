@@ -136,6 +136,8 @@ a=$(energy "$work/plain.json") b=$(energy "$work/gdb.json")
 # The tutorial as a new user debugs it: break at file:line, monitor reset, --stats field by
 # field (tests/gdb/tutorial.sh).
 UBIK_CFLAGS=${UBIK_CFLAGS:-} "$root/tests/gdb/tutorial.sh" "$ubik" "$work/tutorial" || fails=$((fails + 1))
+# The VS Code recipe of docs/debugging.md, through gdb-multiarch's machine interface.
+timeout 120 python3 "$root/tests/gdb/vscode.py" "$ubik" "$work/tutorial/tutorial.elf" "$work/tutorial" || fails=$((fails + 1))
 
 # The protocol at the byte level: bad packets, a second debugger, RAM, reverse and Ctrl-C.
 spin=$root/build/firmware/spin.elf
