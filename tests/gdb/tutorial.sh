@@ -88,6 +88,25 @@ fi
 check "the run ends under the debugger" 'exited normally' "$(section END)"
 [[ $rc == 0 ]] && pass "exit code 0" || fail "exit code $rc (expected 0)"
 
+# monitor reset stopped before the kernel (the core's thread): main's breakpoint hits again.
+"$ubik" run "$elf" --gdb 0 >/dev/null 2>"$work/gdb2.err" &
+pid=$!
+port=
+for _ in $(seq 100); do
+    port=$(sed -n 's/.*waiting for GDB on 127\.0\.0\.1:\([0-9]*\).*/\1/p' "$work/gdb2.err")
+    [[ -n $port ]] && break
+    sleep 0.1
+done
+timeout 60 gdb-multiarch -batch -nx -ex 'set confirm off' -ex "target remote 127.0.0.1:$port" \
+    -ex 'break main' -ex continue -ex 'monitor reset' -ex continue -ex delete -ex continue \
+    "$elf" >"$work/gdb2.log" 2>&1
+wait $pid
+rc=$?
+pid=
+n=$(grep -cE 'Breakpoint 1, main \(\) at .*main\.c' "$work/gdb2.log")
+[[ $n == 2 && $rc == 0 ]] && pass "monitor reset in main: main's breakpoint hits again" ||
+    { fail "monitor reset in main: $n stops in main, exit $rc"; cat "$work/gdb2.log"; }
+
 # --stats: every field but the host's own measures.
 if python3 - "$work/plain.json" "$work/gdb.json" <<'PY'; then
 import json, sys

@@ -99,6 +99,8 @@ pub struct Session {
     stand_in: Option<Tid>,
     /// The resume GDB asked for runs one thread only (the scheduler locked).
     locked: bool,
+    /// `monitor reset` since the last resume.
+    reset: bool,
     /// How the run ended, once it has (the firmware halted, a limit, the console failed).
     pub ended: Option<Outcome>,
     /// GDB wrote memory or a register: the run is no longer the firmware's own.
@@ -135,6 +137,7 @@ impl Session {
             tids: HashMap::new(),
             stand_in: None,
             locked: false,
+            reset: false,
             ended: None,
             altered: false,
         }
@@ -528,6 +531,7 @@ impl Session {
                 self.go_to(0);
                 self.step = None;
                 self.stand_in = None;
+                self.reset = true;
                 if self.live_tid() != seen {
                     self.stand_in = Some(seen);
                 }
@@ -680,12 +684,13 @@ impl SingleRegisterAccess<Tid> for Session {
 }
 
 impl MultiThreadResume for Session {
-    /// A continue of the stand-in thread alone, after `monitor reset`, is GDB stepping over
-    /// the breakpoint it believes that thread stopped at (by a breakpoint on the instruction
-    /// after it): the machine is elsewhere, so it steps one instruction and reports the step
-    /// in that thread, which ends GDB's step-over; GDB then resumes every thread.
+    /// A continue of one thread alone, first thing after `monitor reset`, is GDB stepping
+    /// over the breakpoint it believes that thread stopped at (by a breakpoint on the
+    /// instruction after it, the others removed): the machine is at reset, so it steps one
+    /// instruction and reports the step in that thread (the stand-in), which ends GDB's
+    /// step-over; GDB then puts every breakpoint back and resumes every thread.
     fn resume(&mut self) -> Result<(), String> {
-        if self.locked && self.resume == Resume::Continue && self.stand_in.is_some() {
+        if std::mem::take(&mut self.reset) && self.locked && self.resume == Resume::Continue {
             self.resume = Resume::Step;
             self.step = Some(Step::new(&self.m.hart));
         }
