@@ -6,7 +6,8 @@
 # - `monitor reset` with breakpoints set, GDB stopped in a task: GDB keeps working (the
 #   breakpoints hit again, the tasks are listed as threads, the run ends normally);
 # - `--stats` under the debugger is the plain run's, field by field (host_seconds and mips
-#   measure the host, not the run), a reset included.
+#   measure the host, not the run), a reset included;
+# - `monitor reset` stopped in main (the core's thread, before the kernel): main hits again.
 # Usage: tests/gdb/tutorial.sh UBIK WORKDIR   (from tests/gdb/run.sh; prints PASS/FAIL lines,
 # exits 1 on a failure)
 set -uo pipefail
