@@ -9,7 +9,8 @@
 # output once (what a replay prints again is muted). Also the bad-input cases of --gdb, and
 # the protocol at the byte level (tests/gdb/protocol.py: bad packets answered with an error
 # and the session kept, a second debugger refused, snapshots of a 1 GiB RAM that stay small,
-# a reverse-continue stopped by Ctrl-C).
+# a reverse-continue stopped by Ctrl-C), the README's tutorial (tests/gdb/tutorial.sh) and the
+# VS Code recipe of docs/debugging.md (tests/gdb/vscode.py).
 # Usage: tests/gdb/run.sh   (part of make test; needs gdb-multiarch: scripts/setup.sh --test)
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -131,6 +132,12 @@ a=$(energy "$work/plain.json") b=$(energy "$work/gdb.json")
 [[ $rc == 69 ]] && grep -q -- '--gdb 999999' "$work/e1" && pass "bad port: exit 69" || fail "bad port: exit $rc: $(cat "$work/e1")"
 "$ubik" run "$work/app.elf" --gdb 0 --trace "$work/t.json" 2>"$work/e2"; rc=$?
 [[ $rc == 64 ]] && pass "--gdb with --trace: exit 64" || fail "--gdb with --trace: exit $rc"
+
+# The tutorial as a new user debugs it: break at file:line, monitor reset, --stats field by
+# field (tests/gdb/tutorial.sh).
+UBIK_CFLAGS=${UBIK_CFLAGS:-} "$root/tests/gdb/tutorial.sh" "$ubik" "$work/tutorial" || fails=$((fails + 1))
+# The VS Code recipe of docs/debugging.md, through gdb-multiarch's machine interface.
+timeout 120 python3 "$root/tests/gdb/vscode.py" "$ubik" "$work/tutorial/tutorial.elf" "$work/tutorial" || fails=$((fails + 1))
 
 # The protocol at the byte level: bad packets, a second debugger, RAM, reverse and Ctrl-C.
 spin=$root/build/firmware/spin.elf

@@ -94,6 +94,13 @@ pub struct Session {
     last_snapshot: u64,
     /// Thread ids by TCB address (stable for the session).
     tids: HashMap<u32, usize>,
+    /// After `monitor reset`: the thread GDB last saw stopped, which stands for the core until
+    /// a task runs again (GDB is not told of a reset; see `live_tid`).
+    stand_in: Option<Tid>,
+    /// The resume GDB asked for runs one thread only (the scheduler locked).
+    locked: bool,
+    /// `monitor reset` since the last resume.
+    reset: bool,
     /// How the run ended, once it has (the firmware halted, a limit, the console failed).
     pub ended: Option<Outcome>,
     /// GDB wrote memory or a register: the run is no longer the firmware's own.
@@ -128,6 +135,9 @@ impl Session {
             back: None,
             last_snapshot: 0,
             tids: HashMap::new(),
+            stand_in: None,
+            locked: false,
+            reset: false,
             ended: None,
             altered: false,
         }
@@ -147,11 +157,21 @@ impl Session {
     }
 
     /// The thread the core runs (the current task's, or the core's).
+    ///
+    /// GDB learns of `monitor reset` only as text: it still holds the thread it last saw
+    /// stopped, its registers and its place at a breakpoint, and steps that thread over the
+    /// breakpoint when resumed, expecting the stop in that same thread. So until a task runs
+    /// again the core's thread keeps that thread's id (`stand_in`): the step, the registers
+    /// and the stops GDB asks for are the core's, under the id GDB knows. The first task to
+    /// run ends the stand-in; a task keeps its id (its TCB's) across the reset.
     pub fn live_tid(&mut self) -> Tid {
         let cur = self.kernel.as_ref().and_then(|k| k.current(&self.m.bus));
         match cur {
-            Some(tcb) if self.task_tcbs().contains(&tcb) => tid(self.tid_of(tcb)),
-            _ => tid(CORE_TID),
+            Some(tcb) if self.task_tcbs().contains(&tcb) => {
+                self.stand_in = None;
+                tid(self.tid_of(tcb))
+            }
+            _ => self.stand_in.unwrap_or(tid(CORE_TID)),
         }
     }
 
@@ -159,6 +179,12 @@ impl Session {
     fn core_listed(&self) -> bool {
         let cur = self.kernel.as_ref().and_then(|k| k.current(&self.m.bus));
         cur.is_none_or(|tcb| !self.task_tcbs().contains(&tcb))
+    }
+
+    /// Is thread `t` one of the kernel's live tasks?
+    fn task_listed(&self, t: Tid) -> bool {
+        self.tcb_of(t)
+            .is_some_and(|tcb| self.task_tcbs().contains(&tcb))
     }
 
     fn task_tcbs(&self) -> Vec<u32> {
@@ -500,9 +526,15 @@ impl Session {
                 s
             }
             "reset" => {
+                let seen = self.live_tid();
                 self.high = self.high.max(self.pos);
                 self.go_to(0);
                 self.step = None;
+                self.stand_in = None;
+                self.reset = true;
+                if self.live_tid() != seen {
+                    self.stand_in = Some(seen);
+                }
                 "machine back at reset (cycle counts from 0; the console resumes where it \
                  stopped)"
                     .into()
@@ -590,11 +622,15 @@ impl MultiThreadBase for Session {
 
     fn list_active_threads(&mut self, each: &mut dyn FnMut(Tid)) -> Result<(), String> {
         let live = self.live_tid();
-        if live.get() == CORE_TID {
+        let tasks: Vec<usize> = self
+            .task_tcbs()
+            .into_iter()
+            .map(|t| self.tid_of(t))
+            .collect();
+        if self.core_listed() && !tasks.contains(&live.get()) {
             each(live);
         }
-        for tcb in self.task_tcbs() {
-            let n = self.tid_of(tcb);
+        for n in tasks {
             each(tid(n));
         }
         Ok(())
@@ -648,11 +684,21 @@ impl SingleRegisterAccess<Tid> for Session {
 }
 
 impl MultiThreadResume for Session {
+    /// A continue of one thread alone, first thing after `monitor reset`, is GDB stepping
+    /// over the breakpoint it believes that thread stopped at (by a breakpoint on the
+    /// instruction after it, the others removed): the machine is at reset, so it steps one
+    /// instruction and reports the step in that thread (the stand-in), which ends GDB's
+    /// step-over; GDB then puts every breakpoint back and resumes every thread.
     fn resume(&mut self) -> Result<(), String> {
+        if std::mem::take(&mut self.reset) && self.locked && self.resume == Resume::Continue {
+            self.resume = Resume::Step;
+            self.step = Some(Step::new(&self.m.hart));
+        }
         Ok(())
     }
 
     fn clear_resume_actions(&mut self) -> Result<(), String> {
+        self.locked = false;
         self.resume = Resume::Continue;
         self.step = None;
         self.back = None;
@@ -693,6 +739,7 @@ impl MultiThreadResume for Session {
 /// kernel switches, which a step rarely spans).
 impl MultiThreadSchedulerLocking for Session {
     fn set_resume_action_scheduler_lock(&mut self) -> Result<(), String> {
+        self.locked = true;
         Ok(())
     }
 }
@@ -727,7 +774,9 @@ impl ReverseCont<Tid> for Session {
 
 impl ThreadExtraInfo for Session {
     fn thread_extra_info(&self, t: Tid, buf: &mut [u8]) -> Result<usize, String> {
+        let stands_in = self.stand_in == Some(t) && self.core_listed();
         let info = match (self.tcb_of(t), &self.kernel) {
+            _ if stands_in && !self.task_listed(t) => "core, no task (since monitor reset)".into(),
             (Some(tcb), Some(k)) => {
                 let running = k.current(&self.m.bus) == Some(tcb);
                 match k.tasks(&self.m.bus).into_iter().find(|x| x.tcb == tcb) {
