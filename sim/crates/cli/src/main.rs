@@ -7,6 +7,8 @@ mod outputs;
 mod report;
 mod run;
 mod run_stats;
+mod uart_host;
+mod uart_pty;
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;

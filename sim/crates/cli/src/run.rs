@@ -1,6 +1,7 @@
 //! `ubik run FIRMWARE.elf`: load, run to the end, report (contract: `docs/contract.md`).
 
 use crate::outputs::{self, Named};
+use crate::uart_host::{self, UartSpec};
 use crate::run_stats::{stats_of, write_io_csv, write_stats, RunInfo, RunStats, Stats};
 use crate::{code, Failure};
 use clap::Args;
@@ -75,6 +76,20 @@ pub struct RunArgs {
     /// reverse-continue work. See docs/debugging.md.
     #[arg(long, value_name = "[HOST:]PORT", conflicts_with_all = ["energy", "profile", "trace", "itrace"])]
     pub gdb: Option<String>,
+    /// Attach the UART to the host: "stdio" (this terminal), "pty" (a pseudo-terminal, its
+    /// path printed) or "tcp:HOST:PORT" (listens, waits for one client). Bytes received go
+    /// to the receive FIFO and the IO record; the console goes there instead of stdout.
+    /// Simulated time is paced to the wall clock. See docs/cli.md, "Interactive UART".
+    #[arg(long, value_name = "stdio|pty|tcp:HOST:PORT", value_parser = uart_host::parse_spec,
+          conflicts_with_all = ["gdb", "uart_replay"])]
+    pub uart: Option<UartSpec>,
+    /// With --uart: let simulated time run as fast as it can instead of at the wall clock's.
+    #[arg(long, requires = "uart")]
+    pub no_pace: bool,
+    /// Receive again what the UART received from the host in a recorded session: the IO
+    /// record (--io) of a run with --uart; each byte arrives at its recorded cycle.
+    #[arg(long, value_name = "IO.csv", conflicts_with = "gdb")]
+    pub uart_replay: Option<PathBuf>,
 }
 
 /// `--gdb`'s listening socket, bound before the run so that a bad address fails at once.
@@ -209,6 +224,11 @@ impl Write for Latched {
 
 pub fn run(args: RunArgs) -> Result<u8, Failure> {
     let (cfg, elf_bytes, image) = load(&args)?;
+    let replay = match &args.uart_replay {
+        Some(p) => Some(uart_host::read_replay(p)?),
+        None => None,
+    };
+    let uart_opened = args.uart.as_ref().map(uart_host::open).transpose()?;
 
     let stop = Arc::new(AtomicBool::new(false));
     {
@@ -217,7 +237,7 @@ pub fn run(args: RunArgs) -> Result<u8, Failure> {
         let _ = ctrlc::set_handler(move || stop.store(true, Ordering::Relaxed));
     }
 
-    let console = console_writer();
+    let mut console = console_writer();
     // Every output is created before the run: a path that cannot be written fails at once
     // (exit 74), not after a long simulation. --stats is written again, whole, at the end;
     // so is --io, unless it is written as the run goes (below).
@@ -263,6 +283,15 @@ pub fn run(args: RunArgs) -> Result<u8, Failure> {
             .then_some(io_out)
             .flatten();
     let io_sink = streaming_io_sink(&streamed)?;
+    // The interactive UART connects last, when nothing can fail any more before the run.
+    let uart = match uart_opened {
+        Some(o) => {
+            let (src, out) = uart_host::connect(o, !args.no_pace, &stop)?;
+            console = out;
+            UartInput::Host(src)
+        }
+        None => replay.map_or(UartInput::None, UartInput::Replay),
+    };
     let mut done = simulate_streaming(
         Simulation {
             cfg: &cfg,
@@ -286,6 +315,7 @@ pub fn run(args: RunArgs) -> Result<u8, Failure> {
             }),
         },
         io_sink,
+        uart,
     );
     // The record's last events (a sink hands them over as they become final).
     let io_streamed = streamed.map(|(_, p)| (done.machine.flush_record(), p));
@@ -548,16 +578,31 @@ pub struct Finished {
 /// Runs `sim` to its end. The observers are generic parameters of the run loop: without one,
 /// the loop is the plain one (no cost); with one, it cannot change what the machine does.
 pub fn simulate(sim: Simulation) -> Finished {
-    simulate_streaming(sim, None)
+    simulate_streaming(sim, None, UartInput::None)
+}
+
+/// What the UART's host line receives (`--uart`, `--uart-replay`).
+pub enum UartInput {
+    None,
+    Host(Arc<dyn machine::dev::uart::host::HostRx>),
+    /// The bytes of a recorded session and their cycles.
+    Replay(Vec<(u64, u8)>),
 }
 
 /// As [`simulate`], handing the IO record to `io_sink` as the run goes when given (see
-/// `Machine::stream_record`; the caller hands over the rest with `flush_record`).
+/// `Machine::stream_record`; the caller hands over the rest with `flush_record`), the UART's
+/// host line receiving `uart`.
 pub fn simulate_streaming(
     sim: Simulation,
     io_sink: Option<machine::record::RecordSink>,
+    uart: UartInput,
 ) -> Finished {
     let mut m = Machine::new(sim.cfg, sim.image, sim.seed, sim.console);
+    match uart {
+        UartInput::None => {}
+        UartInput::Host(src) => m.bus.dev.uart.attach_host(src),
+        UartInput::Replay(bytes) => m.bus.dev.uart.replay_host(bytes),
+    }
     m.set_recording(sim.record);
     if let Some(sink) = io_sink {
         m.stream_record(sink);
