@@ -1,8 +1,8 @@
 //! `ubik run FIRMWARE.elf`: load, run to the end, report (contract: `docs/contract.md`).
 
 use crate::outputs::{self, Named};
-use crate::uart_host::{self, UartSpec};
 use crate::run_stats::{stats_of, write_io_csv, write_stats, RunInfo, RunStats, Stats};
+use crate::uart_host::{self, UartSpec};
 use crate::{code, Failure};
 use clap::Args;
 use machine::config::{MachineConfig, RAM_BASE};
@@ -406,6 +406,12 @@ fn load(args: &RunArgs) -> Result<(MachineConfig, Vec<u8>, Image), Failure> {
     )];
     if let Some(m) = &args.machine {
         inputs.push(Named::input(format!("the machine file {}", m.display()), m));
+    }
+    if let Some(r) = &args.uart_replay {
+        inputs.push(Named::input(
+            format!("the --uart-replay file {}", r.display()),
+            r,
+        ));
     }
     outputs::check(&outputs, &inputs)?;
     let cfg = match &args.machine {

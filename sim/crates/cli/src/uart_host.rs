@@ -15,6 +15,9 @@ use std::time::{Duration, Instant};
 /// Bytes read from the host but not yet taken by the machine; the reader waits beyond it.
 const HOST_BUF: usize = 1 << 16;
 
+/// The largest IO record `--uart-replay` reads: 256 MiB.
+const MAX_REPLAY_BYTES: u64 = 256 << 20;
+
 /// `--uart`'s value.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum UartSpec {
@@ -168,9 +171,9 @@ pub fn connect(
             eprintln!("ubik: UART on tcp:{at}, waiting for a client");
             let s = accept(&l, stop)?;
             let _ = s.set_nodelay(true);
-            let r = s.try_clone().map_err(|e| {
-                Failure::new(code::UNAVAILABLE, format!("--uart tcp:{at}: {e}"))
-            })?;
+            let r = s
+                .try_clone()
+                .map_err(|e| Failure::new(code::UNAVAILABLE, format!("--uart tcp:{at}: {e}")))?;
             spawn_reader(r, shared.clone());
             Box::new(Peer { w: s, gone: false })
         }
@@ -217,11 +220,20 @@ fn accept(l: &TcpListener, stop: &AtomicBool) -> Result<TcpStream, Failure> {
 /// record's `uart_rx` rows whose port has bit 1 set), with their cycles.
 pub fn read_replay(path: &Path) -> Result<Vec<(u64, u8)>, Failure> {
     let name = path.display();
-    let text = std::fs::read(path).map_err(|e| {
-        Failure::new(code::NO_INPUT, format!("cannot read --uart-replay {name}: {e}"))
+    use confread::infile::{read_bounded, Pipes};
+    let text = read_bounded(path, MAX_REPLAY_BYTES, Pipes::Allowed).map_err(|e| {
+        let c = if e.is_too_large() {
+            code::DATA
+        } else {
+            code::NO_INPUT
+        };
+        Failure::new(c, format!("cannot read --uart-replay {name}: {e}"))
     })?;
     let text = String::from_utf8(text).map_err(|_| {
-        Failure::new(code::DATA, format!("{name}: not text (expected the IO record of `ubik run --io`, CSV)"))
+        Failure::new(
+            code::DATA,
+            format!("{name}: not text (expected the IO record of `ubik run --io`, CSV)"),
+        )
     })?;
     parse_replay(&text, &name.to_string())
 }
@@ -234,14 +246,25 @@ pub fn parse_replay(text: &str, name: &str) -> Result<Vec<(u64, u8)>, Failure> {
     let mut lines = text.lines();
     let header = crate::run_stats::IO_CSV_HEADER;
     if lines.next() != Some(header) {
-        return Err(bad(1, 1, format!("expected the IO record's header \"{header}\" (the CSV of `ubik run --io`)")));
+        return Err(bad(
+            1,
+            1,
+            format!("expected the IO record's header \"{header}\" (the CSV of `ubik run --io`)"),
+        ));
     }
     let mut out: Vec<(u64, u8)> = Vec::new();
     for (i, row) in lines.enumerate() {
         let line = i + 2;
         let f: Vec<&str> = row.split(',').collect();
         if f.len() != 5 {
-            return Err(bad(line, 1, format!("{} fields, expected 5: cycle,time_s,kind,port,value", f.len())));
+            return Err(bad(
+                line,
+                1,
+                format!(
+                    "{} fields, expected 5: cycle,time_s,kind,port,value",
+                    f.len()
+                ),
+            ));
         }
         let col = |k: usize| 1 + f[..k].iter().map(|s| s.len() + 1).sum::<usize>();
         let cycle: u64 = f[0]
@@ -250,19 +273,29 @@ pub fn parse_replay(text: &str, name: &str) -> Result<Vec<(u64, u8)>, Failure> {
         if f[2] != "uart_rx" {
             continue;
         }
-        let port: u32 = f[3]
-            .parse()
-            .ok()
-            .filter(|&p| p < 4)
-            .ok_or_else(|| bad(line, col(3), format!("port \"{}\", expected 0 to 3 for uart_rx", f[3])))?;
+        let port: u32 = f[3].parse().ok().filter(|&p| p < 4).ok_or_else(|| {
+            bad(
+                line,
+                col(3),
+                format!("port \"{}\", expected 0 to 3 for uart_rx", f[3]),
+            )
+        })?;
         if port & 2 == 0 {
             continue;
         }
-        let value: u8 = f[4]
-            .parse()
-            .map_err(|_| bad(line, col(4), format!("value \"{}\", expected a byte (0 to 255)", f[4])))?;
+        let value: u8 = f[4].parse().map_err(|_| {
+            bad(
+                line,
+                col(4),
+                format!("value \"{}\", expected a byte (0 to 255)", f[4]),
+            )
+        })?;
         if out.last().is_some_and(|&(c, _)| c > cycle) {
-            return Err(bad(line, 1, format!("cycle {cycle} is before the row above's; expected the rows in time order")));
+            return Err(bad(
+                line,
+                1,
+                format!("cycle {cycle} is before the row above's; expected the rows in time order"),
+            ));
         }
         out.push((cycle, value));
     }
@@ -277,8 +310,18 @@ mod tests {
     fn specs() {
         assert_eq!(parse_spec("stdio"), Ok(UartSpec::Stdio));
         assert_eq!(parse_spec("pty"), Ok(UartSpec::Pty));
-        assert_eq!(parse_spec("tcp:127.0.0.1:0"), Ok(UartSpec::Tcp("127.0.0.1:0".into())));
-        for bad in ["foo", "tcp:", "tcp:1234", "tcp::1", "tcp:h:99999", "udp:h:1"] {
+        assert_eq!(
+            parse_spec("tcp:127.0.0.1:0"),
+            Ok(UartSpec::Tcp("127.0.0.1:0".into()))
+        );
+        for bad in [
+            "foo",
+            "tcp:",
+            "tcp:1234",
+            "tcp::1",
+            "tcp:h:99999",
+            "udp:h:1",
+        ] {
             assert!(parse_spec(bad).is_err(), "{bad}");
         }
     }
@@ -289,12 +332,27 @@ mod tests {
         let t = format!("{h}\n5,1e-6,uart_tx,0,65\n7,2e-6,uart_rx,0,66\n9,3e-6,uart_rx,2,67\n9,3e-6,uart_rx,3,68\n");
         assert_eq!(parse_replay(&t, "r.csv").unwrap(), [(9, 67), (9, 68)]);
         for (text, want) in [
-            ("cycle\n".to_string(), "r.csv:1:1: expected the IO record's header"),
-            (format!("{h}\n1,2,uart_rx\n"), "r.csv:2:1: 3 fields, expected 5"),
+            (
+                "cycle\n".to_string(),
+                "r.csv:1:1: expected the IO record's header",
+            ),
+            (
+                format!("{h}\n1,2,uart_rx\n"),
+                "r.csv:2:1: 3 fields, expected 5",
+            ),
             (format!("{h}\nx,2,uart_rx,2,3\n"), "r.csv:2:1: cycle \"x\""),
-            (format!("{h}\n1,0.5,uart_rx,2,300\n"), "r.csv:2:17: value \"300\""),
-            (format!("{h}\n1,0.5,uart_rx,9,3\n"), "r.csv:2:15: port \"9\""),
-            (format!("{h}\n5,1,uart_rx,2,1\n4,1,uart_rx,2,1\n"), "r.csv:3:1: cycle 4 is before"),
+            (
+                format!("{h}\n1,0.5,uart_rx,2,300\n"),
+                "r.csv:2:17: value \"300\"",
+            ),
+            (
+                format!("{h}\n1,0.5,uart_rx,9,3\n"),
+                "r.csv:2:15: port \"9\"",
+            ),
+            (
+                format!("{h}\n5,1,uart_rx,2,1\n4,1,uart_rx,2,1\n"),
+                "r.csv:3:1: cycle 4 is before",
+            ),
         ] {
             let e = parse_replay(&text, "r.csv").unwrap_err();
             assert_eq!(e.code, code::DATA);
