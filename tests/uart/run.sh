@@ -82,6 +82,14 @@ elif open(io).read() != open(io2).read():
 else:
     print("PASS  uart: the replayed session gives the same console and IO record")
 
+# stdio: stdin's lines come back on stdout; its end of file ends the input.
+r = subprocess.run([ubik, "run", elf, "--uart", "stdio"], input=b"on stdin\nbye\n",
+                   capture_output=True, timeout=60)
+if r.returncode != 0 or r.stdout != b"on stdin\nbye\n":
+    fail(f"stdio: exit {r.returncode}, stdout {r.stdout!r}, stderr {r.stderr!r}")
+else:
+    print("PASS  uart: echoed over stdio")
+
 # A pty: its path on stderr, bytes both ways.
 p, path, err = start("--uart", "pty")
 path = path.removeprefix("pty ")

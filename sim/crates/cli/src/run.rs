@@ -2,7 +2,7 @@
 
 use crate::outputs::{self, Named};
 use crate::run_stats::{stats_of, write_io_csv, write_stats, RunInfo, RunStats, Stats};
-use crate::uart_host::{self, UartSpec};
+use crate::uart_host::{self, UartInput, UartSpec};
 use crate::{code, Failure};
 use clap::Args;
 use machine::config::{MachineConfig, RAM_BASE};
@@ -224,11 +224,7 @@ impl Write for Latched {
 
 pub fn run(args: RunArgs) -> Result<u8, Failure> {
     let (cfg, elf_bytes, image) = load(&args)?;
-    let replay = match &args.uart_replay {
-        Some(p) => Some(uart_host::read_replay(p)?),
-        None => None,
-    };
-    let uart_opened = args.uart.as_ref().map(uart_host::open).transpose()?;
+    let uart = uart_host::prepare(args.uart.as_ref(), args.uart_replay.as_deref())?;
 
     let stop = Arc::new(AtomicBool::new(false));
     {
@@ -284,14 +280,7 @@ pub fn run(args: RunArgs) -> Result<u8, Failure> {
             .flatten();
     let io_sink = streaming_io_sink(&streamed)?;
     // The interactive UART connects last, when nothing can fail any more before the run.
-    let uart = match uart_opened {
-        Some(o) => {
-            let (src, out) = uart_host::connect(o, !args.no_pace, &stop)?;
-            console = out;
-            UartInput::Host(src)
-        }
-        None => replay.map_or(UartInput::None, UartInput::Replay),
-    };
+    let uart = uart.connect(!args.no_pace, &stop, &mut console)?;
     let mut done = simulate_streaming(
         Simulation {
             cfg: &cfg,
@@ -585,14 +574,6 @@ pub struct Finished {
 /// the loop is the plain one (no cost); with one, it cannot change what the machine does.
 pub fn simulate(sim: Simulation) -> Finished {
     simulate_streaming(sim, None, UartInput::None)
-}
-
-/// What the UART's host line receives (`--uart`, `--uart-replay`).
-pub enum UartInput {
-    None,
-    Host(Arc<dyn machine::dev::uart::host::HostRx>),
-    /// The bytes of a recorded session and their cycles.
-    Replay(Vec<(u64, u8)>),
 }
 
 /// As [`simulate`], handing the IO record to `io_sink` as the run goes when given (see

@@ -125,6 +125,51 @@ impl<W: Write> Write for Peer<W> {
     }
 }
 
+/// What the UART's host line receives (`--uart`, `--uart-replay`).
+pub enum UartInput {
+    None,
+    Host(Arc<dyn HostRx>),
+    /// The bytes of a recorded session and their cycles.
+    Replay(Vec<(u64, u8)>),
+}
+
+/// `--uart` opened or `--uart-replay` read, before the outputs are created.
+pub enum Prepared {
+    None,
+    Open(Opened),
+    Replay(Vec<(u64, u8)>),
+}
+
+/// Reads `--uart-replay` or opens `--uart` (at most one is given).
+pub fn prepare(spec: Option<&UartSpec>, replay: Option<&Path>) -> Result<Prepared, Failure> {
+    Ok(match (spec, replay) {
+        (Some(s), _) => Prepared::Open(open(s)?),
+        (None, Some(p)) => Prepared::Replay(read_replay(p)?),
+        (None, None) => Prepared::None,
+    })
+}
+
+impl Prepared {
+    /// The machine's input; with `--uart`, connected (see [`connect`]), its console
+    /// replacing `console`.
+    pub fn connect(
+        self,
+        pace: bool,
+        stop: &Arc<AtomicBool>,
+        console: &mut Box<dyn Write>,
+    ) -> Result<UartInput, Failure> {
+        Ok(match self {
+            Prepared::None => UartInput::None,
+            Prepared::Replay(bytes) => UartInput::Replay(bytes),
+            Prepared::Open(o) => {
+                let (src, out) = connect(o, pace, stop)?;
+                *console = out;
+                UartInput::Host(src)
+            }
+        })
+    }
+}
+
 /// `--uart`, opened before the run: a socket listening, or a pty.
 pub enum Opened {
     Stdio,
