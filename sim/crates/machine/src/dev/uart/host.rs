@@ -101,3 +101,56 @@ impl HostLine {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::clock::Clock;
+    use std::sync::Mutex;
+
+    /// A host that has typed `bytes`, then ends its input.
+    struct Typed(Mutex<Vec<u8>>);
+
+    impl HostRx for Typed {
+        fn poll(&self, _sim_fs: u128, max: usize, out: &mut Vec<u8>) -> bool {
+            let mut b = self.0.lock().unwrap();
+            let n = b.len().min(max);
+            out.extend(b.drain(..n));
+            !b.is_empty()
+        }
+    }
+
+    #[test]
+    fn typed_bytes_arrive_a_byte_time_apart_at_cycle_boundaries() {
+        let clock = Clock::new(100_000_000);
+        let byte_fs = 10 * crate::clock::FS_PER_S / 115_200; // 86.8 us
+        let mut h = HostLine::default();
+        h.attach(Arc::new(Typed(Mutex::new(b"ab".to_vec()))));
+        assert!(h.live());
+        // The first poll is due at once; it hands over both bytes and the end of input.
+        assert_eq!(h.next_event(&clock), Some(0));
+        h.poll(0, byte_fs, &clock);
+        // a ends at 86.8056 us: cycle 8681; b one byte time after that cycle's start.
+        assert_eq!(Vec::from(h.queue.clone()), [(8681, b'a'), (17362, b'b')]);
+        assert_eq!(h.next_event(&clock), Some(8681), "no poll after the end of input");
+        h.queue.clear();
+        assert!(!h.live(), "input ended, nothing on its way");
+        assert_eq!(h.next_event(&clock), None);
+    }
+
+    #[test]
+    fn the_machine_holds_a_bounded_queue() {
+        let clock = Clock::new(100_000_000);
+        let mut h = HostLine::default();
+        h.attach(Arc::new(Typed(Mutex::new(vec![b'x'; HOST_QUEUE + 10]))));
+        h.poll(0, 0, &clock);
+        assert_eq!(h.queue.len(), HOST_QUEUE);
+        assert!(h.live());
+        // The rest waits with the host until there is room, at the next poll.
+        h.queue.clear();
+        assert_eq!(h.next_event(&clock), Some(clock.cycle_at(POLL_FS)));
+        h.poll(POLL_FS, 0, &clock);
+        assert_eq!(h.queue.len(), 10);
+        assert!(h.source.is_none());
+    }
+}
