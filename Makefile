@@ -84,6 +84,7 @@ test: sim firmware
 	$(CARGO_RUN) test --release --workspace
 	tests/run_firmware_tests.sh
 	tests/gpio/run.sh
+	tests/uart/run.sh
 	$(STRICT_C) tests/trace/run.sh
 	tests/readme/recipe.sh
 	tests/readme/docs.sh

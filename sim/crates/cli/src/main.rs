@@ -7,6 +7,8 @@ mod outputs;
 mod report;
 mod run;
 mod run_stats;
+mod uart_host;
+mod uart_pty;
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -40,7 +42,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Run a firmware ELF on the reference machine.
-    Run(run::RunArgs),
+    Run(Box<run::RunArgs>),
     /// Build an application (APPDIR: system.toml + C sources) with the kernel and BSP into one ELF.
     Build(build::BuildArgs),
     /// Turn a system description (system.toml) into C: uk_config.h, uk_gen.h, uk_gen.c.
@@ -150,7 +152,7 @@ fn real_main() -> u8 {
         }
     };
     let result = match cli.command {
-        Command::Run(args) => run::run(args),
+        Command::Run(args) => run::run(*args),
         Command::Build(args) => build::build(args),
         Command::Gen(args) => gen::gen(args),
         Command::Experiment(args) => experiment::experiment(args),

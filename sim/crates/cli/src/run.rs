@@ -2,6 +2,7 @@
 
 use crate::outputs::{self, Named};
 use crate::run_stats::{stats_of, write_io_csv, write_stats, RunInfo, RunStats, Stats};
+use crate::uart_host::{self, UartInput, UartSpec};
 use crate::{code, Failure};
 use clap::Args;
 use machine::config::{MachineConfig, RAM_BASE};
@@ -75,6 +76,20 @@ pub struct RunArgs {
     /// reverse-continue work. See docs/debugging.md.
     #[arg(long, value_name = "[HOST:]PORT", conflicts_with_all = ["energy", "profile", "trace", "itrace"])]
     pub gdb: Option<String>,
+    /// Attach the UART to the host: "stdio" (this terminal), "pty" (a pseudo-terminal, its
+    /// path printed) or "tcp:HOST:PORT" (listens, waits for one client). Bytes received go
+    /// to the receive FIFO and the IO record; the console goes there instead of stdout.
+    /// Simulated time is paced to the wall clock. See docs/cli.md, "Interactive UART".
+    #[arg(long, value_name = "stdio|pty|tcp:HOST:PORT", value_parser = uart_host::parse_spec,
+          conflicts_with_all = ["gdb", "uart_replay"])]
+    pub uart: Option<UartSpec>,
+    /// With --uart: let simulated time run as fast as it can instead of at the wall clock's.
+    #[arg(long, requires = "uart")]
+    pub no_pace: bool,
+    /// Receive again what the UART received from the host in a recorded session: the IO
+    /// record (--io) of a run with --uart; each byte arrives at its recorded cycle.
+    #[arg(long, value_name = "IO.csv", conflicts_with = "gdb")]
+    pub uart_replay: Option<PathBuf>,
 }
 
 /// `--gdb`'s listening socket, bound before the run so that a bad address fails at once.
@@ -209,6 +224,7 @@ impl Write for Latched {
 
 pub fn run(args: RunArgs) -> Result<u8, Failure> {
     let (cfg, elf_bytes, image) = load(&args)?;
+    let uart = uart_host::prepare(args.uart.as_ref(), args.uart_replay.as_deref())?;
 
     let stop = Arc::new(AtomicBool::new(false));
     {
@@ -217,7 +233,7 @@ pub fn run(args: RunArgs) -> Result<u8, Failure> {
         let _ = ctrlc::set_handler(move || stop.store(true, Ordering::Relaxed));
     }
 
-    let console = console_writer();
+    let mut console = console_writer();
     // Every output is created before the run: a path that cannot be written fails at once
     // (exit 74), not after a long simulation. --stats is written again, whole, at the end;
     // so is --io, unless it is written as the run goes (below).
@@ -263,6 +279,8 @@ pub fn run(args: RunArgs) -> Result<u8, Failure> {
             .then_some(io_out)
             .flatten();
     let io_sink = streaming_io_sink(&streamed)?;
+    // The interactive UART connects last, when nothing can fail any more before the run.
+    let uart = uart.connect(!args.no_pace, &stop, &mut console)?;
     let mut done = simulate_streaming(
         Simulation {
             cfg: &cfg,
@@ -286,6 +304,7 @@ pub fn run(args: RunArgs) -> Result<u8, Failure> {
             }),
         },
         io_sink,
+        uart,
     );
     // The record's last events (a sink hands them over as they become final).
     let io_streamed = streamed.map(|(_, p)| (done.machine.flush_record(), p));
@@ -376,6 +395,12 @@ fn load(args: &RunArgs) -> Result<(MachineConfig, Vec<u8>, Image), Failure> {
     )];
     if let Some(m) = &args.machine {
         inputs.push(Named::input(format!("the machine file {}", m.display()), m));
+    }
+    if let Some(r) = &args.uart_replay {
+        inputs.push(Named::input(
+            format!("the --uart-replay file {}", r.display()),
+            r,
+        ));
     }
     outputs::check(&outputs, &inputs)?;
     let cfg = match &args.machine {
@@ -548,16 +573,23 @@ pub struct Finished {
 /// Runs `sim` to its end. The observers are generic parameters of the run loop: without one,
 /// the loop is the plain one (no cost); with one, it cannot change what the machine does.
 pub fn simulate(sim: Simulation) -> Finished {
-    simulate_streaming(sim, None)
+    simulate_streaming(sim, None, UartInput::None)
 }
 
 /// As [`simulate`], handing the IO record to `io_sink` as the run goes when given (see
-/// `Machine::stream_record`; the caller hands over the rest with `flush_record`).
+/// `Machine::stream_record`; the caller hands over the rest with `flush_record`), the UART's
+/// host line receiving `uart`.
 pub fn simulate_streaming(
     sim: Simulation,
     io_sink: Option<machine::record::RecordSink>,
+    uart: UartInput,
 ) -> Finished {
     let mut m = Machine::new(sim.cfg, sim.image, sim.seed, sim.console);
+    match uart {
+        UartInput::None => {}
+        UartInput::Host(src) => m.bus.dev.uart.attach_host(src),
+        UartInput::Replay(bytes) => m.bus.dev.uart.replay_host(bytes),
+    }
     m.set_recording(sim.record);
     if let Some(sink) = io_sink {
         m.stream_record(sink);

@@ -4,6 +4,9 @@
 //! `baud`; it is sent (to the console and the IO record) when its stop bit ends, and
 //! received when its stop bit arrives. With its interrupt enables set, a byte received or
 //! the holding register emptying latches fast line `irq_line` of the interrupt controller.
+//! Besides the script, an interactive host line (`host`) may feed the receive FIFO.
+
+pub mod host;
 
 use super::{merge, Access, Act, Device, DeviceConfig};
 use crate::clock::{Clock, FS_PER_S};
@@ -244,6 +247,8 @@ pub struct Uart {
     rx_start_fs: u128,
     /// An interrupt enable was set while its condition held: latch at the next look.
     latch_now: bool,
+    /// The interactive receive line (`ubik run --uart`, `--uart-replay`).
+    host: host::HostLine,
 }
 
 impl Uart {
@@ -296,9 +301,41 @@ impl Uart {
         s | (self.rx_fifo.len().min(255) as u32) << 8
     }
 
+    /// Attaches an interactive receive line: polled every millisecond of simulated time
+    /// from the start of the run (see [`host`]).
+    pub fn attach_host(&mut self, source: std::sync::Arc<dyn host::HostRx>) {
+        self.host.attach(source);
+    }
+
+    /// Bytes that arrive from the host line at the given cycles, in cycle order: a
+    /// recorded session (the IO record's `uart_rx` rows with port bit 1 set).
+    pub fn replay_host(&mut self, bytes: impl IntoIterator<Item = (u64, u8)>) {
+        self.host.replay(bytes);
+    }
+
+    /// A byte arrived from the line at `at_fs` (`host`: from the host line): into the FIFO
+    /// unless it is full, into the record, and the receive interrupt.
+    fn receive(&mut self, cx: &mut Act, at: u64, byte: u8, host: bool) {
+        let lost = self.rx_fifo.len() >= self.rx_depth;
+        if lost {
+            self.sticky |= RX_OVERRUN;
+        } else {
+            self.rx_fifo.push_back(byte);
+        }
+        let port = lost as u32 | (host as u32) << 1;
+        Self::record_cycle(cx, IoKind::UartRx, port, at, byte);
+        if self.ctrl & RX_IRQ != 0 && !lost {
+            cx.latch(self.irq_line, || at);
+        }
+    }
+
     fn record(cx: &mut Act, kind: IoKind, port: u32, at_fs: u128, byte: u8) {
+        let c = cx.clock.cycle_at(at_fs);
+        Self::record_cycle(cx, kind, port, c, byte);
+    }
+
+    fn record_cycle(cx: &mut Act, kind: IoKind, port: u32, c: u64, byte: u8) {
         if let Some(r) = cx.record.as_deref_mut() {
-            let c = cx.clock.cycle_at(at_fs);
             r.push(IoEvent {
                 cycle: c,
                 time_fs: cx.clock.time_fs(c),
@@ -337,6 +374,7 @@ impl Device for Uart {
             rx_byte: 0,
             rx_start_fs: 0,
             latch_now: false,
+            host: host::HostLine::default(),
         };
         u.rx_enter(0, 0);
         u
@@ -393,10 +431,14 @@ impl Device for Uart {
         let tx = self.shifting.map(|(_, t)| t);
         let rx = self.rx_peek().map(|(t, _)| t);
         let t = match (tx, rx) {
-            (Some(a), Some(b)) => a.min(b),
-            (a, b) => a.or(b)?,
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
         };
-        Some(clock.cycle_at(t))
+        let c = t.map(|t| clock.cycle_at(t));
+        match (c, self.host.next_event(clock)) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
     }
 
     fn advance(&mut self, cx: &mut Act) {
@@ -424,26 +466,30 @@ impl Device for Uart {
                 }
                 (_, Some((t, b))) => {
                     self.rx_pop();
-                    let lost = self.rx_fifo.len() >= self.rx_depth;
-                    if lost {
-                        self.sticky |= RX_OVERRUN;
-                    } else {
-                        self.rx_fifo.push_back(b);
-                    }
-                    Self::record(cx, IoKind::UartRx, lost as u32, t, b);
-                    if self.ctrl & RX_IRQ != 0 && !lost {
-                        let clock = cx.clock;
-                        cx.latch(line, || clock.cycle_at(t));
-                    }
+                    let at = cx.clock.cycle_at(t);
+                    self.receive(cx, at, b, false);
                 }
                 _ => break,
             }
+        }
+        let clock = cx.clock;
+        self.host.poll(until, self.byte_fs, clock);
+        while let Some(&(at, b)) = self.host.queue.front() {
+            if at > cx.now {
+                break;
+            }
+            self.host.queue.pop_front();
+            self.receive(cx, at, b, true);
         }
     }
 
     /// Its line, while something is still to be sent or received.
     fn wakes(&self) -> u32 {
-        if self.latch_now || self.shifting.is_some() || self.rx_chunk < self.rx_chunks.len() {
+        if self.latch_now
+            || self.shifting.is_some()
+            || self.rx_chunk < self.rx_chunks.len()
+            || self.host.live()
+        {
             1 << (16 + self.irq_line as u32)
         } else {
             0
