@@ -48,8 +48,7 @@ int __wrap_main(int argc, char **argv);
 int __wrap_main(int argc, char **argv)
 {
     /* .tbss is already zero: tls_block is in .bss, which crt0 clears. */
-    memcpy(tls_block, __uk_libc_tdata_start,
-           (size_t)(__uk_libc_tdata_end - __uk_libc_tdata_start));
+    memcpy(tls_block, __uk_libc_tdata_start, (size_t)(__uk_libc_tdata_end - __uk_libc_tdata_start));
     __asm__ volatile("mv tp, %0" : : "r"(tls_block));
     return __real_main(argc, argv);
 }

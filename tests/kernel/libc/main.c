@@ -15,8 +15,8 @@ void measure(void *arg)
     (void)arg;
     char line[48];
     for (uint32_t n = 2; n <= 4; n++) {
-        int len = snprintf(line, sizeof line, "sqrt(%lu) = %.6f", (unsigned long)n,
-                           sqrt((double)n));
+        int len =
+            snprintf(line, sizeof line, "sqrt(%lu) = %.6f", (unsigned long)n, sqrt((double)n));
         puts(line);
         uint32_t l = (uint32_t)len;
         uk_queue_send(&lengths, &l, UK_FOREVER);

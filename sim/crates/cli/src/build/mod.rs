@@ -379,7 +379,6 @@ pub fn build_app(
     // ---- Kernel and BSP sources.
     let kernel = root.join("kernel");
     let sched_src = scheduler_source(&kernel, desc, appdir_shown)?;
-    let nos = root.join("nos");
     let bsp = root.join("bsp");
     let board = if guest.is_some() {
         Board::Guest
@@ -433,37 +432,8 @@ pub fn build_app(
         units.push(Unit::new(&cc, &flags_for(&src, group, extra), src, obj));
     };
     add(crt0.clone(), "bsp", Path::new("crt0.S"), &[]);
-    match desc.kernel.os {
-        sysdesc::Os::Ubik => {
-            let mut kernel_srcs = list(&kernel.join("src"), &[".c"]);
-            kernel_srcs.push(sched_src);
-            let arch = kernel.join("arch");
-            if guest.is_some() {
-                // The machine port's C (its privileged parts are inline, in the guest's
-                // arch_impl.h) and the guest's own entries.
-                kernel_srcs.extend(list(&arch.join("rv32"), &[".c"]));
-                kernel_srcs.extend(list(&arch.join("rv32-guest"), &[".S", ".c"]));
-            } else {
-                kernel_srcs.extend(list(&arch.join("rv32"), &[".S", ".c"]));
-            }
-            for s in kernel_srcs {
-                let rel = s.strip_prefix(&kernel).unwrap_or(&s).to_path_buf();
-                add(s, "kernel", &rel, &[]);
-            }
-        }
-        // NOS, the baseline executive, in place of the kernel.
-        sysdesc::Os::Nos if guest.is_some() => {
-            return Err(Failure::new(
-                code::DATA,
-                format!("{appdir_shown}/system.toml: os = \"nos\" cannot be a hypervisor guest; expected a Ubik application (os = \"ubik\")"),
-            ));
-        }
-        sysdesc::Os::Nos => {
-            for s in list(&nos, &[".c"]) {
-                let rel = s.strip_prefix(&root).unwrap_or(&s).to_path_buf();
-                add(s, "nos", &rel, &[]);
-            }
-        }
+    for (src, group, rel) in os_sources(desc, &root, sched_src, guest, appdir_shown)? {
+        add(src, group, &rel, &[]);
     }
     add(
         build_dir.join(gen::GEN_SOURCE),
@@ -512,6 +482,53 @@ pub fn build_app(
     link_app(
         &linking, &elf, &build_dir, &units, compiled, verbose, &appdir, guest,
     )
+}
+
+/// The operating system's sources, in link order, with their group and their path in it:
+/// the kernel (its guest port for a hypervisor partition) or NOS.
+fn os_sources(
+    desc: &SystemDesc,
+    root: &Path,
+    sched_src: PathBuf,
+    guest: Option<&GuestPlace>,
+    appdir_shown: &str,
+) -> Result<Vec<(PathBuf, &'static str, PathBuf)>, Failure> {
+    let kernel = root.join("kernel");
+    let nos = root.join("nos");
+    let mut v = Vec::new();
+    match desc.kernel.os {
+        sysdesc::Os::Ubik => {
+            let mut kernel_srcs = list(&kernel.join("src"), &[".c"]);
+            kernel_srcs.push(sched_src);
+            let arch = kernel.join("arch");
+            if guest.is_some() {
+                // The machine port's C (its privileged parts are inline, in the guest's
+                // arch_impl.h) and the guest's own entries.
+                kernel_srcs.extend(list(&arch.join("rv32"), &[".c"]));
+                kernel_srcs.extend(list(&arch.join("rv32-guest"), &[".S", ".c"]));
+            } else {
+                kernel_srcs.extend(list(&arch.join("rv32"), &[".S", ".c"]));
+            }
+            for s in kernel_srcs {
+                let rel = s.strip_prefix(&kernel).unwrap_or(&s).to_path_buf();
+                v.push((s, "kernel", rel));
+            }
+        }
+        // NOS, the baseline executive, in place of the kernel.
+        sysdesc::Os::Nos if guest.is_some() => {
+            return Err(Failure::new(
+                code::DATA,
+                format!("{appdir_shown}/system.toml: os = \"nos\" cannot be a hypervisor guest; expected a Ubik application (os = \"ubik\")"),
+            ));
+        }
+        sysdesc::Os::Nos => {
+            for s in list(&nos, &[".c"]) {
+                let rel = s.strip_prefix(root).unwrap_or(&s).to_path_buf();
+                v.push((s, "nos", rel));
+            }
+        }
+    }
+    Ok(v)
 }
 
 /// What an application's link is made of besides its objects.
