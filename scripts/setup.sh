@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Checks for the tools Ubik needs and installs what is missing:
-#   - the Debian package gcc-riscv64-unknown-elf (GCC, binutils, libgcc), and python3
-#     (apt-get as root; otherwise prints the exact command to run and exits 1). No C library:
-#     every firmware is freestanding and -nostdlib (bsp/flags.mk), its headers are GCC's own
-#     and the BSP has the few functions it needs (picolibc, installed before, was unused);
+#   - the Debian packages gcc-riscv64-unknown-elf (GCC, binutils, libgcc) and
+#     picolibc-riscv64-unknown-elf (the C library an application links with `[build] libc =
+#     "picolibc"`, docs/system.md; the kernel, the BSP and every other firmware stay
+#     freestanding and -nostdlib, bsp/flags.mk), and python3 (apt-get as root; otherwise
+#     prints the exact command to run and exits 1);
 #   - a Rust toolchain (cargo on PATH or in ~/.cargo/bin; installed through rustup
 #     when rustup is there, otherwise prints how to get it and exits 1);
 #   - with --rtl (make bench): also iverilog and yosys, which simulate and synthesise the RTM's
@@ -17,7 +18,7 @@
 # no terminal). Messages go to stderr.
 set -euo pipefail
 
-DEB_PACKAGES=(gcc-riscv64-unknown-elf)
+DEB_PACKAGES=(gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf)
 [[ ${1:-} == --test || ${1:-} == --rtl ]] && DEB_PACKAGES+=(iverilog yosys)
 [[ ${1:-} == --test || ${1:-} == --format ]] && DEB_PACKAGES+=(clang-format)
 [[ ${1:-} == --test ]] && DEB_PACKAGES+=(chromium gdb-multiarch)

@@ -314,6 +314,16 @@ fn verbose_prints_each_command() {
     ] {
         assert!(link.contains(part), "{part} missing: {link}");
     }
+    // Without [build] libc, ldflags or libs the link is as it always was: libgcc last, no
+    // C library anywhere (so every existing image is byte-identical).
+    assert!(link.ends_with(" -lgcc"), "{link}");
+    assert!(
+        !lines
+            .iter()
+            .any(|l| l.contains("specs") || l.contains("libc")),
+        "a build without libc names a C library: {}",
+        r.stderr
+    );
     assert!(
         !lines
             .iter()
@@ -624,4 +634,113 @@ fn link_errors_pass_through_with_a_final_count() {
         r.stderr.lines().last().unwrap(),
         "ubik build: link failed (1 error)"
     );
+}
+
+// ---- [build] libc, ldflags and libs ---------------------------------------------------------
+
+const LIBC_MAIN_C: &str = r#"#include <math.h>
+#include <stdio.h>
+
+int main(void)
+{
+    char buf[32];
+    snprintf(buf, sizeof buf, "root %.3f", sqrt(2.0));
+    puts(buf);
+    return 3;
+}
+"#;
+
+#[test]
+fn libc_ldflags_and_libs_reach_the_link() {
+    require_gcc();
+    let f = fixture(
+        "libc",
+        "[build]\nlibc = \"picolibc\"\nlibs = [\"m\"]\n\
+         ldflags = [\"-Wl,--defsym=uk_test_marker=0x1234\"]\n",
+    );
+    write(&f.app.join("main.c"), LIBC_MAIN_C);
+    let r = build(&f, &["-v"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let lines: Vec<&str> = r.stderr.lines().collect();
+    let link = lines.last().unwrap();
+    for part in [
+        "--specs=",
+        "/root/bsp/libc/tls.ld",
+        "-Wl,--wrap=main",
+        "-Wl,--defsym=uk_test_marker=0x1234",
+        " -lm -Wl,--start-group -lm -lc -lgcc -Wl,--end-group",
+    ] {
+        assert!(link.contains(part), "{part} missing: {link}");
+    }
+    // The C library's headers for the application and the glue only, never the kernel.
+    for l in &lines[..lines.len() - 1] {
+        let app = l.contains("/app/main.c ") || l.contains("/root/bsp/libc/picolibc.c ");
+        assert_eq!(l.contains("--specs="), app, "{l}");
+    }
+    let r = run_elf(&f.app.join("build/app.elf"));
+    assert_eq!(r.code, 3, "{}", r.stderr);
+    assert_eq!(r.stdout_str(), "root 1.414\n");
+}
+
+#[test]
+fn bad_libc_ldflags_and_libs_are_65_at_their_place() {
+    let cases: [(&str, &str, &[&str]); 3] = [
+        (
+            "unknown libc",
+            "[build]\nlibc = \"glibc\"\n",
+            &["app/system.toml:2:8: libc = \"glibc\" is not a C library Ubik links; expected \"picolibc\""],
+        ),
+        (
+            "flag in libs",
+            "[build]\nlibs = [\"-lm\"]\n",
+            &["app/system.toml:2:9: library \"-lm\" is not a library name", "expected a name as -lNAME takes it"],
+        ),
+        (
+            "empty ldflag",
+            "[build]\nldflags = [\"\"]\n",
+            &["app/system.toml:2:12: an empty linker flag", "expected one flag per string"],
+        ),
+    ];
+    for (what, toml, mentions) in cases {
+        let f = fixture("libc-errors", toml);
+        let r = build(&f, &[]);
+        assert_one_line_failure(&r, 65, mentions, what);
+        assert!(!f.app.join("build").exists(), "{what}: built something");
+    }
+}
+
+/// A compiler without picolibc (its driver finds no picolibc.specs): one line naming the
+/// package to install, exit 69, before anything is compiled.
+#[test]
+fn missing_picolibc_names_the_package() {
+    require_gcc();
+    let f = fixture("nolibc", "[build]\nlibc = \"picolibc\"\n");
+    let bin = f.dir.join("bin");
+    let cc = bin.join("riscv64-unknown-elf-gcc");
+    // As GCC answers for a file it does not have: the bare name.
+    write(
+        &cc,
+        "#!/bin/sh\nfor a; do case $a in -print-file-name=*) echo \"${a#*=}\"; exit 0;; esac; done\n\
+         exit 1\n",
+    );
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&cc, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let r = ubik_in(&f.dir, &f.root, &["build", "app"], &[("PATH", &path)]);
+    assert_one_line_failure(
+        &r,
+        69,
+        &[
+            "picolibc is not installed",
+            "picolibc-riscv64-unknown-elf",
+            "scripts/setup.sh",
+        ],
+        "no picolibc",
+    );
+    let objects = std::fs::read_dir(f.app.join("build/obj")).map_or(0, |d| d.count());
+    assert_eq!(objects, 0, "compiled without picolibc");
 }

@@ -18,6 +18,9 @@
 //! [build]
 //! cflags = ["-DDEBUG=1"]      # appended to every compile command
 //! sources = ["main.c"]        # default: every *.c and *.S of the application directory
+//! libc = "picolibc"           # link a C library (printf to the console, libm); default none
+//! ldflags = ["-Wl,--print-memory-usage"]  # given to the link (before the objects)
+//! libs = ["m"]                # -lNAME after the objects
 //!
 //! [power]
 //! policy = "default"          # "default" | "idle" | "ls0" | "ls1" | "ls2" (ubik/power.h)
@@ -360,6 +363,30 @@ pub struct BuildConfig {
     pub cflags: Vec<String>,
     /// The application's sources; `None`: every `*.c` and `*.S` of the application directory.
     pub sources: Option<Vec<SourceEntry>>,
+    /// `libc = "picolibc"`: the application is compiled and linked with a C library.
+    pub libc: Option<Libc>,
+    /// Extra linker flags, given to the compiler driver that links (before the objects).
+    pub ldflags: Vec<String>,
+    /// Libraries linked after the objects, by name (`"m"` is `-lm`).
+    pub libs: Vec<String>,
+}
+
+/// A C library `[build] libc` names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Libc {
+    /// Debian's picolibc for RISC-V (`picolibc-riscv64-unknown-elf`).
+    Picolibc,
+}
+
+impl Libc {
+    /// Every C library, by its name in `system.toml`.
+    pub const ALL: [(&'static str, Libc); 1] = [("picolibc", Libc::Picolibc)];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Libc::Picolibc => "picolibc",
+        }
+    }
 }
 
 /// A resolved system description.
@@ -481,6 +508,9 @@ struct RawKernel {
 struct RawBuild {
     cflags: Option<Spanned<Vec<Spanned<String>>>>,
     sources: Option<Spanned<Vec<Spanned<String>>>>,
+    libc: Option<Spanned<String>>,
+    ldflags: Option<Spanned<Vec<Spanned<String>>>>,
+    libs: Option<Spanned<Vec<Spanned<String>>>>,
 }
 
 /// A `system.toml` being resolved: the document its errors point into.
@@ -634,42 +664,102 @@ impl Reader<'_> {
         Ok(())
     }
 
+    /// The flags of `list` (`[build] cflags` or `ldflags`, a `what` flag such as "-DNAME=1"),
+    /// each checked.
+    fn flag_list(
+        &self,
+        list: &Spanned<Vec<Spanned<String>>>,
+        what: &str,
+        example: &str,
+    ) -> R<Vec<String>> {
+        // Flags that cannot fit on the compiler's command line (Linux: 128 KiB in one
+        // argument, about 2 MB in all) could only fail as a compiler that cannot start.
+        let mut total = 0;
+        let mut out = Vec::new();
+        for f in list.get_ref() {
+            total += f.get_ref().len() + 1;
+            if f.get_ref().len() > 4096 || total > 65536 {
+                return Err(self.doc.err(
+                    &f.span(),
+                    format!(
+                        "{what} flags of {} bytes (this one {})",
+                        total,
+                        f.get_ref().len()
+                    ),
+                    "at most 4096 bytes in one flag and 65536 in all",
+                ));
+            }
+            if f.get_ref().trim().is_empty() {
+                return Err(self.doc.err(
+                    &f.span(),
+                    format!("an empty {what} flag"),
+                    format!("one flag per string, e.g. \"{example}\""),
+                ));
+            }
+            // A NUL cannot be passed to the compiler at all (it would read as a missing
+            // compiler); no other control character belongs in a flag either.
+            if f.get_ref().contains(char::is_control) {
+                return Err(self.doc.err(
+                    &f.span(),
+                    format!("{what} flag {:?} holds a control character", f.get_ref()),
+                    format!("a flag of printable characters, e.g. \"{example}\""),
+                ));
+            }
+            out.push(f.get_ref().clone());
+        }
+        Ok(out)
+    }
+
+    /// `[build] libs`: library names, as `-lNAME` takes them.
+    fn libs(&self, list: &Spanned<Vec<Spanned<String>>>) -> R<Vec<String>> {
+        let mut out: Vec<String> = Vec::new();
+        for l in list.get_ref() {
+            let name = l.get_ref();
+            let plain = !name.is_empty()
+                && name.len() <= 255
+                && !name.starts_with('-')
+                && name
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "_-+.".contains(c));
+            if !plain {
+                return Err(self.doc.err(
+                    &l.span(),
+                    format!("library {name:?} is not a library name"),
+                    "a name as -lNAME takes it, e.g. \"m\" for libm.a (letters, digits, _ - + .; flags go in ldflags)",
+                ));
+            }
+            if out.contains(name) {
+                return Err(self.doc.err(
+                    &l.span(),
+                    format!("library {name:?} is listed twice"),
+                    "each library at most once",
+                ));
+            }
+            out.push(name.clone());
+        }
+        Ok(out)
+    }
+
     fn build(&self, b: RawBuild, out: &mut BuildConfig) -> R<()> {
         if let Some(list) = &b.cflags {
-            // Flags that cannot fit on the compiler's command line (Linux: 128 KiB in one
-            // argument, about 2 MB in all) could only fail as a compiler that cannot start.
-            let mut total = 0;
-            for f in list.get_ref() {
-                total += f.get_ref().len() + 1;
-                if f.get_ref().len() > 4096 || total > 65536 {
-                    return Err(self.doc.err(
-                        &f.span(),
-                        format!(
-                            "compiler flags of {} bytes (this one {})",
-                            total,
-                            f.get_ref().len()
-                        ),
-                        "at most 4096 bytes in one flag and 65536 in all",
-                    ));
-                }
-                if f.get_ref().trim().is_empty() {
-                    return Err(self.doc.err(
-                        &f.span(),
-                        "an empty compiler flag",
-                        "one flag per string, e.g. \"-DNAME=1\"",
-                    ));
-                }
-                // A NUL cannot be passed to the compiler at all (it would read as a missing
-                // compiler); no other control character belongs in a flag either.
-                if f.get_ref().contains(char::is_control) {
-                    return Err(self.doc.err(
-                        &f.span(),
-                        format!("compiler flag {:?} holds a control character", f.get_ref()),
-                        "a flag of printable characters, e.g. \"-DNAME=1\"",
-                    ));
-                }
-                out.cflags.push(f.get_ref().clone());
-            }
+            out.cflags = self.flag_list(list, "compiler", "-DNAME=1")?;
+        }
+        if let Some(list) = &b.ldflags {
+            out.ldflags = self.flag_list(list, "linker", "-Wl,--print-memory-usage")?;
+        }
+        if let Some(list) = &b.libs {
+            out.libs = self.libs(list)?;
+        }
+        if let Some(l) = &b.libc {
+            let found = Libc::ALL.iter().find(|(n, _)| n == l.get_ref());
+            let Some((_, libc)) = found else {
+                return Err(self.doc.err(
+                    &l.span(),
+                    format!("libc = {:?} is not a C library Ubik links", l.get_ref()),
+                    "\"picolibc\" (or no libc key: no C library)",
+                ));
+            };
+            out.libc = Some(*libc);
         }
         if let Some(list) = &b.sources {
             let mut seen: Vec<&str> = Vec::new();
@@ -964,5 +1054,54 @@ mod tests {
             e.to_string().contains("cannot read the system description"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn build_libc_ldflags_libs() {
+        let d = parse(
+            "[build]\nlibc = \"picolibc\"\nldflags = [\"-Wl,--print-memory-usage\"]\n\
+             libs = [\"m\", \"my_lib-2\"]\n",
+        )
+        .unwrap();
+        assert_eq!(d.build.libc, Some(Libc::Picolibc));
+        assert_eq!(d.build.ldflags, vec!["-Wl,--print-memory-usage"]);
+        assert_eq!(d.build.libs, vec!["m", "my_lib-2"]);
+        // None of them: no C library, nothing added.
+        let d = parse("[build]\n").unwrap();
+        assert_eq!(d.build.libc, None);
+        assert!(d.build.ldflags.is_empty() && d.build.libs.is_empty());
+    }
+
+    #[test]
+    fn bad_libc_ldflags_libs_are_located() {
+        let e = err("[build]\nlibc = \"newlib\"\n");
+        assert!(
+            e.starts_with(
+                "system.toml:2:8: libc = \"newlib\" is not a C library Ubik links; expected \"picolibc\""
+            ),
+            "{e}"
+        );
+        let e = err("[build]\nlibc = true\n");
+        assert!(e.starts_with("system.toml:2:"), "{e}");
+        let e = err("[build]\nldflags = [\"-L.\", \" \"]\n");
+        assert!(
+            e.starts_with("system.toml:2:19: an empty linker flag"),
+            "{e}"
+        );
+        let e = err("[build]\nldflags = [\"-Wl,a\\u0007\"]\n");
+        assert!(e.contains("holds a control character"), "{e}");
+        let e = err("[build]\nlibs = [\"-lm\"]\n");
+        assert!(
+            e.starts_with("system.toml:2:9: library \"-lm\" is not a library name; expected a name as -lNAME takes it"),
+            "{e}"
+        );
+        let e = err("[build]\nlibs = [\"m\", \"a b\"]\n");
+        assert!(e.starts_with("system.toml:2:14: library \"a b\""), "{e}");
+        let e = err("[build]\nlibs = [\"m\", \"m\"]\n");
+        assert!(e.contains("listed twice"), "{e}");
+        let e = err("[build]\nlibs = \"m\"\n");
+        assert!(e.starts_with("system.toml:2:"), "{e}");
+        let e = err("[build]\nlibrary = [\"m\"]\n");
+        assert!(e.starts_with("system.toml:2:1:"), "{e}");
     }
 }

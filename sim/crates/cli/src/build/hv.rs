@@ -14,7 +14,8 @@
 
 use super::board::Board;
 use super::compile::{link, LinkOutcome, Unit};
-use super::{build_app, compile_units, cross_compiler, flags, io_failure, jobs, link_result};
+use super::link_result;
+use super::{build_app, compile_units, cross_compiler, default_libs, flags, io_failure, jobs};
 use super::{link_command, link_overflow, list, obj_path, output_paths, root, too_small};
 use super::{BuildArgs, GuestPlace};
 use crate::{code, Failure};
@@ -206,7 +207,8 @@ pub fn build(args: &BuildArgs, dir: &Path) -> Result<u8, Failure> {
     for p in &desc.partitions {
         extra.push(format!("-Wl,--undefined=__guest_{}", p.name).into());
     }
-    let (argv, mut inputs) = link_command(&cc, &flags, &link_ld, extra, &elf, &units);
+    let (argv, mut inputs) =
+        link_command(&cc, &flags, &link_ld, extra, &elf, &units, default_libs());
     inputs.extend(guest_elfs.iter().map(|(_, e)| e.clone()));
     if let Some(d) = elf.parent() {
         std::fs::create_dir_all(d).map_err(|e| io_failure("the ELF into", d, &e))?;

@@ -19,6 +19,7 @@ pub mod board;
 pub mod compile;
 pub mod flags;
 pub mod hv;
+pub mod libc;
 pub mod root;
 pub mod symbols;
 
@@ -233,9 +234,15 @@ fn compile_units(
     Ok(report)
 }
 
+/// The libraries of a link without `[build] libs` or `libc`: libgcc alone.
+pub fn default_libs() -> Vec<OsString> {
+    vec!["-lgcc".into()]
+}
+
 /// The link with the BSP's script `link_ld`: the flags of bsp/flags.mk, section garbage
-/// collection, `extra`, a map beside `elf`, the objects of `units` and libgcc. Returns the
-/// command and its inputs (the objects and the script), for `link`.
+/// collection, `extra`, a map beside `elf`, the objects of `units` and `libs` (libgcc:
+/// [`default_libs`]). Returns the command and its inputs (the objects and the script), for
+/// `link`.
 fn link_command(
     cc: &Path,
     flags: &flags::Flags,
@@ -243,6 +250,7 @@ fn link_command(
     extra: Vec<OsString>,
     elf: &Path,
     units: &[Unit],
+    libs: Vec<OsString>,
 ) -> (Vec<OsString>, Vec<PathBuf>) {
     let mut argv: Vec<OsString> = vec![cc.as_os_str().to_os_string()];
     argv.extend(flags.ld.iter().map(OsString::from));
@@ -258,7 +266,7 @@ fn link_command(
     argv.push(elf.as_os_str().to_os_string());
     let mut inputs: Vec<PathBuf> = units.iter().map(|u| u.obj.clone()).collect();
     argv.extend(inputs.iter().map(|p| p.clone().into_os_string()));
-    argv.push("-lgcc".into());
+    argv.extend(libs);
     inputs.push(link_ld.to_path_buf());
     (argv, inputs)
 }
@@ -371,7 +379,6 @@ pub fn build_app(
     // ---- Kernel and BSP sources.
     let kernel = root.join("kernel");
     let sched_src = scheduler_source(&kernel, desc, appdir_shown)?;
-    let nos = root.join("nos");
     let bsp = root.join("bsp");
     let board = if guest.is_some() {
         Board::Guest
@@ -381,8 +388,14 @@ pub fn build_app(
     let crt0 = bsp.join("crt0.S");
     let link_ld = bsp.join("link.ld");
 
-    // ---- The compiler.
+    // ---- The compiler, and the C library when the description asks for one.
     let cc = cross_compiler()?;
+    let clib = match desc.build.libc {
+        Some(l) => Some(libc::CLibrary::locate(l, &cc, &root, &flags.ld)?),
+        None => None,
+    };
+    // Only the application and the BSP's glue see the C library's headers.
+    let clib_flags: Vec<OsString> = clib.as_ref().map_or(Vec::new(), |c| c.compile_flags());
 
     // ---- Flags.
     let includes = include_flags(&root, &build_dir, &appdir, board);
@@ -406,6 +419,9 @@ pub fn build_app(
             f.push(config_header.clone().into_os_string());
         }
         f.extend(user.iter().cloned());
+        if group == "app" || group == "libc" {
+            f.extend(clib_flags.iter().cloned());
+        }
         f
     };
 
@@ -416,37 +432,8 @@ pub fn build_app(
         units.push(Unit::new(&cc, &flags_for(&src, group, extra), src, obj));
     };
     add(crt0.clone(), "bsp", Path::new("crt0.S"), &[]);
-    match desc.kernel.os {
-        sysdesc::Os::Ubik => {
-            let mut kernel_srcs = list(&kernel.join("src"), &[".c"]);
-            kernel_srcs.push(sched_src);
-            let arch = kernel.join("arch");
-            if guest.is_some() {
-                // The machine port's C (its privileged parts are inline, in the guest's
-                // arch_impl.h) and the guest's own entries.
-                kernel_srcs.extend(list(&arch.join("rv32"), &[".c"]));
-                kernel_srcs.extend(list(&arch.join("rv32-guest"), &[".S", ".c"]));
-            } else {
-                kernel_srcs.extend(list(&arch.join("rv32"), &[".S", ".c"]));
-            }
-            for s in kernel_srcs {
-                let rel = s.strip_prefix(&kernel).unwrap_or(&s).to_path_buf();
-                add(s, "kernel", &rel, &[]);
-            }
-        }
-        // NOS, the baseline executive, in place of the kernel.
-        sysdesc::Os::Nos if guest.is_some() => {
-            return Err(Failure::new(
-                code::DATA,
-                format!("{appdir_shown}/system.toml: os = \"nos\" cannot be a hypervisor guest; expected a Ubik application (os = \"ubik\")"),
-            ));
-        }
-        sysdesc::Os::Nos => {
-            for s in list(&nos, &[".c"]) {
-                let rel = s.strip_prefix(&root).unwrap_or(&s).to_path_buf();
-                add(s, "nos", &rel, &[]);
-            }
-        }
+    for (src, group, rel) in os_sources(desc, &root, sched_src, guest, appdir_shown)? {
+        add(src, group, &rel, &[]);
     }
     add(
         build_dir.join(gen::GEN_SOURCE),
@@ -469,6 +456,11 @@ pub fn build_app(
         let rel = s.strip_prefix(&bsp).unwrap_or(&s).to_path_buf();
         add(s, "bsp", &rel, extra);
     }
+    if let Some(c) = &clib {
+        // The glue: the standard streams on the console, thread-local storage (last: an
+        // image without libc keeps every address).
+        add(c.glue_source(), "libc", Path::new("picolibc.c"), &[]);
+    }
 
     // ---- Compile.
     let report = compile_units(&units, jobs, verbose, &appdir)?;
@@ -480,9 +472,99 @@ pub fn build_app(
 
     // ---- Link.
     let compiled = report.compiled > 0;
+    let linking = Linking {
+        cc: &cc,
+        flags: &flags,
+        link_ld: &link_ld,
+        clib: clib.as_ref(),
+        build: &desc.build,
+    };
     link_app(
-        &cc, &flags, &link_ld, &elf, &build_dir, &units, compiled, verbose, &appdir, guest,
+        &linking, &elf, &build_dir, &units, compiled, verbose, &appdir, guest,
     )
+}
+
+/// The operating system's sources, in link order, with their group and their path in it:
+/// the kernel (its guest port for a hypervisor partition) or NOS.
+fn os_sources(
+    desc: &SystemDesc,
+    root: &Path,
+    sched_src: PathBuf,
+    guest: Option<&GuestPlace>,
+    appdir_shown: &str,
+) -> Result<Vec<(PathBuf, &'static str, PathBuf)>, Failure> {
+    let kernel = root.join("kernel");
+    let nos = root.join("nos");
+    let mut v = Vec::new();
+    match desc.kernel.os {
+        sysdesc::Os::Ubik => {
+            let mut kernel_srcs = list(&kernel.join("src"), &[".c"]);
+            kernel_srcs.push(sched_src);
+            let arch = kernel.join("arch");
+            if guest.is_some() {
+                // The machine port's C (its privileged parts are inline, in the guest's
+                // arch_impl.h) and the guest's own entries.
+                kernel_srcs.extend(list(&arch.join("rv32"), &[".c"]));
+                kernel_srcs.extend(list(&arch.join("rv32-guest"), &[".S", ".c"]));
+            } else {
+                kernel_srcs.extend(list(&arch.join("rv32"), &[".S", ".c"]));
+            }
+            for s in kernel_srcs {
+                let rel = s.strip_prefix(&kernel).unwrap_or(&s).to_path_buf();
+                v.push((s, "kernel", rel));
+            }
+        }
+        // NOS, the baseline executive, in place of the kernel.
+        sysdesc::Os::Nos if guest.is_some() => {
+            return Err(Failure::new(
+                code::DATA,
+                format!("{appdir_shown}/system.toml: os = \"nos\" cannot be a hypervisor guest; expected a Ubik application (os = \"ubik\")"),
+            ));
+        }
+        sysdesc::Os::Nos => {
+            for s in list(&nos, &[".c"]) {
+                let rel = s.strip_prefix(root).unwrap_or(&s).to_path_buf();
+                v.push((s, "nos", rel));
+            }
+        }
+    }
+    Ok(v)
+}
+
+/// What an application's link is made of besides its objects.
+struct Linking<'a> {
+    cc: &'a Path,
+    flags: &'a flags::Flags,
+    link_ld: &'a Path,
+    /// `[build] libc`, located.
+    clib: Option<&'a libc::CLibrary>,
+    /// `[build] ldflags` and `libs`.
+    build: &'a sysdesc::BuildConfig,
+}
+
+impl Linking<'_> {
+    /// Before the objects: the C library's flags, then `ldflags`.
+    fn flags_before(&self) -> Vec<OsString> {
+        let mut v: Vec<OsString> = self.clib.map_or(Vec::new(), |c| c.link_flags());
+        v.extend(self.build.ldflags.iter().map(OsString::from));
+        v
+    }
+
+    /// After the objects: `libs`, then the C library's group or libgcc.
+    fn libs_after(&self) -> Vec<OsString> {
+        let mut v: Vec<OsString> = self
+            .build
+            .libs
+            .iter()
+            .map(|l| OsString::from(format!("-l{l}")))
+            .collect();
+        if self.clib.is_some() {
+            v.extend(libc::CLibrary::libraries());
+        } else {
+            v.extend(default_libs());
+        }
+        v
+    }
 }
 
 /// `-I` for the kernel's, NOS's and the board's headers, the generated ones, the application's
@@ -594,9 +676,7 @@ fn check_defined(
 /// Links the compiled units into `elf` (a guest within its partition's RAM).
 #[allow(clippy::too_many_arguments)]
 fn link_app(
-    cc: &Path,
-    flags: &flags::Flags,
-    link_ld: &Path,
+    l: &Linking,
     elf: &Path,
     build_dir: &Path,
     units: &[Unit],
@@ -620,7 +700,12 @@ fn link_app(
         extra.push(format!("-Wl,--defsym=__ram_origin=0x{:08x}", g.ram_base).into());
         extra.push(format!("-Wl,--defsym=__ram_length=0x{:08x}", g.ram_size).into());
     }
-    let (argv, inputs) = link_command(cc, flags, link_ld, extra, elf, units);
+    extra.extend(l.flags_before());
+    let (argv, mut inputs) =
+        link_command(l.cc, l.flags, l.link_ld, extra, elf, units, l.libs_after());
+    if let Some(c) = l.clib {
+        inputs.extend(c.link_inputs());
+    }
     let cmd_file = build_dir.join("link.cmd");
     let outcome = link(&argv, elf, &cmd_file, &inputs, compiled, verbose, appdir);
     if let (Some(g), LinkOutcome::Failed(_, text)) = (guest, &outcome) {
