@@ -14,6 +14,7 @@
 # Usage: tests/gdb/run.sh   (part of make test; needs gdb-multiarch: scripts/setup.sh --test)
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+source "$root/tests/gdb/server.sh"
 ubik=$root/ubik
 work=$(mktemp -d)
 pid=
@@ -32,12 +33,7 @@ UBIK_CFLAGS=${UBIK_CFLAGS:-} "$ubik" build "$root/tests/gdb/app" -o "$work/app.e
 # Port 0: the server picks a free port and prints it.
 "$ubik" run "$work/app.elf" --gdb 0 --stats "$work/gdb.json" >"$work/gdb.out" 2>"$work/gdb.err" &
 pid=$!
-port=
-for _ in $(seq 100); do
-    port=$(sed -n 's/.*waiting for GDB on 127\.0\.0\.1:\([0-9]*\).*/\1/p' "$work/gdb.err")
-    [[ -n $port ]] && break
-    sleep 0.1
-done
+port=$(gdb_port "$work/gdb.err")
 [[ -n $port ]] || { fail "the server did not say where it listens"; cat "$work/gdb.err"; exit 1; }
 
 line() { grep -n "$1" "$root/tests/gdb/app/main.c" | head -1 | cut -d: -f1; }

@@ -12,6 +12,7 @@
 # exits 1 on a failure)
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+source "$root/tests/gdb/server.sh"
 ubik=$1 work=$2
 mkdir -p "$work"
 pid=
@@ -27,12 +28,7 @@ UBIK_CFLAGS=${UBIK_CFLAGS:-} "$ubik" build "$root/apps/tutorial" -o "$elf" --bui
 
 "$ubik" run "$elf" --gdb 0 --stats "$work/gdb.json" >"$work/gdb.out" 2>"$work/gdb.err" &
 pid=$!
-port=
-for _ in $(seq 100); do
-    port=$(sed -n 's/.*waiting for GDB on 127\.0\.0\.1:\([0-9]*\).*/\1/p' "$work/gdb.err")
-    [[ -n $port ]] && break
-    sleep 0.1
-done
+port=$(gdb_port "$work/gdb.err")
 [[ -n $port ]] || { fail "the server did not say where it listens"; exit 1; }
 
 main=$root/apps/tutorial/main.c
@@ -92,12 +88,7 @@ check "the run ends under the debugger" 'exited normally' "$(section END)"
 # monitor reset stopped before the kernel (the core's thread): main's breakpoint hits again.
 "$ubik" run "$elf" --gdb 0 >/dev/null 2>"$work/gdb2.err" &
 pid=$!
-port=
-for _ in $(seq 100); do
-    port=$(sed -n 's/.*waiting for GDB on 127\.0\.0\.1:\([0-9]*\).*/\1/p' "$work/gdb2.err")
-    [[ -n $port ]] && break
-    sleep 0.1
-done
+port=$(gdb_port "$work/gdb2.err")
 timeout 60 gdb-multiarch -batch -nx -ex 'set confirm off' -ex "target remote 127.0.0.1:$port" \
     -ex 'break main' -ex continue -ex 'monitor reset' -ex continue -ex delete -ex continue \
     "$elf" >"$work/gdb2.log" 2>&1
