@@ -30,6 +30,7 @@
 
 use super::fields::{defines_fit, input_file_at, int_or, is_define};
 use super::header::{read_name, read_run_ms, sweep_seeds, Header};
+use crate::Failure;
 use confread::{ConfigError, Doc};
 use serde::Deserialize;
 use std::ops::Range;
@@ -111,6 +112,44 @@ pub struct Experiment<V> {
     /// Each variant runs until its writers have made at least this many outputs in all.
     pub min_outputs: u64,
     pub variants: Vec<V>,
+}
+
+impl<V: SweepVariant> Experiment<V> {
+    /// Builds every variant (steps::build_variants): the ELFs, in the variants' order.
+    /// `kind_note` follows the experiment's name in the banner (" (dpm)"); the progress line
+    /// pads labels to `label_width`.
+    pub fn build_variants(
+        &self,
+        kind_note: &str,
+        label_width: usize,
+        root: &Path,
+        exe: &Path,
+        out: &Path,
+        quiet: bool,
+    ) -> Result<Vec<PathBuf>, Failure> {
+        eprintln!(
+            "ubik experiment {}{kind_note}: {} variants x {} seeds -> {}",
+            self.header.name,
+            self.variants.len(),
+            self.header.seeds.len(),
+            out.display()
+        );
+        let variants: Vec<(String, String)> = self
+            .variants
+            .iter()
+            .map(|v| (v.label(), v.system_toml(self)))
+            .collect();
+        super::steps::build_variants(
+            &self.app,
+            &self.header.name,
+            &variants,
+            root,
+            exe,
+            out,
+            quiet,
+            label_width,
+        )
+    }
 }
 
 /// Reads the experiment file `path` (its text in `src`) as kind `V`; `root` is the

@@ -116,45 +116,13 @@ pub fn run(
     jobs: usize,
     quiet: bool,
 ) -> Result<u8, Failure> {
-    let elfs = build_variants(exp, root, exe, out, quiet)?;
+    let elfs = exp.build_variants(" (dpm)", 40, root, exe, out, quiet)?;
     let (runs, per_run) = run_all(exp, &elfs, out, jobs, quiet)?;
     let rows = means(exp, &runs, &per_run);
     write_results(exp, out, &rows)?;
     figures(out, &rows)?;
     println!("data and figures: {}", out.display());
     Ok(0)
-}
-
-/// Builds every variant: the ELFs, in order.
-fn build_variants(
-    exp: &Experiment<DpmVariant>,
-    root: &Path,
-    exe: &Path,
-    out: &Path,
-    quiet: bool,
-) -> Result<Vec<PathBuf>, Failure> {
-    eprintln!(
-        "ubik experiment {} (dpm): {} variants x {} seeds -> {}",
-        exp.header.name,
-        exp.variants.len(),
-        exp.header.seeds.len(),
-        out.display()
-    );
-    let variants: Vec<(String, String)> = exp
-        .variants
-        .iter()
-        .map(|v| (v.label(), v.system_toml(exp)))
-        .collect();
-    super::steps::build_variants(
-        &exp.app,
-        &exp.header.name,
-        &variants,
-        root,
-        exe,
-        out,
-        quiet,
-        40,
-    )
 }
 
 /// Runs every (variant, seed) in parallel: the runs (variant index, seed) and their

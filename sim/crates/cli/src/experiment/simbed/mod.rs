@@ -8,7 +8,7 @@ mod variant;
 
 use super::plot;
 use super::steps::{io_fail, run_app, stop_on_ctrl_c, worker_pool, RunSpec};
-use super::sweep::{Experiment, SweepVariant};
+use super::sweep::Experiment;
 use crate::{code, Failure};
 use csv_row::CsvRow;
 use metrics::{abs_quantile_us, histogram, mean_us, quantile_us, Expected, RunMetrics};
@@ -28,7 +28,7 @@ pub(super) fn run(
     jobs: usize,
     quiet: bool,
 ) -> Result<u8, Failure> {
-    let elfs = build_variants(exp, root, exe, out, quiet)?;
+    let elfs = exp.build_variants("", 50, root, exe, out, quiet)?;
     let (runs, per_run) = run_all(exp, &elfs, out, jobs, quiet)?;
     let summaries = write_data(exp, out, &runs, &per_run)?;
     density_figures(out, &summaries)?;
@@ -37,38 +37,6 @@ pub(super) fn run(
     print!("{}", table::render(exp, &summaries));
     println!("data and figures: {}", out.display());
     Ok(0)
-}
-
-/// Builds every variant: the ELFs, in the order of the variants.
-fn build_variants(
-    exp: &Experiment<Variant>,
-    root: &Path,
-    exe: &Path,
-    out: &Path,
-    quiet: bool,
-) -> Result<Vec<PathBuf>, Failure> {
-    eprintln!(
-        "ubik experiment {}: {} variants x {} seeds -> {}",
-        exp.header.name,
-        exp.variants.len(),
-        exp.header.seeds.len(),
-        out.display()
-    );
-    let variants: Vec<(String, String)> = exp
-        .variants
-        .iter()
-        .map(|v| (v.label(), v.system_toml(exp)))
-        .collect();
-    super::steps::build_variants(
-        &exp.app,
-        &exp.header.name,
-        &variants,
-        root,
-        exe,
-        out,
-        quiet,
-        50,
-    )
 }
 
 /// Runs every (variant, seed), in parallel: the runs and their metrics, in the same order.
