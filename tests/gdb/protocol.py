@@ -35,6 +35,12 @@ def frame(body: bytes) -> bytes:
     return b"$" + body + b"#%02x" % (sum(body) & 0xFF)
 
 
+def unrun(body: bytes) -> bytes:
+    """A reply's body with its run-length encoding expanded, as GDB reads it: `X*n` is X
+    followed by ord(n) - 29 more copies of it."""
+    return re.sub(rb"(.)\*(.)", lambda m: m.group(1) * (m.group(2)[0] - 29 + 1), body, flags=re.S)
+
+
 class Server:
     def __init__(self, elf, *args):
         self.err = open(os.path.join(work, f"proto{len(os.listdir(work))}.err"), "w+")
@@ -73,7 +79,7 @@ class Server:
             m = re.match(rb"\$([^#]*)#[0-9a-fA-F]{2}", self.buf, re.S)
             if m:
                 self.buf = self.buf[m.end():]
-                return m.group(1)
+                return unrun(m.group(1))
             chunk = self.s.recv(65536)
             if not chunk:
                 raise EOFError("the server closed the connection")
