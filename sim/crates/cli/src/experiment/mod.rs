@@ -41,6 +41,7 @@ mod hypervisor;
 #[allow(dead_code)] // until the benchmark kinds use all of it
 mod jobs;
 mod kind;
+mod measure;
 mod plot;
 #[allow(dead_code)] // until the benchmark kinds use all of it
 mod select;
