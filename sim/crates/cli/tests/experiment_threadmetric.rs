@@ -7,24 +7,17 @@ mod support;
 use std::path::Path;
 use support::*;
 
-fn experiment(file: &Path, out: &Path, extra: &[&str], env: &[(&str, &str)]) -> Run {
-    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_ubik"));
-    cmd.arg("experiment")
-        .arg(file)
-        .arg("-o")
-        .arg(out)
-        .args(extra)
-        .env_remove("FREERTOS_KERNEL_PATH")
-        .stdin(std::process::Stdio::null());
-    for (k, v) in env {
-        cmd.env(k, v);
-    }
-    let o = cmd.output().expect("run ubik");
-    Run {
-        code: o.status.code().unwrap_or(-1),
-        stdout: o.stdout,
-        stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
-    }
+/// `ubik experiment FILE -o OUT EXTRA...` with `FREERTOS_KERNEL_PATH` set to `freertos` (or
+/// removed).
+fn experiment(file: &Path, out: &Path, extra: &[&str], freertos: Option<&str>) -> Run {
+    let mut args = vec![
+        "experiment".to_string(),
+        file.display().to_string(),
+        "-o".into(),
+        out.display().to_string(),
+    ];
+    args.extend(extra.iter().map(|s| s.to_string()));
+    ubik_env(&args, &[("FREERTOS_KERNEL_PATH", freertos)])
 }
 
 /// A Thread-Metric file in a scratch directory: the repository's sources, one scenario with
@@ -54,7 +47,7 @@ fn the_benchmark_checks_and_names_its_output() {
         &repo_root().join("bench/threadmetric.toml"),
         &d,
         &["--check"],
-        &[],
+        None,
     );
     assert_eq!(r.code, 0, "{}", r.stderr);
     let out = r.stdout_str();
@@ -65,7 +58,7 @@ fn the_benchmark_checks_and_names_its_output() {
 #[test]
 fn a_bad_scheduler_property_is_65_at_its_place() {
     let (d, f) = file("tm-prop", "{ without = [\"preemption\"] }");
-    let r = experiment(&f, &d.join("out"), &["--check"], &[]);
+    let r = experiment(&f, &d.join("out"), &["--check"], None);
     assert_one_line_failure(
         &r,
         65,
@@ -88,12 +81,7 @@ fn a_failing_external_build_is_one_line_naming_the_job_and_its_log() {
     let out = d.join("out");
     let empty = d.join("not-a-checkout");
     std::fs::create_dir_all(&empty).unwrap();
-    let r = experiment(
-        &f,
-        &out,
-        &[],
-        &[("FREERTOS_KERNEL_PATH", empty.to_str().unwrap())],
-    );
+    let r = experiment(&f, &out, &[], Some(empty.to_str().unwrap()));
     let last = r.stderr.lines().last().unwrap_or("");
     assert_eq!(r.code, 2, "{}", r.stderr);
     assert!(
