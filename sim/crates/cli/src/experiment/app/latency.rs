@@ -160,6 +160,17 @@ pub fn csv_cells(m: &[Measured]) -> String {
         .collect()
 }
 
+/// A latency pair for tests: NAME from a write to OUT[0] to one to OUT[1].
+#[cfg(test)]
+pub fn example(name: &str) -> Latency {
+    Latency {
+        name: name.into(),
+        from: EventSel::parse("out:0").unwrap(),
+        to: EventSel::parse("out:1").unwrap(),
+        policy: Policy::Next,
+    }
+}
+
 /// The latencies of one run for the table on stdout: `NAME p99 X us  ` each (`NAME none  `
 /// without a pair).
 pub fn summary(lat: &[Latency], m: &[Measured]) -> String {
