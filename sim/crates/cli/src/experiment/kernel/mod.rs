@@ -1,0 +1,5 @@
+//! The kernel benchmarks (`kind = "kernel"`).
+
+pub mod footprint;
+pub mod irqlat;
+pub mod reduce;

@@ -1,0 +1,3 @@
+//! The RTM's figures (`kind = "rtm"`).
+
+pub mod figures;
