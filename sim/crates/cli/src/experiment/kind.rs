@@ -8,7 +8,7 @@ use super::header::Header;
 use super::simbed::Variant;
 use super::steps::{io_fail, ubik_exe};
 use super::sweep::Experiment;
-use super::{app, check, dpm, hypervisor, simbed, sweep};
+use super::{app, check, dpm, hypervisor, ipc, kernel, rtm, simbed, sweep};
 use crate::Failure;
 use confread::{quoted_list, ConfigError, Doc};
 use dpm::DpmVariant;
@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 use toml::Spanned;
 
 /// The experiment kinds `kind` takes, in the order of [`Kind::ALL`].
-pub const KINDS: [&str; 4] = ["simbed", "dpm", "app", "hypervisor"];
+pub const KINDS: [&str; 7] = ["simbed", "dpm", "app", "hypervisor", "kernel", "ipc", "rtm"];
 
 /// An experiment's kind (`kind` in its file; SimBed without the key).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -26,11 +26,22 @@ pub enum Kind {
     Dpm,
     App,
     Hypervisor,
+    Kernel,
+    Ipc,
+    Rtm,
 }
 
 impl Kind {
     /// Every kind, in the order of [`KINDS`].
-    pub const ALL: [Kind; 4] = [Kind::Simbed, Kind::Dpm, Kind::App, Kind::Hypervisor];
+    pub const ALL: [Kind; 7] = [
+        Kind::Simbed,
+        Kind::Dpm,
+        Kind::App,
+        Kind::Hypervisor,
+        Kind::Kernel,
+        Kind::Ipc,
+        Kind::Rtm,
+    ];
 
     /// Its name in the file.
     pub fn name(self) -> &'static str {
@@ -74,6 +85,9 @@ pub enum Spec {
     Dpm(Experiment<DpmVariant>),
     App(app::AppExperiment),
     Hypervisor(hypervisor::HypervisorExperiment),
+    Kernel(kernel::KernelBench),
+    Ipc(ipc::IpcBench),
+    Rtm(rtm::RtmBench),
 }
 
 impl Spec {
@@ -85,6 +99,9 @@ impl Spec {
             Kind::Dpm => Spec::Dpm(sweep::read(src, path, root)?),
             Kind::App => Spec::App(app::parse(src, path, root)?),
             Kind::Hypervisor => Spec::Hypervisor(hypervisor::check(src, root)?),
+            Kind::Kernel => Spec::Kernel(kernel::parse(src, path, root)?),
+            Kind::Ipc => Spec::Ipc(ipc::parse(src, path, root)?),
+            Kind::Rtm => Spec::Rtm(rtm::parse(src, path, root)?),
         })
     }
 
@@ -94,13 +111,19 @@ impl Spec {
             Spec::Simbed(e) => Some(&e.header),
             Spec::Dpm(e) => Some(&e.header),
             Spec::App(e) => Some(&e.header),
-            Spec::Hypervisor(_) => None,
+            Spec::Hypervisor(_) | Spec::Kernel(_) | Spec::Ipc(_) | Spec::Rtm(_) => None,
         }
     }
 
     /// The output directory: `-o DIR` or `out/NAME`; the hypervisor experiment's is
     /// `DIR/bench` (default `out/bench`), so that it is `make bench`'s file.
     pub fn output(&self, given: Option<PathBuf>) -> PathBuf {
+        match self {
+            Spec::Kernel(k) => return k.header.output(given),
+            Spec::Ipc(b) => return b.header.output(given),
+            Spec::Rtm(b) => return b.header.output(given),
+            _ => {}
+        }
         match self.header() {
             Some(h) => h.output(given),
             None => given.unwrap_or_else(|| PathBuf::from("out")).join("bench"),
@@ -124,6 +147,9 @@ impl Spec {
             }
             Spec::App(e) => app::check(e, out),
             Spec::Hypervisor(_) => Ok(format!("-> {}", out.join("hypervisor.json").display())),
+            Spec::Kernel(k) => kernel::check(k, out),
+            Spec::Ipc(b) => ipc::check(b, out),
+            Spec::Rtm(b) => rtm::check(b, out),
         }
     }
 
@@ -145,6 +171,9 @@ impl Spec {
                 app::run(e, root, &exe, out, jobs)
             }
             Spec::Hypervisor(_) => hypervisor::run(file, root, out),
+            Spec::Kernel(k) => kernel::run(k, root, out, jobs),
+            Spec::Ipc(b) => ipc::run(b, root, out, jobs),
+            Spec::Rtm(b) => rtm::run(b, root, out, jobs),
         }
     }
 }

@@ -31,6 +31,7 @@ mod dpm;
 mod fields;
 mod header;
 mod hypervisor;
+mod ipc;
 mod kernel;
 mod kind;
 mod plot;

@@ -1,16 +1,16 @@
 //! Interrupt latency from a run's IO record: each stimulus event on the benchmark's fast
-//! line is paired with the next write to its IO port (the LISR's first act), and the latency
-//! is that write's cycle, less the store's own cost, less the event's cycle.
+//! line is paired with the next write to its IO port (the LISR's first act) by
+//! measure::edges, and the latency is that write's cycle, less the store's own cost, less
+//! the event's cycle.
 //!
-//! Events that come while the line is still pending (before the LISR of the previous one
-//! acknowledged it) share that LISR: they are "merged", each paired with the same write. A
-//! write that no pending event explains answers the last event of the previous group when
-//! that group had more than one: that event came after the LISR acknowledged the line
-//! (between its acknowledge and its store), so it raised the line again and this LISR is its
-//! own; otherwise the write is an "orphan". Events still pending at the end are
-//! "unanswered".
+//! With the `merged` policy, events that come while the line is still pending (before the
+//! LISR of the previous one acknowledged it) share that LISR ("merged"); a write that no
+//! waiting event explains answers the last event of the previous group when that group had
+//! more than one (that event came after the LISR acknowledged the line, so raised it again);
+//! otherwise the write is an "orphan". Events still waiting at the end are "unanswered".
 
-use machine::record::{IoEvent, IoKind};
+use crate::experiment::measure::edges::{pair, EventSel, Policy};
+use machine::record::IoEvent;
 use std::collections::BTreeMap;
 
 /// The latency figures of one run, in cycles.
@@ -51,38 +51,23 @@ impl IrqLat {
     }
 }
 
-/// The latencies of the stimulus events on `line` answered by writes to OUT[`port`] in
-/// `record` (in time order); `store_cost` is the cycles a store takes to complete.
-pub fn irqlat(record: &[IoEvent], line: u32, port: u32, store_cost: u64) -> IrqLat {
-    let mut pending: Vec<u64> = Vec::new();
-    let mut last: Vec<u64> = Vec::new();
-    let mut lats: BTreeMap<u64, i64> = BTreeMap::new();
-    let (mut merged, mut orphan) = (0, 0);
-    for e in record {
-        match e.kind {
-            IoKind::Stimulus if e.port == line => pending.push(e.cycle),
-            IoKind::Out if e.port == port => {
-                let c = e.cycle as i64 - store_cost as i64;
-                if pending.is_empty() {
-                    if last.len() > 1 {
-                        let s = *last.last().unwrap_or(&0);
-                        lats.insert(s, c - s as i64);
-                        last = vec![s];
-                    } else {
-                        orphan += 1;
-                    }
-                    continue;
-                }
-                merged += pending.len() - 1;
-                for &s in &pending {
-                    lats.insert(s, c - s as i64);
-                }
-                last = std::mem::take(&mut pending);
-            }
-            _ => {}
-        }
-    }
-    summarise(&lats, pending.len(), merged, orphan)
+/// The latencies of the events `from` answered by the events `to` in `record` (in time
+/// order), paired by `policy`; `store_cycles` is the cycles the answering store takes.
+pub fn irqlat(
+    record: &[IoEvent],
+    from: &EventSel,
+    to: &EventSel,
+    policy: Policy,
+    store_cycles: u64,
+) -> IrqLat {
+    let p = pair(record, from, to, policy);
+    // By the event's cycle: one latency per event.
+    let lats: BTreeMap<u64, i64> = p
+        .pairs
+        .iter()
+        .map(|x| (x.start.cycle, x.cycles() - store_cycles as i64))
+        .collect();
+    summarise(&lats, p.unpaired_starts.len(), p.merged, p.unpaired_ends.len())
 }
 
 fn summarise(lats: &BTreeMap<u64, i64>, unanswered: usize, merged: usize, orphan: usize) -> IrqLat {
@@ -116,6 +101,13 @@ fn summarise(lats: &BTreeMap<u64, i64>, unanswered: usize, merged: usize, orphan
 #[cfg(test)]
 mod tests {
     use super::*;
+    use machine::record::IoKind;
+
+    const S: EventSel = EventSel::Stimulus { line: 0 };
+    const O: EventSel = EventSel::Out {
+        port: 0,
+        value: None,
+    };
 
     fn ev(cycle: u64, kind: IoKind, port: u32) -> IoEvent {
         IoEvent {
@@ -140,7 +132,7 @@ mod tests {
             ev(500, Out, 0), // an orphan
             ev(600, Stimulus, 0),
         ];
-        let l = irqlat(&r, 0, 0, 2);
+        let l = irqlat(&r, &S, &O, Policy::Merged, 2);
         assert_eq!((l.worst, l.worst_at, l.avg), (88, 300, 74));
         assert_eq!((l.events, l.unanswered, l.merged, l.orphan_outs), (2, 1, 0, 1));
         assert_eq!(l.hist_top, vec![(60, 1), (80, 1)]);
@@ -155,7 +147,7 @@ mod tests {
             ev(152, Out, 0),
             ev(232, Out, 0), // ... but this write answers it: 230 - 130
         ];
-        let l = irqlat(&r, 0, 0, 2);
+        let l = irqlat(&r, &S, &O, Policy::Merged, 2);
         assert_eq!((l.events, l.merged, l.orphan_outs), (2, 1, 0));
         assert_eq!((l.worst, l.worst_at, l.avg), (100, 130, 75));
     }
@@ -169,7 +161,7 @@ mod tests {
             r.push(ev(s, Stimulus, 0));
             r.push(ev(s + lat + 2, Out, 0));
         }
-        let l = irqlat(&r, 0, 0, 2);
+        let l = irqlat(&r, &S, &O, Policy::Merged, 2);
         assert_eq!((l.worst, l.worst_at), (65, 5000));
         assert_eq!(l.hist_top.len(), 5);
         assert_eq!(l.hist_top[0], (20, 1));
