@@ -34,6 +34,7 @@ mod hypervisor;
 mod ipc;
 mod kernel;
 mod kind;
+mod measure;
 mod plot;
 mod rtm;
 mod simbed;
