@@ -12,8 +12,9 @@
 #                   + the SimBed workloads checked against a host model (tests/simbed)
 #                   + an experiment and its report end to end (tests/experiment)
 #                   + Thread-Metric's scenarios checked under each scheduler
-#   make bench      testbed speed: out/bench/testbed.json; kernel figures
-#                   (bench/kernel/run.sh): out/bench/kernel.json; observers' cost
+#   make bench      testbed speed: out/bench/testbed.json; kernel, IPC and RTM figures
+#                   (ubik experiment bench/{kernel,ipc,rtm}.toml): out/bench/{kernel,ipc,
+#                   rtm}.json; observers' cost
 #                   (bench/observe/run.sh): out/bench/observe.json; Thread-Metric
 #                   (bench/threadmetric/run.sh): out/bench/threadmetric.json; Rhealstone
 #                   by GPIO edges (bench/rhealstone/run.sh): out/bench/rhealstone.json;
@@ -99,6 +100,8 @@ test: sim firmware
 	$(STRICT_C) tests/simbed/run.sh
 	$(STRICT_C) tests/experiment/run.sh
 	$(PYTHON) tests/bench/test_parsers.py
+	$(STRICT_C) $(UBIK) experiment tests/bench/kernel-quick.toml -o $(BUILD)/bench-quick
+	$(PYTHON) tests/bench/check_kernel_quick.py $(BUILD)/bench-quick
 	$(STRICT_C) bench/threadmetric/run.sh --check
 	$(STRICT_C) bench/rhealstone/run.sh --check
 	$(STRICT_C) bench/overhead/run.sh --check
@@ -111,8 +114,9 @@ bench: sim $(FW_BUILD)/compute.elf $(FW_BUILD)/idle.elf
 	$(UBIK) run $(FW_BUILD)/idle.elf --stats $(OUT)/bench/idle.stats.json --no-energy
 	@$(PYTHON) scripts/stats.py testbed $(OUT)/bench/compute.stats.json \
 	    $(OUT)/bench/idle.stats.json -o $(OUT)/bench/testbed.json
-	bench/kernel/run.sh -o $(OUT)/bench/kernel.json
-	bench/rtm/run.sh -o $(OUT)/bench/rtm.json
+	$(UBIK) experiment bench/kernel.toml -o $(OUT)/bench
+	$(UBIK) experiment bench/ipc.toml -o $(OUT)/bench
+	$(UBIK) experiment bench/rtm.toml -o $(OUT)/bench
 	bench/observe/run.sh $(FW_BUILD)/compute.elf $(OUT)/bench/observe.json
 	bench/threadmetric/run.sh -o $(OUT)/bench/threadmetric.json
 	bench/rhealstone/run.sh -o $(OUT)/bench/rhealstone.json

@@ -157,3 +157,29 @@ pub fn run(b: &IpcBench, root: &Path, out: &Path, jobs: usize) -> Result<u8, Fai
     println!("experiment {}: wrote {}", b.header.name, p.display());
     Ok(0)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn root() -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../..")
+    }
+
+    #[test]
+    fn the_repository_file_reads_and_bad_services_are_located() {
+        let p = root().join("bench/ipc.toml");
+        let text = std::fs::read_to_string(&p).unwrap();
+        let b = parse(&Doc::text_only("bench/ipc.toml", &text), &p, &root()).unwrap();
+        assert_eq!(b.header.name, "ipc");
+        assert_eq!(b.footprint.unwrap().1.len(), 8);
+        let read = |t: &str| parse(&Doc::text_only("b.toml", t), &root().join("b.toml"), &root());
+        let head = "kind = \"ipc\"\napp = \"bench/kernel/ipc\"\n[footprint]\napp = \"bench/kernel/footprint_services\"\n";
+        let e = read(&format!("{head}services = [\"queue\", \"../x\"]\n")).unwrap_err().to_string();
+        assert!(e.starts_with("b.toml:5:22") && e.contains("not a source file"), "{e}");
+        let e = read(&format!("{head}services = [\"queue\", \"queue\"]\n")).unwrap_err().to_string();
+        assert!(e.starts_with("b.toml:5:22") && e.contains("listed twice"), "{e}");
+        let e = read("kind = \"ipc\"\n").unwrap_err().to_string();
+        assert!(e.contains("app"), "{e}");
+    }
+}

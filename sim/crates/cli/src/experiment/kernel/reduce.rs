@@ -4,22 +4,13 @@
 //! size), and these pure functions turn a run's console text into the JSON's figures. A line
 //! whose value is not an integer is the run's error (the message names the line).
 
+use crate::experiment::measure::console::{parse, Console};
 use serde_json::{Map, Value};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
-/// Every line's fields after its key, the last line of each key winning.
-fn fields(text: &str) -> HashMap<&str, Vec<&str>> {
-    let mut kv = HashMap::new();
-    for line in text.lines() {
-        let mut p = line.split_whitespace();
-        if let Some(k) = p.next() {
-            let rest: Vec<&str> = p.collect();
-            if !rest.is_empty() {
-                kv.insert(k, rest);
-            }
-        }
-    }
-    kv
+/// The console's `key value ...` lines (measure::console).
+fn lines(text: &str) -> Console {
+    parse(text, &[])
 }
 
 fn int(key: &str, v: &str) -> Result<u64, String> {
@@ -29,21 +20,24 @@ fn int(key: &str, v: &str) -> Result<u64, String> {
 
 /// The first value of the last `key` line, if there is one.
 pub fn first_int(text: &str, key: &str) -> Result<Option<u64>, String> {
-    fields(text).get(key).map(|v| int(key, v[0])).transpose()
+    lines(text)
+        .values(key)
+        .map(|v| int(key, &v[0]))
+        .transpose()
 }
 
 /// `sched_overhead_cycles[sched]`: for each task count `n` of `sizes`, the worst of the
 /// `sched_ready_N` and `sched_blocked_N` lines' first values (other tasks ready or blocked);
 /// the counts the run did not measure are absent.
 pub fn sched_row(text: &str, sizes: &[u32]) -> Result<BTreeMap<String, u64>, String> {
-    let kv = fields(text);
+    let kv = lines(text);
     let mut row = BTreeMap::new();
     for n in sizes {
         let mut worst = None;
         for mode in ["ready", "blocked"] {
             let key = format!("sched_{mode}_{n}");
-            if let Some(v) = kv.get(key.as_str()) {
-                worst = worst.max(Some(int(&key, v[0])?));
+            if let Some(v) = kv.values(&key) {
+                worst = worst.max(Some(int(&key, &v[0])?));
             }
         }
         if let Some(w) = worst {
@@ -57,16 +51,10 @@ pub fn sched_row(text: &str, sizes: &[u32]) -> Result<BTreeMap<String, u64>, Str
 /// figure at one record count); None without such lines.
 pub fn worst_sched(text: &str) -> Result<Option<u64>, String> {
     let mut worst = None;
-    for line in text.lines() {
-        if !line.starts_with("sched_") || line.starts_with("sched_empty") {
-            continue;
+    for (_, key, v) in lines(text).value_lines() {
+        if key.starts_with("sched_") && !key.starts_with("sched_empty") {
+            worst = worst.max(Some(int(key, &v[0])?));
         }
-        let mut p = line.split_whitespace();
-        let key = p.next().unwrap_or("");
-        let Some(v) = p.next() else {
-            return Err(format!("`{line}`: expected a figure after {key}"));
-        };
-        worst = worst.max(Some(int(key, v)?));
     }
     Ok(worst)
 }
@@ -75,20 +63,18 @@ pub fn worst_sched(text: &str) -> Result<Option<u64>, String> {
 /// CYCLES`.
 fn ipc_lines(text: &str) -> Result<Map<String, Value>, String> {
     let mut kv = Map::new();
-    for line in text.lines() {
-        match line.split_whitespace().collect::<Vec<_>>()[..] {
-            [k, size, v] => {
-                let e = kv
-                    .entry(k)
-                    .or_insert_with(|| Value::Object(Map::new()));
+    for (_, k, v) in lines(text).value_lines() {
+        match v {
+            [size, v] => {
+                let e = kv.entry(k).or_insert_with(|| Value::Object(Map::new()));
                 if !e.is_object() {
                     *e = Value::Object(Map::new());
                 }
                 if let Value::Object(m) = e {
-                    m.insert(size.into(), int(k, v)?.into());
+                    m.insert(size.clone(), int(k, v)?.into());
                 }
             }
-            [k, v] if !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit()) => {
+            [v] if v.bytes().all(|b| b.is_ascii_digit()) => {
                 kv.insert(k.into(), int(k, v)?.into());
             }
             _ => {}

@@ -194,3 +194,70 @@ fn irqlat(src: &Doc, path: &Path, root: &Path, r: &RawIrqLat) -> Result<IrqLatBe
         },
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn root() -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../..")
+    }
+
+    fn read(text: &str) -> Result<KernelBench, ConfigError> {
+        let src = Doc::text_only("bench/k.toml", text);
+        parse(&src, &root().join("bench/k.toml"), &root())
+    }
+
+    fn err(text: &str) -> String {
+        read(text).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn the_repository_file_reads() {
+        let p = root().join("bench/kernel.toml");
+        let text = std::fs::read_to_string(&p).unwrap();
+        let src = Doc::text_only("bench/kernel.toml", &text);
+        let k = parse(&src, &p, &root()).unwrap();
+        assert_eq!(k.header.name, "kernel");
+        let (sched, tasks) = k.sched.unwrap();
+        assert_eq!(sched.schedulers.unwrap().len(), Scheduler::ALL.len());
+        assert_eq!(tasks, [1, 2, 4, 8, 16, 32, 64, 128, 256]);
+        let coop = k.coop.unwrap().schedulers.unwrap();
+        assert!(coop.iter().all(|s| !s.policy().unique_priorities));
+        assert!(k.irqoff.unwrap().schedulers.is_none());
+        let l = k.irqlat.unwrap();
+        assert_eq!((l.policy, l.store_cycles), (Policy::Merged, 2));
+        assert_eq!(k.footprint.len(), 2);
+    }
+
+    #[test]
+    fn every_table_is_optional() {
+        let k = read("kind = \"kernel\"\n").unwrap();
+        assert!(k.sched.is_none() && k.irqlat.is_none() && k.footprint.is_empty());
+        assert_eq!(k.max_cycles, DEFAULT_MAX_CYCLES);
+    }
+
+    #[test]
+    fn bad_input_is_located() {
+        let e = err("kind = \"kernel\"\n[coop]\napp = \"bench/kernel/nope\"\n");
+        assert!(e.starts_with("bench/k.toml:3:7"), "{e}");
+        assert!(e.contains("has no system.toml"), "{e}");
+        let e = err("kind = \"kernel\"\n[coop]\napp = \"bench/kernel/coop\"\nschedulers = { with = [\"fast\"] }\n");
+        assert!(e.starts_with("bench/k.toml:4:"), "{e}");
+        assert!(e.contains("\"fast\" is not a scheduler property"), "{e}");
+        let e = err("kind = \"kernel\"\n[sched]\napp = \"bench/kernel/sched\"\ntasks = [4, 4]\n");
+        assert!(e.starts_with("bench/k.toml:4:12") && e.contains("listed twice"), "{e}");
+        let irq = "kind = \"kernel\"\n[irqlat]\napp = \"bench/kernel/irqlat\"\nmachine = \"kernel/irqlat/machine.toml\"\n";
+        let e = err(&format!("{irq}from = \"stimulus\"\nto = \"out:0\"\n"));
+        assert!(e.starts_with("bench/k.toml:5:8") && e.contains("event \"stimulus\""), "{e}");
+        let e = err(&format!("{irq}from = \"stimulus:0\"\nto = \"out:0\"\npolicy = \"soon\"\n"));
+        assert!(e.starts_with("bench/k.toml:7:10") && e.contains("not a pairing policy"), "{e}");
+        let e = err("kind = \"kernel\"\n[irqlat]\napp = \"bench/kernel/irqlat\"\nmachine = \"none.toml\"\nfrom = \"stimulus:0\"\nto = \"out:0\"\n");
+        assert!(e.contains("none.toml"), "{e}");
+        assert_eq!(read("kind = \"kernel\"\n[irqlat]\napp = \"bench/kernel/irqlat\"\nmachine = \"none.toml\"\nfrom = \"stimulus:0\"\nto = \"out:0\"\n").unwrap_err().exit_code(), 66);
+        let e = err("kind = \"kernel\"\n[coop]\napp = \"bench/kernel/coop\"\nschedulers = {}\nspeed = 1\n");
+        assert!(e.contains("speed"), "{e}");
+        let e = err("kind = \"kernel\"\nmax_cycles = 0\n");
+        assert!(e.starts_with("bench/k.toml:2:14"), "{e}");
+    }
+}

@@ -114,3 +114,47 @@ pub fn parse(src: &Doc, path: &Path, root: &Path) -> Result<RtmBench, ConfigErro
             .transpose()?,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn root() -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../..")
+    }
+
+    fn read(text: &str) -> Result<RtmBench, ConfigError> {
+        let src = Doc::text_only("bench/r.toml", text);
+        parse(&src, &root().join("bench/r.toml"), &root())
+    }
+
+    #[test]
+    fn the_repository_file_reads() {
+        let p = root().join("bench/rtm.toml");
+        let text = std::fs::read_to_string(&p).unwrap();
+        let b = parse(&Doc::text_only("bench/rtm.toml", &text), &p, &root()).unwrap();
+        assert_eq!(b.header.name, "rtm");
+        assert_eq!(b.schedulers, [Scheduler::named("rtm")]);
+        assert_eq!(b.records, [16, 64, 256]);
+        let s = b.synthesis.unwrap();
+        assert_eq!((s.records.len(), s.reference), (3, 64));
+    }
+
+    #[test]
+    fn bad_input_is_located() {
+        let head = "kind = \"rtm\"\napp = \"bench/kernel/sched\"\nschedulers = {}\n";
+        let e = read(&format!("{head}records = [0]\n")).unwrap_err().to_string();
+        assert!(e.starts_with("bench/r.toml:4:12") && e.contains("out of range"), "{e}");
+        let syn = "[synthesis]\nscript = \"hw/rtm/synth.sh\"\nverilog = \"hw/rtm/rtm.v\"\nrecords = [16]\ncache = \"build/x\"\n";
+        let e = read(&format!("{head}records = [16]\n{syn}reference = 64\n"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.starts_with("bench/r.toml:10:13") && e.contains("reference 64"), "{e}");
+        let e = read(&format!("{head}records = [16]\n{}reference = 16\n", syn.replace("rtm.v", "none.v")))
+            .unwrap_err();
+        assert_eq!(e.exit_code(), 66);
+        assert!(e.to_string().starts_with("bench/r.toml:7:"), "{e}");
+        let e = read("kind = \"rtm\"\napp = \"bench/kernel/sched\"\nrecords = [16]\n").unwrap_err();
+        assert!(e.to_string().contains("schedulers"), "{e}");
+    }
+}
