@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Checks, from outside, what `ubik experiment tests/bench/kernel-quick.toml -o DIR` wrote
-(make test): DIR/kernel.json holds exactly the figures the short file asks for, each a
+(make test): DIR/kernel-quick.json holds exactly the figures the short file asks for, each a
 positive integer, the cooperative switch under exactly the schedulers with deadlines (as
 `ubik gen --list-schedulers --with deadlines` prints them), and the run kept its material.
 Usage: tests/bench/check_kernel_quick.py DIR"""
@@ -17,7 +17,7 @@ def fail(msg):
 
 
 def main(out):
-    path = os.path.join(out, "kernel.json")
+    path = os.path.join(out, "kernel-quick.json")
     try:
         with open(path) as f:
             k = json.load(f)
@@ -39,7 +39,7 @@ def main(out):
         figures.append(k[key]["minimal"])
     if not all(isinstance(v, int) and v > 0 for v in figures):
         fail(f"a figure is not a positive integer: {figures}")
-    for f in ("kernel/footprint-minimal.txt", "kernel/runs/irqoff/console.txt"):
+    for f in ("kernel-quick/footprint-minimal.txt", "kernel-quick/runs/irqoff/console.txt"):
         if not os.path.isfile(os.path.join(out, f)):
             fail(f"{f} missing")
     print(f"kernel-quick: ok ({path})")

@@ -246,7 +246,7 @@ mod tests {
         assert!(e.starts_with("bench/k.toml:4:"), "{e}");
         assert!(e.contains("\"fast\" is not a scheduler property"), "{e}");
         let e = err("kind = \"kernel\"\n[sched]\napp = \"bench/kernel/sched\"\ntasks = [4, 4]\n");
-        assert!(e.starts_with("bench/k.toml:4:12") && e.contains("listed twice"), "{e}");
+        assert!(e.starts_with("bench/k.toml:4:13") && e.contains("listed twice"), "{e}");
         let irq = "kind = \"kernel\"\n[irqlat]\napp = \"bench/kernel/irqlat\"\nmachine = \"kernel/irqlat/machine.toml\"\n";
         let e = err(&format!("{irq}from = \"stimulus\"\nto = \"out:0\"\n"));
         assert!(e.starts_with("bench/k.toml:5:8") && e.contains("event \"stimulus\""), "{e}");
