@@ -83,7 +83,11 @@ pub fn parse(src: &Doc, path: &Path, root: &Path) -> Result<IpcBench, ConfigErro
             for s in &f.services {
                 let n = service(src, s)?;
                 if names.contains(&n) {
-                    return Err(super::fields::twice(src, &s.span(), format!("service {n:?}")));
+                    return Err(super::fields::twice(
+                        src,
+                        &s.span(),
+                        format!("service {n:?}"),
+                    ));
                 }
                 names.push(n);
             }
@@ -146,11 +150,10 @@ pub fn run(b: &IpcBench, root: &Path, out: &Path, jobs: usize) -> Result<u8, Fai
                 format!("cannot read {}: {e}", map_path.display()),
             )
         })?;
-        let sizes: Map<String, Value> =
-            footprint::services(&footprint::map_inputs(&map), services)
-                .into_iter()
-                .map(|(k, v)| (k, v.into()))
-                .collect();
+        let sizes: Map<String, Value> = footprint::services(&footprint::map_inputs(&map), services)
+            .into_iter()
+            .map(|(k, v)| (k, v.into()))
+            .collect();
         res.insert("footprint_text_bytes".into(), Value::Object(sizes));
     }
     let p = b.header.write_json(out, &Value::Object(res))?;
@@ -173,12 +176,28 @@ mod tests {
         let b = parse(&Doc::text_only("bench/ipc.toml", &text), &p, &root()).unwrap();
         assert_eq!(b.header.name, "ipc");
         assert_eq!(b.footprint.unwrap().1.len(), 8);
-        let read = |t: &str| parse(&Doc::text_only("b.toml", t), &root().join("b.toml"), &root());
+        let read = |t: &str| {
+            parse(
+                &Doc::text_only("b.toml", t),
+                &root().join("b.toml"),
+                &root(),
+            )
+        };
         let head = "kind = \"ipc\"\napp = \"bench/kernel/ipc\"\n[footprint]\napp = \"bench/kernel/footprint_services\"\n";
-        let e = read(&format!("{head}services = [\"queue\", \"../x\"]\n")).unwrap_err().to_string();
-        assert!(e.starts_with("b.toml:5:22") && e.contains("not a source file"), "{e}");
-        let e = read(&format!("{head}services = [\"queue\", \"queue\"]\n")).unwrap_err().to_string();
-        assert!(e.starts_with("b.toml:5:22") && e.contains("listed twice"), "{e}");
+        let e = read(&format!("{head}services = [\"queue\", \"../x\"]\n"))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with("b.toml:5:22") && e.contains("not a source file"),
+            "{e}"
+        );
+        let e = read(&format!("{head}services = [\"queue\", \"queue\"]\n"))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with("b.toml:5:22") && e.contains("listed twice"),
+            "{e}"
+        );
         let e = read("kind = \"ipc\"\n").unwrap_err().to_string();
         assert!(e.contains("app"), "{e}");
     }

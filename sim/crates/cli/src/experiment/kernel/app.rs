@@ -86,7 +86,10 @@ pub fn job(
 /// (`-NAME`), or the application's own (no suffix) when the benchmark chose none.
 pub fn under(selected: &Option<Vec<Scheduler>>) -> Vec<(Option<Scheduler>, String)> {
     match selected {
-        Some(v) => v.iter().map(|s| (Some(*s), format!("-{}", s.name()))).collect(),
+        Some(v) => v
+            .iter()
+            .map(|s| (Some(*s), format!("-{}", s.name())))
+            .collect(),
         None => vec![(None, String::new())],
     }
 }

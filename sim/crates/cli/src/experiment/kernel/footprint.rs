@@ -26,7 +26,11 @@ pub struct MapInput {
 /// A `0x` and lower-case hexadecimal number.
 fn hex(s: &str) -> Option<u64> {
     let h = s.strip_prefix("0x")?;
-    if h.is_empty() || !h.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)) {
+    if h.is_empty()
+        || !h
+            .bytes()
+            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+    {
         return None;
     }
     u64::from_str_radix(h, 16).ok()
@@ -194,7 +198,11 @@ Linker script and memory map
 
     #[test]
     fn sums_the_kernel_sections_by_kind() {
-        let secs = [sec(".text.uk", 100), sec(".text.uk_isr", 20), sec(".text", 999)];
+        let secs = [
+            sec(".text.uk", 100),
+            sec(".text.uk_isr", 20),
+            sec(".text", 999),
+        ];
         let f = footprint(&secs, &map_inputs(MAP));
         assert_eq!(f.text, 120);
         assert_eq!(f.ram, 8 + 0x40 + 4); // .sbss, .bss.uk_tasks, COMMON; not .databig

@@ -67,7 +67,12 @@ pub fn irqlat(
         .iter()
         .map(|x| (x.start.cycle, x.cycles() - store_cycles as i64))
         .collect();
-    summarise(&lats, p.unpaired_starts.len(), p.merged, p.unpaired_ends.len())
+    summarise(
+        &lats,
+        p.unpaired_starts.len(),
+        p.merged,
+        p.unpaired_ends.len(),
+    )
 }
 
 fn summarise(lats: &BTreeMap<u64, i64>, unanswered: usize, merged: usize, orphan: usize) -> IrqLat {
@@ -134,7 +139,10 @@ mod tests {
         ];
         let l = irqlat(&r, &S, &O, Policy::Merged, 2);
         assert_eq!((l.worst, l.worst_at, l.avg), (88, 300, 74));
-        assert_eq!((l.events, l.unanswered, l.merged, l.orphan_outs), (2, 1, 0, 1));
+        assert_eq!(
+            (l.events, l.unanswered, l.merged, l.orphan_outs),
+            (2, 1, 0, 1)
+        );
         assert_eq!(l.hist_top, vec![(60, 1), (80, 1)]);
     }
 

@@ -67,10 +67,22 @@ enum Measure {
 /// The jobs of the file: (what each measures, the job).
 fn plan(k: &KernelBench) -> Result<Vec<(Measure, Job)>, Failure> {
     let mut out = Vec::new();
-    let mut add = |b: &BenchApp, name: &str, what: &dyn Fn(String) -> Measure, machine: MachineSrc, record: bool| -> Result<(), Failure> {
+    let mut add = |b: &BenchApp,
+                   name: &str,
+                   what: &dyn Fn(String) -> Measure,
+                   machine: MachineSrc,
+                   record: bool|
+     -> Result<(), Failure> {
         for (s, suffix) in app::under(&b.schedulers) {
             let sched = s.map_or_else(String::new, |s| s.name().to_string());
-            let j = app::job(format!("{name}{suffix}"), &b.app, s, machine.clone(), k.max_cycles, record)?;
+            let j = app::job(
+                format!("{name}{suffix}"),
+                &b.app,
+                s,
+                machine.clone(),
+                k.max_cycles,
+                record,
+            )?;
             out.push((what(sched), j));
         }
         Ok(())
@@ -82,13 +94,32 @@ fn plan(k: &KernelBench) -> Result<Vec<(Measure, Job)>, Failure> {
         add(b, "coop", &Measure::Coop, MachineSrc::Default, false)?;
     }
     if let Some(b) = &k.irqoff {
-        add(b, "irqoff", &|_| Measure::IrqOff, MachineSrc::Default, false)?;
+        add(
+            b,
+            "irqoff",
+            &|_| Measure::IrqOff,
+            MachineSrc::Default,
+            false,
+        )?;
     }
     if let Some(l) = &k.irqlat {
-        add(&l.bench, "irqlat", &Measure::IrqLat, MachineSrc::File(l.machine.clone()), true)?;
+        add(
+            &l.bench,
+            "irqlat",
+            &Measure::IrqLat,
+            MachineSrc::File(l.machine.clone()),
+            true,
+        )?;
     }
     for (cfg, dir) in &k.footprint {
-        let j = app::job(format!("footprint-{cfg}"), dir, None, MachineSrc::Default, k.max_cycles, false)?;
+        let j = app::job(
+            format!("footprint-{cfg}"),
+            dir,
+            None,
+            MachineSrc::Default,
+            k.max_cycles,
+            false,
+        )?;
         out.push((Measure::Footprint(cfg), j));
     }
     Ok(out)
@@ -102,9 +133,7 @@ pub fn check(k: &KernelBench, out: &Path) -> Result<String, Failure> {
 
 /// Inserts `v` at `obj[key][sub]`.
 fn put(obj: &mut Map<String, Value>, key: &str, sub: &str, v: Value) {
-    let e = obj
-        .entry(key)
-        .or_insert_with(|| Value::Object(Map::new()));
+    let e = obj.entry(key).or_insert_with(|| Value::Object(Map::new()));
     if let Value::Object(m) = e {
         m.insert(sub.into(), v);
     }
@@ -112,7 +141,12 @@ fn put(obj: &mut Map<String, Value>, key: &str, sub: &str, v: Value) {
 
 /// A reduction's complaint about job `label`'s console output (65).
 fn bad_console(k: &KernelBench, out: &Path, label: &str, why: String) -> Failure {
-    let console = k.header.work(out).join("runs").join(label).join("console.txt");
+    let console = k
+        .header
+        .work(out)
+        .join("runs")
+        .join(label)
+        .join("console.txt");
     Failure::new(
         code::DATA,
         format!(
@@ -140,7 +174,12 @@ pub fn run(k: &KernelBench, root: &Path, out: &Path, jobs: usize) -> Result<u8, 
                 let tasks = k.sched.as_ref().map_or(&[][..], |(_, t)| &t[..]);
                 let row = reduce::sched_row(&r.console, tasks).map_err(bad)?;
                 if !row.is_empty() {
-                    put(&mut res, "sched_overhead_cycles", s, serde_json::to_value(row).unwrap_or_default());
+                    put(
+                        &mut res,
+                        "sched_overhead_cycles",
+                        s,
+                        serde_json::to_value(row).unwrap_or_default(),
+                    );
                 }
             }
             Measure::Coop(s) => {
@@ -149,8 +188,13 @@ pub fn run(k: &KernelBench, root: &Path, out: &Path, jobs: usize) -> Result<u8, 
                 }
             }
             Measure::IrqOff => {
-                if let Some(v) = reduce::first_int(&r.console, "irq_disable_restore").map_err(bad)? {
-                    let worst = res.get("irq_disable_restore_cycles").and_then(Value::as_u64).map_or(v, |w| w.max(v));
+                if let Some(v) =
+                    reduce::first_int(&r.console, "irq_disable_restore").map_err(bad)?
+                {
+                    let worst = res
+                        .get("irq_disable_restore_cycles")
+                        .and_then(Value::as_u64)
+                        .map_or(v, |w| w.max(v));
                     res.insert("irq_disable_restore_cycles".into(), worst.into());
                 }
             }
@@ -175,28 +219,58 @@ pub fn run(k: &KernelBench, root: &Path, out: &Path, jobs: usize) -> Result<u8, 
 
 /// One latency run's figures, written beside it (`irqlat.txt`) and shown; its worst (None
 /// without a paired event).
-fn irq_latency(k: &KernelBench, work: &Path, label: &str, sched: &str, r: &JobResult) -> Result<Option<i64>, Failure> {
+fn irq_latency(
+    k: &KernelBench,
+    work: &Path,
+    label: &str,
+    sched: &str,
+    r: &JobResult,
+) -> Result<Option<i64>, Failure> {
     let Some(l) = &k.irqlat else {
         return Ok(None);
     };
     let lat = irqlat::irqlat(&r.record, &l.from, &l.to, l.policy, l.store_cycles);
     let p = work.join("runs").join(label).join("irqlat.txt");
     std::fs::write(&p, lat.lines()).map_err(|e| io_fail("the latency figures", &p, e))?;
-    let shown = if sched.is_empty() { String::new() } else { format!(" [{sched}]") };
-    println!("irqlat{shown}: {}", lat.lines().replace('\n', " ").trim_end());
+    let shown = if sched.is_empty() {
+        String::new()
+    } else {
+        format!(" [{sched}]")
+    };
+    println!(
+        "irqlat{shown}: {}",
+        lat.lines().replace('\n', " ").trim_end()
+    );
     Ok((lat.events > 0).then_some(lat.worst))
 }
 
 /// The footprint of job `i`'s image, written beside the build (`footprint-CFG.txt`).
-fn footprint_of(work: &Path, jobs: &[Job], i: usize, cfg: &str) -> Result<footprint::Footprint, Failure> {
+fn footprint_of(
+    work: &Path,
+    jobs: &[Job],
+    i: usize,
+    cfg: &str,
+) -> Result<footprint::Footprint, Failure> {
     let dir = app::build_dir(work, jobs, i);
     let elf = dir.join("app.elf");
-    let image = machine::elf::load_elf_file(&elf, machine::config::RAM_BASE, u32::MAX).map_err(|e| {
-        Failure::new(if e.is_io() { code::NO_INPUT } else { code::DATA }, format!("{}: {e}", elf.display()))
-    })?;
+    let image =
+        machine::elf::load_elf_file(&elf, machine::config::RAM_BASE, u32::MAX).map_err(|e| {
+            Failure::new(
+                if e.is_io() {
+                    code::NO_INPUT
+                } else {
+                    code::DATA
+                },
+                format!("{}: {e}", elf.display()),
+            )
+        })?;
     let map_path = dir.join("app.map");
-    let map = std::fs::read_to_string(&map_path)
-        .map_err(|e| Failure::new(code::NO_INPUT, format!("cannot read {}: {e}", map_path.display())))?;
+    let map = std::fs::read_to_string(&map_path).map_err(|e| {
+        Failure::new(
+            code::NO_INPUT,
+            format!("cannot read {}: {e}", map_path.display()),
+        )
+    })?;
     let f = footprint::footprint(&image.sections, &footprint::map_inputs(&map));
     let p = work.join(format!("footprint-{cfg}.txt"));
     let text = format!(

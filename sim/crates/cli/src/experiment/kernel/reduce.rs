@@ -20,10 +20,7 @@ fn int(key: &str, v: &str) -> Result<u64, String> {
 
 /// The first value of the last `key` line, if there is one.
 pub fn first_int(text: &str, key: &str) -> Result<Option<u64>, String> {
-    lines(text)
-        .values(key)
-        .map(|v| int(key, &v[0]))
-        .transpose()
+    lines(text).values(key).map(|v| int(key, &v[0])).transpose()
 }
 
 /// `sched_overhead_cycles[sched]`: for each task count `n` of `sizes`, the worst of the
@@ -133,8 +130,9 @@ sched_ready_8 260 250 240\nsched_blocked_3 999 1 1\nsched_ready_16 7 7 7\nsched_
     #[test]
     fn a_sched_row_is_the_worst_mode_of_each_listed_count() {
         let row = sched_row(SCHED, &[1, 2, 4, 8, 16]).unwrap();
-        let want: BTreeMap<String, u64> =
-            [("4", 251), ("8", 260), ("16", 9)].map(|(k, v)| (k.to_string(), v)).into();
+        let want: BTreeMap<String, u64> = [("4", 251), ("8", 260), ("16", 9)]
+            .map(|(k, v)| (k.to_string(), v))
+            .into();
         assert_eq!(row, want);
     }
 
@@ -149,7 +147,10 @@ sched_ready_8 260 250 240\nsched_blocked_3 999 1 1\nsched_ready_16 7 7 7\nsched_
         let e = sched_row("sched_ready_4 lots\n", &[4]).unwrap_err();
         assert!(e.contains("sched_ready_4 lots"), "{e}");
         assert!(first_int("coop -1\n", "coop").is_err());
-        assert_eq!(first_int("coop 120 118\ncoop 121 1\n", "coop").unwrap(), Some(121));
+        assert_eq!(
+            first_int("coop 120 118\ncoop 121 1\n", "coop").unwrap(),
+            Some(121)
+        );
         assert_eq!(first_int("", "coop").unwrap(), None);
     }
 

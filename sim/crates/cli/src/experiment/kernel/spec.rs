@@ -138,7 +138,8 @@ pub fn parse(src: &Doc, path: &Path, root: &Path) -> Result<KernelBench, ConfigE
     };
     let sched = match &raw.sched {
         Some(s) => {
-            let tasks = src.distinct_ints(&Some(s.tasks.clone()), "tasks", "task count", (1, 256), &[])?;
+            let tasks =
+                src.distinct_ints(&Some(s.tasks.clone()), "tasks", "task count", (1, 256), &[])?;
             Some((
                 bench_app(src, root, &s.app, &s.schedulers)?,
                 tasks.into_iter().map(|t| t as u32).collect(),
@@ -246,16 +247,29 @@ mod tests {
         assert!(e.starts_with("bench/k.toml:4:"), "{e}");
         assert!(e.contains("\"fast\" is not a scheduler property"), "{e}");
         let e = err("kind = \"kernel\"\n[sched]\napp = \"bench/kernel/sched\"\ntasks = [4, 4]\n");
-        assert!(e.starts_with("bench/k.toml:4:13") && e.contains("listed twice"), "{e}");
+        assert!(
+            e.starts_with("bench/k.toml:4:13") && e.contains("listed twice"),
+            "{e}"
+        );
         let irq = "kind = \"kernel\"\n[irqlat]\napp = \"bench/kernel/irqlat\"\nmachine = \"kernel/irqlat/machine.toml\"\n";
         let e = err(&format!("{irq}from = \"stimulus\"\nto = \"out:0\"\n"));
-        assert!(e.starts_with("bench/k.toml:5:8") && e.contains("event \"stimulus\""), "{e}");
-        let e = err(&format!("{irq}from = \"stimulus:0\"\nto = \"out:0\"\npolicy = \"soon\"\n"));
-        assert!(e.starts_with("bench/k.toml:7:10") && e.contains("not a pairing policy"), "{e}");
+        assert!(
+            e.starts_with("bench/k.toml:5:8") && e.contains("event \"stimulus\""),
+            "{e}"
+        );
+        let e = err(&format!(
+            "{irq}from = \"stimulus:0\"\nto = \"out:0\"\npolicy = \"soon\"\n"
+        ));
+        assert!(
+            e.starts_with("bench/k.toml:7:10") && e.contains("not a pairing policy"),
+            "{e}"
+        );
         let e = err("kind = \"kernel\"\n[irqlat]\napp = \"bench/kernel/irqlat\"\nmachine = \"none.toml\"\nfrom = \"stimulus:0\"\nto = \"out:0\"\n");
         assert!(e.contains("none.toml"), "{e}");
         assert_eq!(read("kind = \"kernel\"\n[irqlat]\napp = \"bench/kernel/irqlat\"\nmachine = \"none.toml\"\nfrom = \"stimulus:0\"\nto = \"out:0\"\n").unwrap_err().exit_code(), 66);
-        let e = err("kind = \"kernel\"\n[coop]\napp = \"bench/kernel/coop\"\nschedulers = {}\nspeed = 1\n");
+        let e = err(
+            "kind = \"kernel\"\n[coop]\napp = \"bench/kernel/coop\"\nschedulers = {}\nspeed = 1\n",
+        );
         assert!(e.contains("speed"), "{e}");
         let e = err("kind = \"kernel\"\nmax_cycles = 0\n");
         assert!(e.starts_with("bench/k.toml:2:14"), "{e}");

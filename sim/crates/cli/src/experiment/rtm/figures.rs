@@ -63,8 +63,12 @@ pub fn utilisation(csv: &str) -> Result<Map<String, Value>, String> {
             .position(|h| *h == name)
             .ok_or_else(|| format!("no column {name}"))
     };
-    let (system, workload, tasks, cycles) =
-        (col("system")?, col("workload")?, col("tasks")?, col("cycles")?);
+    let (system, workload, tasks, cycles) = (
+        col("system")?,
+        col("workload")?,
+        col("tasks")?,
+        col("cycles")?,
+    );
     let cats: Vec<usize> = CATEGORIES
         .iter()
         .map(|c| col(&format!("{c}_cycles")))
@@ -90,9 +94,10 @@ pub fn utilisation(csv: &str) -> Result<Map<String, Value>, String> {
         let by_workload = util
             .entry(cell(system))
             .or_insert_with(|| Value::Object(Map::new()));
-        let by_tasks = by_workload
-            .as_object_mut()
-            .map(|m| m.entry(cell(workload)).or_insert_with(|| Value::Object(Map::new())));
+        let by_tasks = by_workload.as_object_mut().map(|m| {
+            m.entry(cell(workload))
+                .or_insert_with(|| Value::Object(Map::new()))
+        });
         if let Some(Value::Object(m)) = by_tasks {
             m.insert(cell(tasks).into(), Value::Object(shares));
         }
@@ -114,7 +119,9 @@ mod tests {
         assert_eq!(s.len(), 3);
         assert_eq!(reference(&s, 64).unwrap()["cells"], json!(5));
         assert!(reference(&s, 256).is_none());
-        assert!(synthesis("{\"records\": 16}\n").unwrap_err().contains("deadlines"));
+        assert!(synthesis("{\"records\": 16}\n")
+            .unwrap_err()
+            .contains("deadlines"));
         assert!(synthesis("nonsense\n").unwrap_err().starts_with("line 1"));
     }
 
@@ -133,6 +140,8 @@ b,ubik-prio,adpcm,4,0,0,0,0,0,0,0\n";
                 "os_total": 0.0}}},
         });
         assert_eq!(u, want);
-        assert!(utilisation("system,cycles\n").unwrap_err().contains("no column"));
+        assert!(utilisation("system,cycles\n")
+            .unwrap_err()
+            .contains("no column"));
     }
 }

@@ -172,7 +172,11 @@ fn synthesise(s: &Synthesis, root: &Path) -> Result<Vec<Map<String, Value>>, Fai
         })?;
     if !o.status.success() {
         let err = String::from_utf8_lossy(&o.stderr);
-        let last = err.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("");
+        let last = err
+            .lines()
+            .rev()
+            .find(|l| !l.trim().is_empty())
+            .unwrap_or("");
         return Err(Failure::new(
             code::UNAVAILABLE,
             format!("{} failed: {last}", s.script.display()),

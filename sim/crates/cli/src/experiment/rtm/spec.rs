@@ -143,15 +143,26 @@ mod tests {
     #[test]
     fn bad_input_is_located() {
         let head = "kind = \"rtm\"\napp = \"bench/kernel/sched\"\nschedulers = {}\n";
-        let e = read(&format!("{head}records = [0]\n")).unwrap_err().to_string();
-        assert!(e.starts_with("bench/r.toml:4:12") && e.contains("out of range"), "{e}");
+        let e = read(&format!("{head}records = [0]\n"))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with("bench/r.toml:4:12") && e.contains("out of range"),
+            "{e}"
+        );
         let syn = "[synthesis]\nscript = \"hw/rtm/synth.sh\"\nverilog = \"hw/rtm/rtm.v\"\nrecords = [16]\ncache = \"build/x\"\n";
         let e = read(&format!("{head}records = [16]\n{syn}reference = 64\n"))
             .unwrap_err()
             .to_string();
-        assert!(e.starts_with("bench/r.toml:10:13") && e.contains("reference 64"), "{e}");
-        let e = read(&format!("{head}records = [16]\n{}reference = 16\n", syn.replace("rtm.v", "none.v")))
-            .unwrap_err();
+        assert!(
+            e.starts_with("bench/r.toml:10:13") && e.contains("reference 64"),
+            "{e}"
+        );
+        let e = read(&format!(
+            "{head}records = [16]\n{}reference = 16\n",
+            syn.replace("rtm.v", "none.v")
+        ))
+        .unwrap_err();
         assert_eq!(e.exit_code(), 66);
         assert!(e.to_string().starts_with("bench/r.toml:7:"), "{e}");
         let e = read("kind = \"rtm\"\napp = \"bench/kernel/sched\"\nrecords = [16]\n").unwrap_err();
