@@ -101,6 +101,8 @@ test: sim firmware
 	$(STRICT_C) tests/experiment/run.sh
 	$(PYTHON) tests/bench/test_parsers.py
 	$(STRICT_C) $(UBIK) experiment tests/bench/kernel-quick.toml -o $(BUILD)/bench-quick
+	$(STRICT_C) $(UBIK) experiment tests/bench/ipc-quick.toml -o $(BUILD)/bench-quick
+	$(STRICT_C) $(UBIK) experiment tests/bench/rtm-quick.toml -o $(BUILD)/bench-quick
 	$(PYTHON) tests/bench/check_kernel_quick.py $(BUILD)/bench-quick
 	$(STRICT_C) bench/threadmetric/run.sh --check
 	$(STRICT_C) bench/rhealstone/run.sh --check

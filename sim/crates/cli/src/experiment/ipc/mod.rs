@@ -10,7 +10,7 @@
 //! app = "bench/kernel/ipc"            # relative to the repository root; its own scheduler
 //! [footprint]                         # footprint_text_bytes[SERVICE]
 //! app = "bench/kernel/footprint_services"
-//! services = ["queue", "port"]        # kernel/src/SERVICE.c, in the JSON's order
+//! services = ["queue", "port"]        # each kernel/src/SERVICE.c
 //! ```
 //!
 //! `[footprint]` is optional (without it, no `footprint_text_bytes`). The build and run
