@@ -12,11 +12,13 @@
 #                   + the SimBed workloads checked against a host model (tests/simbed)
 #                   + an experiment and its report end to end (tests/experiment)
 #                   + Thread-Metric's scenarios checked under each scheduler
+#                     (tests/bench/threadmetric-quick.toml)
 #   make bench      testbed speed: out/bench/testbed.json; kernel, IPC and RTM figures
 #                   (ubik experiment bench/{kernel,ipc,rtm}.toml): out/bench/{kernel,ipc,
 #                   rtm}.json; observers' cost
 #                   (bench/observe/run.sh): out/bench/observe.json; Thread-Metric
-#                   (bench/threadmetric/run.sh): out/bench/threadmetric.json; Rhealstone
+#                   (./ubik experiment bench/threadmetric.toml): out/bench/threadmetric.json;
+#                   Rhealstone
 #                   by GPIO edges (bench/rhealstone/run.sh): out/bench/rhealstone.json;
 #                   MiBench-like OS overhead (bench/overhead/run.sh): out/bench/overhead.json;
 #                   the hypervisor experiment (bench/hypervisor/run.sh): out/bench/hypervisor.json
@@ -104,7 +106,7 @@ test: sim firmware
 	$(STRICT_C) $(UBIK) experiment tests/bench/ipc-quick.toml -o $(BUILD)/bench-quick
 	$(STRICT_C) $(UBIK) experiment tests/bench/rtm-quick.toml -o $(BUILD)/bench-quick
 	$(PYTHON) tests/bench/check_kernel_quick.py $(BUILD)/bench-quick
-	$(STRICT_C) bench/threadmetric/run.sh --check
+	$(STRICT_C) $(UBIK) experiment tests/bench/threadmetric-quick.toml -o $(BUILD)/bench-quick
 	$(STRICT_C) bench/rhealstone/run.sh --check
 	$(STRICT_C) bench/overhead/run.sh --check
 	$(STRICT_C) bench/hypervisor/run.sh --check
@@ -120,7 +122,7 @@ bench: sim $(FW_BUILD)/compute.elf $(FW_BUILD)/idle.elf
 	$(UBIK) experiment bench/ipc.toml -o $(OUT)/bench
 	$(UBIK) experiment bench/rtm.toml -o $(OUT)/bench
 	bench/observe/run.sh $(FW_BUILD)/compute.elf $(OUT)/bench/observe.json
-	bench/threadmetric/run.sh -o $(OUT)/bench/threadmetric.json
+	$(UBIK) experiment bench/threadmetric.toml -o $(OUT)/bench
 	bench/rhealstone/run.sh -o $(OUT)/bench/rhealstone.json
 	bench/overhead/run.sh -o $(OUT)/bench/overhead.json
 	bench/hypervisor/run.sh -o $(OUT)/bench/hypervisor.json

@@ -8,7 +8,7 @@ use super::header::Header;
 use super::simbed::Variant;
 use super::steps::{io_fail, ubik_exe};
 use super::sweep::Experiment;
-use super::{app, check, dpm, hypervisor, ipc, kernel, rtm, simbed, sweep};
+use super::{app, check, dpm, hypervisor, ipc, kernel, rtm, simbed, sweep, threadmetric};
 use crate::Failure;
 use confread::{quoted_list, ConfigError, Doc};
 use dpm::DpmVariant;
@@ -17,7 +17,16 @@ use std::path::{Path, PathBuf};
 use toml::Spanned;
 
 /// The experiment kinds `kind` takes, in the order of [`Kind::ALL`].
-pub const KINDS: [&str; 7] = ["simbed", "dpm", "app", "hypervisor", "kernel", "ipc", "rtm"];
+pub const KINDS: [&str; 8] = [
+    "simbed",
+    "dpm",
+    "app",
+    "hypervisor",
+    "threadmetric",
+    "kernel",
+    "ipc",
+    "rtm",
+];
 
 /// An experiment's kind (`kind` in its file; SimBed without the key).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -26,6 +35,7 @@ pub enum Kind {
     Dpm,
     App,
     Hypervisor,
+    Threadmetric,
     Kernel,
     Ipc,
     Rtm,
@@ -33,11 +43,12 @@ pub enum Kind {
 
 impl Kind {
     /// Every kind, in the order of [`KINDS`].
-    pub const ALL: [Kind; 7] = [
+    pub const ALL: [Kind; 8] = [
         Kind::Simbed,
         Kind::Dpm,
         Kind::App,
         Kind::Hypervisor,
+        Kind::Threadmetric,
         Kind::Kernel,
         Kind::Ipc,
         Kind::Rtm,
@@ -85,6 +96,7 @@ pub enum Spec {
     Dpm(Experiment<DpmVariant>),
     App(app::AppExperiment),
     Hypervisor(hypervisor::HypervisorExperiment),
+    Threadmetric(threadmetric::ThreadMetric),
     Kernel(kernel::KernelBench),
     Ipc(ipc::IpcBench),
     Rtm(rtm::RtmBench),
@@ -99,26 +111,34 @@ impl Spec {
             Kind::Dpm => Spec::Dpm(sweep::read(src, path, root)?),
             Kind::App => Spec::App(app::parse(src, path, root)?),
             Kind::Hypervisor => Spec::Hypervisor(hypervisor::check(src, root)?),
+            Kind::Threadmetric => Spec::Threadmetric(threadmetric::parse(src, path)?),
             Kind::Kernel => Spec::Kernel(kernel::parse(src, path, root)?),
             Kind::Ipc => Spec::Ipc(ipc::parse(src, path, root)?),
             Kind::Rtm => Spec::Rtm(rtm::parse(src, path, root)?),
         })
     }
 
-    /// The header, for the kinds that have one (the hypervisor experiment has none).
+    /// The header, for the kinds that have one (the hypervisor experiment has none; the
+    /// benchmark kinds have the benchmark header, bench_header.rs).
     pub fn header(&self) -> Option<&Header> {
         match self {
             Spec::Simbed(e) => Some(&e.header),
             Spec::Dpm(e) => Some(&e.header),
             Spec::App(e) => Some(&e.header),
-            Spec::Hypervisor(_) | Spec::Kernel(_) | Spec::Ipc(_) | Spec::Rtm(_) => None,
+            Spec::Hypervisor(_)
+            | Spec::Threadmetric(_)
+            | Spec::Kernel(_)
+            | Spec::Ipc(_)
+            | Spec::Rtm(_) => None,
         }
     }
 
     /// The output directory: `-o DIR` or `out/NAME`; the hypervisor experiment's is
-    /// `DIR/bench` (default `out/bench`), so that it is `make bench`'s file.
+    /// `DIR/bench` (default `out/bench`), so that it is `make bench`'s file; a benchmark
+    /// kind's is `-o DIR` or `out/bench`.
     pub fn output(&self, given: Option<PathBuf>) -> PathBuf {
         match self {
+            Spec::Threadmetric(t) => return t.header.output(given),
             Spec::Kernel(k) => return k.header.output(given),
             Spec::Ipc(b) => return b.header.output(given),
             Spec::Rtm(b) => return b.header.output(given),
@@ -147,6 +167,7 @@ impl Spec {
             }
             Spec::App(e) => app::check(e, out),
             Spec::Hypervisor(_) => Ok(format!("-> {}", out.join("hypervisor.json").display())),
+            Spec::Threadmetric(t) => threadmetric::check(t, out),
             Spec::Kernel(k) => kernel::check(k, out),
             Spec::Ipc(b) => ipc::check(b, out),
             Spec::Rtm(b) => rtm::check(b, out),
@@ -171,6 +192,7 @@ impl Spec {
                 app::run(e, root, &exe, out, jobs)
             }
             Spec::Hypervisor(_) => hypervisor::run(file, root, out),
+            Spec::Threadmetric(t) => threadmetric::run(t, root, out, jobs),
             Spec::Kernel(k) => kernel::run(k, root, out, jobs),
             Spec::Ipc(b) => ipc::run(b, root, out, jobs),
             Spec::Rtm(b) => rtm::run(b, root, out, jobs),

@@ -32,7 +32,6 @@
 //! files, byte for byte.
 
 mod app;
-#[allow(dead_code)] // until the benchmark kinds use all of it
 mod bench_header;
 mod check;
 mod dpm;
@@ -40,18 +39,17 @@ mod fields;
 mod header;
 mod hypervisor;
 mod ipc;
-#[allow(dead_code)] // until the benchmark kinds use all of it
 mod jobs;
 mod kernel;
 mod kind;
 mod measure;
 mod plot;
 mod rtm;
-#[allow(dead_code)] // until the benchmark kinds use all of it
 mod select;
 mod simbed;
 mod steps;
 mod sweep;
+mod threadmetric;
 
 use crate::{code, Failure};
 use clap::Args;
