@@ -196,3 +196,64 @@ fn synthesise(s: &Synthesis, root: &Path) -> Result<Vec<Map<String, Value>>, Fai
         .map_err(|e| super::steps::io_fail("the synthesis cache", &s.cache, e))?;
     Ok(v)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::PermissionsExt;
+
+    /// A stand-in synthesis script: prints one line per record count given, and counts its
+    /// calls in `calls`.
+    fn fake(dir: &Path) -> Synthesis {
+        let script = dir.join("synth.sh");
+        let text = "#!/bin/sh\necho x >> \"$(dirname \"$0\")/calls\"\nfor r in \"$@\"; do\n  echo \"{\\\"records\\\": $r, \\\"deadlines\\\": 0, \\\"flip_flops\\\": $r, \\\"cells\\\": 2, \\\"logic_depth\\\": 3}\"\ndone\n";
+        std::fs::write(&script, text).unwrap();
+        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let verilog = dir.join("rtm.v");
+        std::fs::write(&verilog, "module rtm; endmodule\n").unwrap();
+        Synthesis {
+            script,
+            verilog,
+            records: vec![16, 64],
+            reference: 64,
+            cache: dir.join("cache/synth.jsonl"),
+        }
+    }
+
+    fn ok(s: &Synthesis, dir: &Path) -> Vec<Map<String, Value>> {
+        synthesise(s, dir).unwrap_or_else(|e| panic!("{}", e.message))
+    }
+
+    fn calls(dir: &Path) -> usize {
+        std::fs::read_to_string(dir.join("calls")).map_or(0, |t| t.lines().count())
+    }
+
+    #[test]
+    fn the_script_runs_once_and_its_cache_serves_until_the_counts_change() {
+        let dir = std::env::temp_dir().join(format!("ubik-rtm-synth-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut s = fake(&dir);
+        let v = ok(&s, &dir);
+        assert_eq!(v.len(), 2);
+        assert_eq!(figures::reference(&v, 64).unwrap()["flip_flops"], 64);
+        assert_eq!(calls(&dir), 1);
+        ok(&s, &dir);
+        assert_eq!(calls(&dir), 1, "the cache serves");
+        s.records = vec![16];
+        assert_eq!(ok(&s, &dir).len(), 1);
+        assert_eq!(calls(&dir), 2, "other counts: synthesised again");
+        std::fs::write(&s.script, "#!/bin/sh\necho 'yosys not found' >&2\nexit 1\n").unwrap();
+        s.records = vec![256];
+        let Err(e) = synthesise(&s, &dir) else {
+            panic!("a failing script succeeded");
+        };
+        assert_eq!(e.code, code::UNAVAILABLE);
+        assert!(
+            e.message.ends_with("failed: yosys not found"),
+            "{}",
+            e.message
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
