@@ -13,8 +13,9 @@
 #                   + an experiment and its report end to end (tests/experiment)
 #                   + Thread-Metric's scenarios checked under each scheduler
 #                     (tests/bench/threadmetric-quick.toml)
-#   make bench      testbed speed: out/bench/testbed.json; kernel figures
-#                   (bench/kernel/run.sh): out/bench/kernel.json; observers' cost
+#   make bench      testbed speed: out/bench/testbed.json; kernel, IPC and RTM figures
+#                   (ubik experiment bench/{kernel,ipc,rtm}.toml): out/bench/{kernel,ipc,
+#                   rtm}.json; observers' cost
 #                   (bench/observe/run.sh): out/bench/observe.json; Thread-Metric
 #                   (./ubik experiment bench/threadmetric.toml): out/bench/threadmetric.json;
 #                   Rhealstone
@@ -101,6 +102,10 @@ test: sim firmware
 	$(STRICT_C) tests/simbed/run.sh
 	$(STRICT_C) tests/experiment/run.sh
 	$(PYTHON) tests/bench/test_parsers.py
+	$(STRICT_C) $(UBIK) experiment tests/bench/kernel-quick.toml -o $(BUILD)/bench-quick
+	$(STRICT_C) $(UBIK) experiment tests/bench/ipc-quick.toml -o $(BUILD)/bench-quick
+	$(STRICT_C) $(UBIK) experiment tests/bench/rtm-quick.toml -o $(BUILD)/bench-quick
+	$(PYTHON) tests/bench/check_kernel_quick.py $(BUILD)/bench-quick
 	$(STRICT_C) $(UBIK) experiment tests/bench/threadmetric-quick.toml -o $(BUILD)/bench-quick
 	$(STRICT_C) bench/rhealstone/run.sh --check
 	$(STRICT_C) bench/overhead/run.sh --check
@@ -113,8 +118,9 @@ bench: sim $(FW_BUILD)/compute.elf $(FW_BUILD)/idle.elf
 	$(UBIK) run $(FW_BUILD)/idle.elf --stats $(OUT)/bench/idle.stats.json --no-energy
 	@$(PYTHON) scripts/stats.py testbed $(OUT)/bench/compute.stats.json \
 	    $(OUT)/bench/idle.stats.json -o $(OUT)/bench/testbed.json
-	bench/kernel/run.sh -o $(OUT)/bench/kernel.json
-	bench/rtm/run.sh -o $(OUT)/bench/rtm.json
+	$(UBIK) experiment bench/kernel.toml -o $(OUT)/bench
+	$(UBIK) experiment bench/ipc.toml -o $(OUT)/bench
+	$(UBIK) experiment bench/rtm.toml -o $(OUT)/bench
 	bench/observe/run.sh $(FW_BUILD)/compute.elf $(OUT)/bench/observe.json
 	$(UBIK) experiment bench/threadmetric.toml -o $(OUT)/bench
 	bench/rhealstone/run.sh -o $(OUT)/bench/rhealstone.json

@@ -1,6 +1,6 @@
 /* Footprint, full configuration: an application that uses every call the configuration
  * offers (tasks, time, semaphores, mutexes, HISRs, interrupts), so the link keeps all of the
- * kernel it would need; run.sh measures the kernel's own sections of the ELF
+ * kernel it would need; bench/kernel.toml measures the kernel's own sections of the ELF
  * (docs/results.md, "Kernel"). It also runs: one task gives, another takes, and it exits 0. */
 #include <ubik/ubik.h>
 #include "bsp/bsp.h"

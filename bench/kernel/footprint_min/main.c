@@ -1,9 +1,9 @@
 /* Footprint, minimal configuration: the smallest useful system -- two tasks, a tick-driven
  * sleep, a semaphore given from a task and from a LISR -- so the link keeps only the kernel
  * such an application needs (the linker drops every kernel function it does not call);
- * run.sh measures the kernel's own sections of the ELF (docs/results.md, "Kernel"). The full
- * configuration's footprint_full references every call instead. It runs: one task gives,
- * another takes, and it exits 0. */
+ * bench/kernel.toml measures the kernel's own sections of the ELF (docs/results.md,
+ * "Kernel"). The full configuration's footprint_full references every call instead. It
+ * runs: one task gives, another takes, and it exits 0. */
 #include <ubik/ubik.h>
 #include "bsp/bsp.h"
 

@@ -1,5 +1,5 @@
 /* Footprint per service: every call of the services referenced, so that --gc-sections keeps
- * each whole; run.sh sums the code of each service's file in the link map (docs/results.md,
+ * each whole; bench/ipc.toml sums the code of each service's file in the link map (docs/results.md,
  * "IPC"). It also runs: it exits 0. */
 #include <ubik/ubik.h>
 #include "bsp/bsp.h"

@@ -1,7 +1,7 @@
 /* Interrupt latency against a kernel busy with all its services.
  *
- * The LISR of fast line 0 writes OUT[0] as its first action; run.sh pairs each `stimulus`
- * event of the --io record with the next `out` write to port 0 and takes the worst of
+ * The LISR of fast line 0 writes OUT[0] as its first action; bench/kernel.toml pairs each
+ * `stimulus` event of the IO record with the next `out` write to port 0 and takes the worst of
  * (out cycle - 2 - stimulus cycle): the store completes 2 cycles after it starts (a device
  * access), so this is the time from the line going high to the LISR's first store starting.
  *

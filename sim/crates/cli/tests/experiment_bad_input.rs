@@ -589,3 +589,36 @@ fn a_bad_latency_pair_or_check_of_an_app_experiment_is_65_at_its_line() {
         assert!(!out.exists(), "{tail}: the output directory was made");
     }
 }
+
+#[test]
+fn the_kernel_benchmark_kinds_locate_bad_input() {
+    // A property that is not one, an event that is not one, a record count out of range:
+    // each one line at its FILE:LINE:COL, exit 65, before anything is built.
+    let cases = [
+        (
+            "kind = \"kernel\"\n[coop]\napp = \"bench/kernel/coop\"\nschedulers = { with = [\"quick\"] }\n",
+            "exp.toml:4:",
+            "\"quick\" is not a scheduler property",
+        ),
+        (
+            "kind = \"kernel\"\n[irqlat]\napp = \"bench/kernel/irqlat\"\nmachine = \"m.toml\"\nfrom = \"stimulus:x\"\nto = \"out:0\"\n",
+            "exp.toml:5:8:",
+            "event \"stimulus:x\"",
+        ),
+        (
+            "kind = \"rtm\"\napp = \"bench/kernel/sched\"\nschedulers = {}\nrecords = [16, 512]\n",
+            "exp.toml:4:16:",
+            "records 512 is out of range",
+        ),
+        (
+            "kind = \"ipc\"\napp = \"bench/kernel/none\"\n",
+            "exp.toml:2:7:",
+            "has no system.toml",
+        ),
+    ];
+    for (i, (text, at, what)) in cases.iter().enumerate() {
+        let (d, f) = setup(&format!("exp-kernel-bench-{i}"), text, &[("m.toml", "")]);
+        let r = experiment(&f, &d.join("out"), &["--check"], &[]);
+        assert_one_line_failure(&r, 65, &[at, what], what);
+    }
+}

@@ -8,7 +8,7 @@ use super::header::Header;
 use super::simbed::Variant;
 use super::steps::{io_fail, ubik_exe};
 use super::sweep::Experiment;
-use super::{app, check, dpm, hypervisor, simbed, sweep, threadmetric};
+use super::{app, check, dpm, hypervisor, ipc, kernel, rtm, simbed, sweep, threadmetric};
 use crate::Failure;
 use confread::{quoted_list, ConfigError, Doc};
 use dpm::DpmVariant;
@@ -17,7 +17,16 @@ use std::path::{Path, PathBuf};
 use toml::Spanned;
 
 /// The experiment kinds `kind` takes, in the order of [`Kind::ALL`].
-pub const KINDS: [&str; 5] = ["simbed", "dpm", "app", "hypervisor", "threadmetric"];
+pub const KINDS: [&str; 8] = [
+    "simbed",
+    "dpm",
+    "app",
+    "hypervisor",
+    "threadmetric",
+    "kernel",
+    "ipc",
+    "rtm",
+];
 
 /// An experiment's kind (`kind` in its file; SimBed without the key).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -27,16 +36,22 @@ pub enum Kind {
     App,
     Hypervisor,
     Threadmetric,
+    Kernel,
+    Ipc,
+    Rtm,
 }
 
 impl Kind {
     /// Every kind, in the order of [`KINDS`].
-    pub const ALL: [Kind; 5] = [
+    pub const ALL: [Kind; 8] = [
         Kind::Simbed,
         Kind::Dpm,
         Kind::App,
         Kind::Hypervisor,
         Kind::Threadmetric,
+        Kind::Kernel,
+        Kind::Ipc,
+        Kind::Rtm,
     ];
 
     /// Its name in the file.
@@ -82,6 +97,9 @@ pub enum Spec {
     App(app::AppExperiment),
     Hypervisor(hypervisor::HypervisorExperiment),
     Threadmetric(threadmetric::ThreadMetric),
+    Kernel(kernel::KernelBench),
+    Ipc(ipc::IpcBench),
+    Rtm(rtm::RtmBench),
 }
 
 impl Spec {
@@ -94,6 +112,9 @@ impl Spec {
             Kind::App => Spec::App(app::parse(src, path, root)?),
             Kind::Hypervisor => Spec::Hypervisor(hypervisor::check(src, root)?),
             Kind::Threadmetric => Spec::Threadmetric(threadmetric::parse(src, path)?),
+            Kind::Kernel => Spec::Kernel(kernel::parse(src, path, root)?),
+            Kind::Ipc => Spec::Ipc(ipc::parse(src, path, root)?),
+            Kind::Rtm => Spec::Rtm(rtm::parse(src, path, root)?),
         })
     }
 
@@ -104,7 +125,11 @@ impl Spec {
             Spec::Simbed(e) => Some(&e.header),
             Spec::Dpm(e) => Some(&e.header),
             Spec::App(e) => Some(&e.header),
-            Spec::Hypervisor(_) | Spec::Threadmetric(_) => None,
+            Spec::Hypervisor(_)
+            | Spec::Threadmetric(_)
+            | Spec::Kernel(_)
+            | Spec::Ipc(_)
+            | Spec::Rtm(_) => None,
         }
     }
 
@@ -112,8 +137,12 @@ impl Spec {
     /// `DIR/bench` (default `out/bench`), so that it is `make bench`'s file; a benchmark
     /// kind's is `-o DIR` or `out/bench`.
     pub fn output(&self, given: Option<PathBuf>) -> PathBuf {
-        if let Spec::Threadmetric(t) = self {
-            return t.header.output(given);
+        match self {
+            Spec::Threadmetric(t) => return t.header.output(given),
+            Spec::Kernel(k) => return k.header.output(given),
+            Spec::Ipc(b) => return b.header.output(given),
+            Spec::Rtm(b) => return b.header.output(given),
+            _ => {}
         }
         match self.header() {
             Some(h) => h.output(given),
@@ -139,6 +168,9 @@ impl Spec {
             Spec::App(e) => app::check(e, out),
             Spec::Hypervisor(_) => Ok(format!("-> {}", out.join("hypervisor.json").display())),
             Spec::Threadmetric(t) => threadmetric::check(t, out),
+            Spec::Kernel(k) => kernel::check(k, out),
+            Spec::Ipc(b) => ipc::check(b, out),
+            Spec::Rtm(b) => rtm::check(b, out),
         }
     }
 
@@ -161,6 +193,9 @@ impl Spec {
             }
             Spec::Hypervisor(_) => hypervisor::run(file, root, out),
             Spec::Threadmetric(t) => threadmetric::run(t, root, out, jobs),
+            Spec::Kernel(k) => kernel::run(k, root, out, jobs),
+            Spec::Ipc(b) => ipc::run(b, root, out, jobs),
+            Spec::Rtm(b) => rtm::run(b, root, out, jobs),
         }
     }
 }

@@ -22,7 +22,8 @@
 //! The benchmark kinds share the job engine (jobs/: many firmware images built once each and
 //! run in parallel, their consoles and records returned), the benchmark header
 //! (bench_header.rs: `NAME.json` and `NAME/` in `out/bench`) and the choice of schedulers by
-//! the policy table's properties (select.rs).
+//! the policy table's properties (select.rs). kernel/ (`kernel.json`), ipc/ (`ipc.json`) and
+//! rtm/ (`rtm.json`) measure the kernel itself from the applications of `bench/kernel/`.
 //!
 //! Every input is checked before anything is built (check.rs; `--check` stops there); a build
 //! or a run that fails ends the experiment with its exit code and one line (steps.rs).
@@ -37,10 +38,13 @@ mod dpm;
 mod fields;
 mod header;
 mod hypervisor;
+mod ipc;
 mod jobs;
+mod kernel;
 mod kind;
 mod measure;
 mod plot;
+mod rtm;
 mod select;
 mod simbed;
 mod steps;
