@@ -9,8 +9,9 @@
 # output once (what a replay prints again is muted). Also the bad-input cases of --gdb, and
 # the protocol at the byte level (tests/gdb/protocol.py: bad packets answered with an error
 # and the session kept, a second debugger refused, snapshots of a 1 GiB RAM that stay small,
-# a reverse-continue stopped by Ctrl-C), the README's tutorial (tests/gdb/tutorial.sh) and the
-# VS Code recipe of docs/debugging.md (tests/gdb/vscode.py).
+# a reverse-continue stopped by Ctrl-C), the README's tutorial (tests/gdb/tutorial.sh), the
+# VS Code recipe of docs/debugging.md (tests/gdb/vscode.py) and the bench's monitor commands
+# (tests/gdb/monitor.py on tests/gdb/bench and the tutorial).
 # Usage: tests/gdb/run.sh   (part of make test; needs gdb-multiarch: scripts/setup.sh --test)
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -134,6 +135,17 @@ a=$(energy "$work/plain.json") b=$(energy "$work/gdb.json")
 UBIK_CFLAGS=${UBIK_CFLAGS:-} "$root/tests/gdb/tutorial.sh" "$ubik" "$work/tutorial" || fails=$((fails + 1))
 # The VS Code recipe of docs/debugging.md, through gdb-multiarch's machine interface.
 timeout 120 python3 "$root/tests/gdb/vscode.py" "$ubik" "$work/tutorial/tutorial.elf" "$work/tutorial" || fails=$((fails + 1))
+
+# The bench's monitor commands: UART input, a GPIO pin, a stimulus, the task table, reset
+# and the replay of a debugged session (tests/gdb/monitor.py).
+mkdir -p "$work/monitor"
+if UBIK_CFLAGS=${UBIK_CFLAGS:-} "$ubik" build "$root/tests/gdb/bench" -o "$work/bench.elf" --build-dir "$work/bench" >/dev/null; then
+    timeout 120 python3 "$root/tests/gdb/monitor.py" "$root/sim/target/release/ubik" "$work/bench.elf" \
+        "$root/tests/gdb/bench/machine.toml" "$work/tutorial/tutorial.elf" "$work/monitor" ||
+        { fails=$((fails + 1)); echo "FAIL  gdb: the monitor checks"; for f in "$work"/monitor/*.err; do echo "---- $f"; cat "$f"; done; }
+else
+    fail "tests/gdb/bench does not build"
+fi
 
 # The protocol at the byte level: bad packets, a second debugger, RAM, reverse and Ctrl-C.
 spin=$root/build/firmware/spin.elf

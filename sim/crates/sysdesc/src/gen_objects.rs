@@ -272,6 +272,7 @@ pub(crate) fn source(d: &SystemDesc) -> String {
 
     storage(&mut s, o, &sym);
     descriptors(&mut s, o, &sym);
+    crate::gen_names::table(&mut s, o, &sym);
     startup(&mut s, o, &file);
     s
 }
