@@ -37,3 +37,74 @@ impl Machine {
         self.bus.dev.io.line_of(pin)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::config::{MachineConfig, RAM_BASE};
+    use crate::elf::{Image, Segment};
+    use crate::record::IoKind;
+    use crate::Machine;
+    use std::sync::atomic::AtomicBool;
+
+    /// A machine spinning on `j .` with the scripted pin 5 on line 6.
+    fn spinning() -> Machine {
+        let cfg =
+            MachineConfig::from_str("[[io.pin]]\npin = 5\nline = 6\nchanges = []\n", "m.toml")
+                .unwrap();
+        let image = Image {
+            entry: RAM_BASE,
+            segments: vec![Segment {
+                addr: RAM_BASE,
+                data: 0x0000_006fu32.to_le_bytes().to_vec(),
+            }],
+            symbols: vec![],
+            sections: vec![],
+        };
+        Machine::new(&cfg, &image, 1, Box::new(std::io::sink()))
+    }
+
+    #[test]
+    fn inputs_act_when_the_run_goes_on_and_are_recorded() {
+        let mut m = spinning();
+        let stop = AtomicBool::new(false);
+        m.run(Some(1000), &stop);
+        let at = m.hart.cycle;
+        m.raise_stimulus(3);
+        m.drive_gpio(5, true);
+        m.drive_gpio(7, false); // no change: not recorded
+        assert_eq!(m.type_uart(b"ab"), Ok(()));
+        assert!(m.record().is_empty(), "nothing acts before the run goes on");
+        m.run(Some(at + 20_000), &stop);
+        let rows: Vec<(u64, IoKind, u32, u32)> = m
+            .record()
+            .iter()
+            .map(|e| (e.cycle, e.kind, e.port, e.value))
+            .collect();
+        // 115,200 baud at 100 MHz: a byte ends 8,681 cycles after the line is free.
+        assert_eq!(
+            rows,
+            [
+                (at, IoKind::GpioIn, 5, 1),
+                (at, IoKind::Stimulus, 3, 0),
+                (at + 8681, IoKind::UartRx, 2, b'a' as u32),
+                (at + 2 * 8681, IoKind::UartRx, 2, b'b' as u32),
+            ]
+        );
+        assert_ne!(
+            m.bus.dev.intc.pending & 1 << 3,
+            0,
+            "the stimulus line latched"
+        );
+        assert_eq!(m.gpio_line(5), Some(6));
+        assert_eq!(m.gpio_line(7), None);
+    }
+
+    #[test]
+    fn the_uart_line_holds_a_bounded_queue() {
+        let mut m = spinning();
+        let room = crate::dev::uart::host::HOST_QUEUE;
+        assert_eq!(m.type_uart(&vec![b'x'; room - 1]), Ok(()));
+        assert_eq!(m.type_uart(b"yz"), Err(1), "refused whole");
+        assert_eq!(m.type_uart(b"y"), Ok(()));
+    }
+}

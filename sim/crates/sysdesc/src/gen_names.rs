@@ -52,7 +52,9 @@ mod tests {
         )
         .unwrap();
         let c = gen_source(&d);
-        let at = c.find("const uk_debug_object_t uk__debug_objects[] = {").expect(&c);
+        let at = c
+            .find("const uk_debug_object_t uk__debug_objects[] = {")
+            .expect(&c);
         let rows: Vec<&str> = c[at..].lines().skip(1).take(7).map(str::trim).collect();
         assert_eq!(
             rows,

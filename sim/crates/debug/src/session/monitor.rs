@@ -86,7 +86,10 @@ pub fn unescape(text: &str) -> Result<Vec<u8>, String> {
 
 /// `WORD` as a number below `limit`.
 fn number(word: &str, limit: u32) -> Option<u8> {
-    word.parse::<u32>().ok().filter(|&n| n < limit).map(|n| n as u8)
+    word.parse::<u32>()
+        .ok()
+        .filter(|&n| n < limit)
+        .map(|n| n as u8)
 }
 
 impl Session {
@@ -330,7 +333,10 @@ mod tests {
     #[test]
     fn escapes() {
         assert_eq!(unescape("a b\\n").unwrap(), b"a b\n");
-        assert_eq!(unescape("\\r\\t\\0\\\\\\x41\\x7f").unwrap(), b"\r\t\0\\A\x7f");
+        assert_eq!(
+            unescape("\\r\\t\\0\\\\\\x41\\x7f").unwrap(),
+            b"\r\t\0\\A\x7f"
+        );
         for bad in ["\\q", "\\", "\\x4", "\\xzz"] {
             let e = unescape(bad).unwrap_err();
             assert!(e.starts_with("uart rx: unknown escape"), "{bad}: {e}");
