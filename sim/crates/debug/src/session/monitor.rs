@@ -288,6 +288,9 @@ impl Session {
                 .into();
         };
         let rows = task_table(&k.info, &self.m.bus, self.m.hart.x[2]);
+        if rows.is_empty() {
+            return "tasks: none yet (the kernel has created no task)".into();
+        }
         let mut s = format!(
             "{:<16} {:<20} {:>4}  {:<28} {}\n",
             "task", "state", "prio", "waits on", "stack (bytes used now / size, range)"
