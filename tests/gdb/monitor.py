@@ -95,6 +95,16 @@ class Server:
         self.s.sendall(b"\x03")
         return self.reply()
 
+    def run_until(self, text, tries=30):
+        """Continues and stops (Ctrl-C) until the console holds `text` (the server flushes
+        the console at each stop); the console."""
+        for _ in range(tries):
+            self.run_a_while(0.2)
+            out = self.console()
+            if text in out:
+                break
+        return out
+
     def console(self):
         with open(self.out, "rb") as f:
             return f.read().decode(errors="replace")
@@ -129,9 +139,12 @@ for cmd, want in [
     r = srv.monitor(cmd)
     check(f"bad arguments: monitor {cmd[:20]}", want in r and r.count("\n") <= 1, r)
 
-r = srv.run_a_while()
+for _ in range(30):  # until both tasks wait (a few thousand instructions)
+    r = srv.run_a_while(0.2)
+    tasks = srv.monitor("tasks")
+    if "queue rx" in tasks and "semaphore kick" in tasks:
+        break
 check("Ctrl-C stops the bench", re.match(rb"T02|S02", r) is not None, r)
-tasks = srv.monitor("tasks")
 check("monitor tasks: reader waits on the queue rx",
       re.search(r"^reader +pending +1 +queue rx +\d+/1024 0x", tasks, re.M) is not None, tasks)
 check("monitor tasks: kicked waits on the semaphore kick",
@@ -140,30 +153,33 @@ check("monitor tasks says how stack use is measured", "the current depth" in tas
 
 r = srv.monitor("stimulus 3")
 check("monitor stimulus answers", "stimulus: line 3 raised at cycle" in r, r)
-srv.run_a_while()
-out = srv.console()
+out = srv.run_until("kicked\n")
 check("monitor stimulus runs the LISR, which wakes the task", "stimulus: line 3\nkicked\n" in out, out)
 
 # Back to reset by reverse execution and forward again: the input acts again at its
-# position (once in the record, its output not printed twice: the replay is muted).
+# position (the LISR's breakpoint hits; once in the record, its output not printed twice:
+# the replay is muted).
 r = srv.ask(b"bc")
 check("reverse-continue goes back to the start", r.startswith(b"T05") or r.startswith(b"S05"), r)
-srv.run_a_while()
-out = srv.console()
-check("a replay gives the input again, once", out.count("kicked\n") == 1, out)
+nm = subprocess.run(["riscv64-unknown-elf-nm", bench], capture_output=True, text=True).stdout
+stim_lisr = int(re.search(r"^([0-9a-f]+) T stim_lisr$", nm, re.M).group(1), 16)
+srv.ask(b"Z0,%x,2" % stim_lisr)
+r = srv.ask(b"vCont;c")
+check("a replay gives the input again: its LISR runs", r.startswith(b"T05"), r)
+srv.ask(b"z0,%x,2" % stim_lisr)
+out = srv.run_until("never printed", tries=2)
+check("... its output printed once", out.count("kicked\n") == 1, out)
 check("... and the task waits again", "semaphore kick" in row(srv.monitor("tasks"), "kicked"))
 
 r = srv.monitor("gpio 5 1")
 check("monitor gpio answers", "input pin 5 driven to 1" in r and "latches line 6" in r, r)
-srv.run_a_while()
-out = srv.console()
+out = srv.run_until("button:")
 check("monitor gpio raises the pin's edge; the LISR reads the pin back",
       "button: line 6, GPIO_IN 0x20\n" in out, out)
 
 r = srv.monitor("uart rx hello bench\\n\\x41\\n")
 check("monitor uart rx answers", "14 byte(s) on the receive line" in r and "16-byte FIFO" in r, r)
-srv.run_a_while()
-out = srv.console()
+out = srv.run_until("A\n")
 check("monitor uart rx: the bytes are echoed", "hello bench\nA\n" in out, out)
 srv.monitor("uart rx bye\\n")
 srv.s.sendall(frame(b"vCont;c"))

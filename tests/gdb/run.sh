@@ -72,6 +72,8 @@ info registers mstatus mtvec
 print \$priv
 monitor cycles
 monitor stats
+monitor tasks
+monitor gpio 99 1
 monitor nonsense
 echo RESET\n
 monitor reset
@@ -108,6 +110,8 @@ check "CSRs from the target description" '^mstatus +0x' "$(section REGISTERS)"
 check "the privilege register" '^\$[0-9]+ = 3$' "$(section REGISTERS)"
 check "monitor cycles" 'cycle [0-9]+ mcycle [0-9]+ instret [0-9]+ time'
 check "monitor stats" 'snapshots [0-9]+'
+check "monitor tasks: the consumer waits on the queue by name" '^consumer +pending +1 +queue items '
+check "monitor gpio names the pins that exist" 'there is no input pin "99": the GPIO input pins are 0 to 31'
 check "an unknown monitor command is named" 'unknown monitor command "nonsense"'
 check "monitor reset goes back to cycle 4 (the first instruction)" '^cycle 4 mcycle 4 instret 0' "$(section RESET)"
 check "the run ends under the debugger" 'exited normally'
