@@ -12,6 +12,9 @@ uk__stacks_t uk__stacks __attribute__((aligned(16)));
 /* uk_start abandons main's stack: its switch saves the context here, never to be resumed. */
 static uk_task_t boot_context;
 
+/* The generated code's table of named objects (uk_gen.c), if it has one. */
+extern const uk_debug_object_t uk__debug_objects[] __attribute__((weak));
+
 const uk_debug_info_t uk_debug_info = {
     .magic = UK_DEBUG_MAGIC,
     .version = UK_DEBUG_VERSION,
@@ -25,12 +28,20 @@ const uk_debug_info_t uk_debug_info = {
     .tasks = (void *const *)&uk__all_tasks,
     .off_next = __builtin_offsetof(uk_task_t, all_next),
     .off_sp = __builtin_offsetof(uk_task_t, sp),
+    .off_wait = __builtin_offsetof(uk_task_t, waiting_on),
+    .off_stack = __builtin_offsetof(uk_task_t, stack_base),
+    .off_stack_bytes = __builtin_offsetof(uk_task_t, stack_bytes),
+    .reserved = 0,
+    .objects = uk__debug_objects,
 };
 /* The layout the testbed reads (sim/crates/observe/src/kernel.rs, docs/observe.md). */
 _Static_assert(__builtin_offsetof(uk_debug_info_t, tcb_size) == 22, "uk_debug_info v1 layout");
 _Static_assert(__builtin_offsetof(uk_debug_info_t, idle_task) == 24, "uk_debug_info v2 layout");
 _Static_assert(__builtin_offsetof(uk_debug_info_t, off_sp) == 34, "uk_debug_info v3 layout");
-_Static_assert(sizeof(uk_debug_info_t) == 36, "uk_debug_info v3 size");
+_Static_assert(__builtin_offsetof(uk_debug_info_t, off_wait) == 36, "uk_debug_info v4 layout");
+_Static_assert(__builtin_offsetof(uk_debug_info_t, objects) == 44, "uk_debug_info v4 layout");
+_Static_assert(sizeof(uk_debug_info_t) == 48, "uk_debug_info v4 size");
+_Static_assert(sizeof(uk_debug_object_t) == 16, "uk_debug_object_t layout");
 
 /* The idle task: sleeps in wfi until an interrupt makes something ready. */
 static UK_OTHER_FN(idle) void idle(void *arg)

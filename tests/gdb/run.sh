@@ -9,8 +9,9 @@
 # output once (what a replay prints again is muted). Also the bad-input cases of --gdb, and
 # the protocol at the byte level (tests/gdb/protocol.py: bad packets answered with an error
 # and the session kept, a second debugger refused, snapshots of a 1 GiB RAM that stay small,
-# a reverse-continue stopped by Ctrl-C), the README's tutorial (tests/gdb/tutorial.sh) and the
-# VS Code recipe of docs/debugging.md (tests/gdb/vscode.py).
+# a reverse-continue stopped by Ctrl-C), the README's tutorial (tests/gdb/tutorial.sh), the
+# VS Code recipe of docs/debugging.md (tests/gdb/vscode.py) and the bench's monitor commands
+# (tests/gdb/monitor.py on tests/gdb/bench and the tutorial).
 # Usage: tests/gdb/run.sh   (part of make test; needs gdb-multiarch: scripts/setup.sh --test)
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -71,6 +72,8 @@ info registers mstatus mtvec
 print \$priv
 monitor cycles
 monitor stats
+monitor tasks
+monitor gpio 99 1
 monitor nonsense
 echo RESET\n
 monitor reset
@@ -107,6 +110,8 @@ check "CSRs from the target description" '^mstatus +0x' "$(section REGISTERS)"
 check "the privilege register" '^\$[0-9]+ = 3$' "$(section REGISTERS)"
 check "monitor cycles" 'cycle [0-9]+ mcycle [0-9]+ instret [0-9]+ time'
 check "monitor stats" 'snapshots [0-9]+'
+check "monitor tasks: the consumer waits on the queue by name" '^consumer +pending +1 +queue items '
+check "monitor gpio names the pins that exist" 'there is no input pin "99": the GPIO input pins are 0 to 31'
 check "an unknown monitor command is named" 'unknown monitor command "nonsense"'
 check "monitor reset goes back to cycle 4 (the first instruction)" '^cycle 4 mcycle 4 instret 0' "$(section RESET)"
 check "the run ends under the debugger" 'exited normally'
@@ -134,6 +139,17 @@ a=$(energy "$work/plain.json") b=$(energy "$work/gdb.json")
 UBIK_CFLAGS=${UBIK_CFLAGS:-} "$root/tests/gdb/tutorial.sh" "$ubik" "$work/tutorial" || fails=$((fails + 1))
 # The VS Code recipe of docs/debugging.md, through gdb-multiarch's machine interface.
 timeout 120 python3 "$root/tests/gdb/vscode.py" "$ubik" "$work/tutorial/tutorial.elf" "$work/tutorial" || fails=$((fails + 1))
+
+# The bench's monitor commands: UART input, a GPIO pin, a stimulus, the task table, reset
+# and the replay of a debugged session (tests/gdb/monitor.py).
+mkdir -p "$work/monitor"
+if UBIK_CFLAGS=${UBIK_CFLAGS:-} "$ubik" build "$root/tests/gdb/bench" -o "$work/bench.elf" --build-dir "$work/bench" >/dev/null; then
+    timeout 120 python3 "$root/tests/gdb/monitor.py" "$root/sim/target/release/ubik" "$work/bench.elf" \
+        "$root/tests/gdb/bench/machine.toml" "$work/tutorial/tutorial.elf" "$work/monitor" ||
+        { fails=$((fails + 1)); echo "FAIL  gdb: the monitor checks"; for f in "$work"/monitor/*.err; do echo "---- $f"; cat "$f"; done; }
+else
+    fail "tests/gdb/bench does not build"
+fi
 
 # The protocol at the byte level: bad packets, a second debugger, RAM, reverse and Ctrl-C.
 spin=$root/build/firmware/spin.elf

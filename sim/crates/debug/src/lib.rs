@@ -176,6 +176,7 @@ fn converse(wire: &Wire, s: &mut Session, stop: &AtomicBool) -> Over {
             GdbStubStateMachine::Disconnected(g) => return Over::Reason(g.get_reason()),
             GdbStubStateMachine::CtrlCInterrupt(g) => {
                 let reason = s.interrupted();
+                s.flush_console();
                 match g.interrupt_handled(s, Some(reason)) {
                     Ok(g) => g,
                     Err(e) if e.is_connection_error() => return Over::Lost,
@@ -184,6 +185,7 @@ fn converse(wire: &Wire, s: &mut Session, stop: &AtomicBool) -> Over {
             }
             GdbStubStateMachine::Running(g) if pending.is_empty() => {
                 if let Some(reason) = s.run_chunk() {
+                    s.flush_console();
                     match g.report_stop(s, reason) {
                         Ok(g) => g,
                         Err(e) if e.is_connection_error() => return Over::Lost,

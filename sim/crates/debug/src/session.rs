@@ -5,7 +5,7 @@
 //! without a debugger.
 
 use crate::arch::{Reg, Regs, Rv32};
-use crate::history::{History, PAGE};
+use crate::history::History;
 use crate::probe::{DebugProbe, Hit, Search, Step, Watch};
 use crate::tasks::{state_name, Kernel};
 use gdbstub::common::{Signal, Tid};
@@ -35,6 +35,8 @@ use std::collections::{BTreeSet, HashMap};
 use std::io::Write;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
+
+mod monitor;
 
 pub type StopReason = gdbstub::stub::MultiThreadStopReason<u32>;
 
@@ -103,8 +105,13 @@ pub struct Session {
     reset: bool,
     /// How the run ended, once it has (the firmware halted, a limit, the console failed).
     pub ended: Option<Outcome>,
-    /// GDB wrote memory or a register: the run is no longer the firmware's own.
+    /// GDB wrote memory or a register, or a monitor command gave the machine input: the
+    /// run is no longer the firmware's own.
     pub altered: bool,
+    /// The monitor's inputs (`monitor uart rx`, `gpio`, `stimulus`), each at the position
+    /// it was given at, in order; those before `next_input` have acted on the machine.
+    inputs: Vec<(u64, monitor::Input)>,
+    next_input: usize,
 }
 
 fn tid(n: usize) -> Tid {
@@ -140,6 +147,8 @@ impl Session {
             reset: false,
             ended: None,
             altered: false,
+            inputs: Vec::new(),
+            next_input: 0,
         }
     }
 
@@ -238,20 +247,51 @@ impl Session {
         out
     }
 
-    /// Runs the machine with `p`, the pages its stores write tracked for the snapshots.
+    /// Runs the machine with `p`, the pages its stores write tracked for the snapshots. The
+    /// monitor's inputs at the position it starts from act first, and it pauses at the next
+    /// one (`Hit::Reached` before `p.until`), so that they act at their position in every
+    /// replay too.
     fn drive(&mut self, p: &mut DebugProbe) -> Outcome {
+        while let Some((at, input)) = self.inputs.get(self.next_input) {
+            if *at != p.pos {
+                break;
+            }
+            input.apply(&mut self.m);
+            self.next_input += 1;
+        }
+        let until = p.until;
+        let next = self.inputs.get(self.next_input).map(|i| i.0);
+        if let Some(at) = next.filter(|&at| at > p.pos && at < until) {
+            p.until = at;
+        }
         p.dirty = std::mem::take(&mut self.history.dirty);
         p.ram_len = self.m.bus.ram.len();
         let out = self.m.run_with(self.max_cycles, &self.stop, p);
         self.history.dirty = std::mem::take(&mut p.dirty);
+        if p.until != until {
+            p.until = until;
+            if p.pos < until && p.hit == Some(Hit::Reached) {
+                // Paused for an input, not at the position asked for: a search looks here
+                // as the pause would have.
+                p.search_here(&self.m.hart);
+            }
+        }
         out
+    }
+
+    /// Puts the machine back to snapshot `i`; its position. A snapshot holds none of the
+    /// inputs at its own position: they act when the run goes on from there.
+    fn restore(&mut self, i: usize) -> u64 {
+        let pos = self.history.restore(i, &mut self.m);
+        self.next_input = self.inputs.partition_point(|e| e.0 < pos);
+        pos
     }
 
     /// Puts the machine at position `target` (a snapshot then replay), console muted.
     fn go_to(&mut self, target: u64) {
         self.mute();
         let i = self.history.before(target + 1).unwrap_or_default();
-        self.pos = self.history.restore(i, &mut self.m);
+        self.pos = self.restore(i);
         let none = BTreeSet::new();
         let mut p = DebugProbe::new(self.pos, &none, &[]);
         p.stops = false;
@@ -306,7 +346,7 @@ impl Session {
                 fresh,
             } => {
                 if fresh {
-                    self.pos = self.history.restore(window, &mut self.m);
+                    self.pos = self.restore(window);
                 }
                 let (breakpoints, watches) = (self.breakpoints.clone(), self.watches.clone());
                 let until = (self.pos + CHUNK).min(end);
@@ -352,7 +392,7 @@ impl Session {
             Back::Goto { at, hit, fresh } => {
                 if fresh {
                     let i = self.history.before(at + 1).unwrap_or_default();
-                    self.pos = self.history.restore(i, &mut self.m);
+                    self.pos = self.restore(i);
                 }
                 let none = BTreeSet::new();
                 let until = (self.pos + CHUNK).min(at);
@@ -473,6 +513,12 @@ impl Session {
         }
     }
 
+    /// What the firmware printed reaches the console while GDB holds the machine (into a
+    /// file or a pipe the console is buffered).
+    pub fn flush_console(&mut self) {
+        let _ = self.m.bus.console.flush();
+    }
+
     /// The machine, at the position the session left it, its console back.
     pub fn finish(mut self) -> Machine {
         self.unmute();
@@ -488,62 +534,6 @@ impl Session {
         StopReason::SignalWithThread {
             tid: self.live_tid(),
             signal: Signal::SIGINT,
-        }
-    }
-
-    fn monitor(&mut self, cmd: &str) -> String {
-        let h = &self.m.hart;
-        match cmd.trim() {
-            "cycles" => format!(
-                "cycle {} mcycle {} instret {} time {:.9} s position {}",
-                h.cycle,
-                h.counter(0),
-                h.instret,
-                self.m.bus.clock.time_s(h.cycle),
-                self.pos
-            ),
-            "stats" => {
-                let c = self.m.counts();
-                let mut s = format!(
-                    "cycles {}\nmcycle {}\ninstret {}\nslept {}\nsim_time_s {:.9}\n",
-                    c.cycles, c.mcycle, c.instret, self.m.hart.slept, c.sim_time_s
-                );
-                for (i, t) in c.opp_time_s.iter().enumerate() {
-                    s += &format!("opp{i}_time_s {t:.9}\n");
-                }
-                let (pages, bytes) = self.history.ram_pages();
-                s += &format!(
-                    "io_events {}\nsnapshots {} ({} KiB of RAM: {} pages of {} KiB; the machine has {} KiB)\n\
-                     pages_written_since_snapshot {}",
-                    self.m.record().len(),
-                    self.history.len(),
-                    bytes / 1024,
-                    pages,
-                    PAGE / 1024,
-                    self.m.bus.ram.len() / 1024,
-                    self.history.dirty.len()
-                );
-                s
-            }
-            "reset" => {
-                let seen = self.live_tid();
-                self.high = self.high.max(self.pos);
-                self.go_to(0);
-                self.step = None;
-                self.stand_in = None;
-                self.reset = true;
-                if self.live_tid() != seen {
-                    self.stand_in = Some(seen);
-                }
-                "machine back at reset (cycle counts from 0; the console resumes where it \
-                 stopped)"
-                    .into()
-            }
-            "" | "help" => "monitor commands: cycles (the core's counters and simulated \
-                            time), stats (the run's counts so far), reset (back to reset: \
-                            the same run replays)"
-                .into(),
-            other => format!("unknown monitor command \"{other}\" (try: monitor help)"),
         }
     }
 }

@@ -1,5 +1,5 @@
 //! Kernel awareness for the debugger: every task of a kernel that exports `uk_debug_info`
-//! version 3 becomes a GDB thread, named from its TCB, with the registers its saved context
+//! version 3 or later becomes a GDB thread, named from its TCB, with the registers its saved context
 //! holds while it does not run. The saved context is the Ubik RV32 port's (see
 //! `kernel/arch/rv32/switch.S`): the TCB's saved stack pointer points at a frame whose
 //! first word is the address of the code that resumes it, `uk__resume_full` (ra, s0-s11 at
@@ -16,7 +16,7 @@ use observe::kernel::{read_cstr, read_u32, read_u8, DebugInfo, TaskList};
 const MAX_TASKS: usize = 256;
 
 pub struct Kernel {
-    info: DebugInfo,
+    pub info: DebugInfo,
     list: TaskList,
     resume_full: Option<u32>,
     resume_min: Option<u32>,
@@ -31,20 +31,7 @@ pub struct Task {
     pub state: u8,
 }
 
-/// Ubik's task states (`uk_task_state_t`), by value.
-pub fn state_name(state: u8) -> &'static str {
-    match state {
-        0 => "suspended",
-        1 => "ready",
-        2 => "running",
-        3 => "delayed",
-        4 => "pending",
-        5 => "pending with timeout",
-        6 => "deleted",
-        7 => "created",
-        _ => "?",
-    }
-}
+pub use observe::tasktable::state_name;
 
 impl Kernel {
     /// The kernel of `image`, if it exports a descriptor with the task list (version 3).

@@ -10,6 +10,7 @@ pub mod dev;
 pub mod elf;
 pub mod events;
 pub use confread::infile;
+pub mod inject;
 pub mod input;
 pub mod machine;
 pub mod record;

@@ -17,6 +17,14 @@
 //! 28  u32 tasks        address of the head pointer of the list of live tasks (version 3)
 //! 32  u16 off_next     TCB offset of that list's next pointer
 //! 34  u16 off_sp       TCB offset of the saved stack pointer (valid while not running)
+//! 36  u16 off_wait     TCB offset of the pointer to the wait queue waited on (version 4)
+//! 38  u16 off_stack    TCB offset of the stack's lowest address
+//! 40  u16 off_stack_bytes  TCB offset of the stack's size in bytes (a u32)
+//! 42  u16 reserved
+//! 44  u32 objects      address of the named objects' table (0: none), rows of 16 bytes:
+//!                      u32 address, u32 size, u32 kind (1 semaphore, 2 mutex, 3 queue,
+//!                      4 port, 5 flags, 6 pool), u32 name (const char *); a row with
+//!                      address 0 ends it
 //! ```
 //! A version-1 descriptor has no idle task: the task named `idle` is taken for it.
 
@@ -27,7 +35,7 @@ use std::fmt;
 pub const DEBUG_MAGIC: u32 = 0x4b42_5531;
 pub const DEBUG_SYMBOL: &str = "uk_debug_info";
 /// The newest layout this testbed reads (it reads every version up to it).
-pub const DEBUG_VERSION: u32 = 3;
+pub const DEBUG_VERSION: u32 = 4;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DebugInfo {
@@ -42,6 +50,18 @@ pub struct DebugInfo {
     pub idle_tcb: Option<u32>,
     /// The task list (version 3; `None` before).
     pub tasks: Option<TaskList>,
+    /// What tasks wait on and their stacks (version 4; `None` before).
+    pub waits: Option<Waits>,
+}
+
+/// Where a task table finds what each task waits on and its stack (descriptor version 4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Waits {
+    pub off_wait: u16,
+    pub off_stack: u16,
+    pub off_stack_bytes: u16,
+    /// Address of the named objects' table (0: none).
+    pub objects: u32,
 }
 
 /// Where a debugger finds every task (descriptor version 3).
@@ -107,6 +127,7 @@ impl DebugInfo {
             1 => 24,
             2 => 28,
             3 => 36,
+            4 => 48,
             v => return Err(DebugInfoError::UnknownVersion(v)),
         };
         let b = image_bytes(image, sym.addr, len).ok_or(DebugInfoError::Truncated { version })?;
@@ -124,6 +145,12 @@ impl DebugInfo {
                 head: word(&b, 28),
                 off_next: u16_at(32),
                 off_sp: u16_at(34),
+            }),
+            waits: (version >= 4).then(|| Waits {
+                off_wait: u16_at(36),
+                off_stack: u16_at(38),
+                off_stack_bytes: u16_at(40),
+                objects: word(&b, 44),
             }),
         }))
     }

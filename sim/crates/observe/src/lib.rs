@@ -15,6 +15,7 @@ pub mod energy;
 pub mod kernel;
 pub mod observer;
 pub mod report;
+pub mod tasktable;
 pub mod trace;
 pub mod vcd_out;
 

@@ -113,7 +113,9 @@ pub fn gen_header(d: &SystemDesc) -> String {
 /// HISRs, timers, LISRs; then it activates the active tasks (in the order written) and starts
 /// the running timers. A call that fails prints one line, `ubik: start-up: CALL(NAME)
 /// [system.toml:LINE] returned N (UK_E...)`, and exits with [`EXIT_GEN_STARTUP`]. Without
-/// objects, `uk__gen_init` is not defined (the kernel's weak one does nothing).
+/// objects, `uk__gen_init` is not defined (the kernel's weak one does nothing). The objects a
+/// task can wait on are also listed by name in `uk__debug_objects`, which `uk_debug_info`
+/// (version 4) points at (`crate::gen_names`).
 pub fn gen_source(d: &SystemDesc) -> String {
     crate::gen_objects::source(d)
 }

@@ -12,7 +12,8 @@
 //! code's own identifiers are `uk__gen_check`, `uk__gen_init` and
 //! `uk__gen_FAMILY_SUFFIX` with FAMILY one of `heap`, `pool`, `queue`, `port`, `stack`,
 //! `hisr_stack`, `obj` (SUFFIX an object's name) and `table` (SUFFIX a kind): no family is a
-//! prefix of another, so no name can make two of them equal.
+//! prefix of another, so no name can make two of them equal. The table of named objects for
+//! the testbed is `uk__debug_objects` (`crate::gen_names`).
 //!
 //! Each kind writes its own parts (`crate::objects::KIND`: `declarations`, `storage`, `table`,
 //! `create`); this file holds the frame, the shared helpers and the order of the kinds in
@@ -272,6 +273,7 @@ pub(crate) fn source(d: &SystemDesc) -> String {
 
     storage(&mut s, o, &sym);
     descriptors(&mut s, o, &sym);
+    crate::gen_names::table(&mut s, o, &sym);
     startup(&mut s, o, &file);
     s
 }

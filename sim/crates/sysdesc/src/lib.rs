@@ -41,6 +41,7 @@
 
 pub mod budget;
 pub mod gen;
+mod gen_names;
 mod gen_objects;
 pub mod hvdesc;
 mod kernel_defaults;

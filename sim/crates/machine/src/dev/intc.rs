@@ -66,9 +66,21 @@ pub struct Intc {
     /// Stimulus events due in one `advance`, sorted into the IO record (kept to reuse its
     /// allocation): time, generator, line, event number.
     due_scratch: Vec<(u128, usize, u8, u64)>,
+    /// Lines raised from outside the generators (a debugger's `monitor stimulus`), in
+    /// order: the cycle, the line. Each acts as a generator's event then would.
+    raised: std::collections::VecDeque<(u64, u8)>,
+    /// Events raised so far on each line (their event numbers in the IO record).
+    raised_count: [u32; FAST_LINES as usize],
 }
 
 impl Intc {
+    /// Raises stimulus line `line` (0..14) at cycle `now` (a debugger's `monitor
+    /// stimulus`), as a generator's event then would: latched in PENDING and recorded as a
+    /// `stimulus` event, numbered from 0 on each line apart from any generator's.
+    pub fn raise(&mut self, line: u8, now: u64) {
+        self.raised.push_back((now, line % FAST_LINES as u8));
+    }
+
     pub fn read(&self, reg: u32) -> Option<u32> {
         Some(match reg {
             PENDING => self.pending,
@@ -131,6 +143,7 @@ impl Device for Intc {
             .iter()
             .filter_map(|g| g.next_event_fs())
             .map(|t| clock.cycle_at(t))
+            .chain(self.raised.front().map(|r| r.0))
             .min()
     }
 
@@ -139,6 +152,21 @@ impl Device for Intc {
     /// rises at its first event's cycle. The events are stored only when the IO record is on,
     /// in time order across generators (ties: the lower generator first).
     fn advance(&mut self, cx: &mut Act) {
+        while let Some((c, line)) = self.raised.front().copied().filter(|r| r.0 <= cx.now) {
+            self.raised.pop_front();
+            cx.latch(line, || c);
+            let n = &mut self.raised_count[line as usize];
+            if let Some(record) = cx.record.as_deref_mut() {
+                record.push(IoEvent {
+                    cycle: c,
+                    time_fs: cx.clock.time_fs(c),
+                    kind: IoKind::Stimulus,
+                    port: line as u32,
+                    value: *n,
+                });
+            }
+            *n += 1;
+        }
         let until = cx.clock.time_fs(cx.now);
         let recording = cx.record.is_some();
         let mut due = std::mem::take(&mut self.due_scratch);
@@ -177,9 +205,12 @@ impl Device for Intc {
     /// The lines of generators with an event to come (whether ENABLE lets them through is
     /// the machine's to check).
     fn wakes(&self) -> u32 {
+        let raised = self.raised.iter().map(|r| r.1);
         self.stimuli
             .iter()
             .filter(|g| g.next_event_fs().is_some())
-            .fold(0, |m, g| m | 1 << (16 + g.line() as u32))
+            .map(|g| g.line())
+            .chain(raised)
+            .fold(0, |m, line| m | 1 << (16 + line as u32))
     }
 }

@@ -329,6 +329,9 @@ pub struct IoPorts {
     /// order, at one time in the order the pins were listed.
     script: Arc<[PinScript]>,
     next: [usize; 32],
+    /// Levels driven from outside the script (a debugger's `monitor gpio`), in order: the
+    /// cycle, the pin, the level. They act as a scripted change at that cycle would.
+    driven: std::collections::VecDeque<(u64, u8, bool)>,
 }
 
 impl IoPorts {
@@ -348,6 +351,7 @@ impl IoPorts {
             pin_line: [None; 32],
             script: Arc::from([]),
             next: [0; 32],
+            driven: std::collections::VecDeque::new(),
         }
     }
 
@@ -374,6 +378,40 @@ impl IoPorts {
             }
         }
         best
+    }
+
+    /// Drives input pin `pin` (0..31) to `level` at cycle `now` (a debugger's `monitor
+    /// gpio`), as a scripted change then would: recorded as `gpio_in` if the level changes,
+    /// latching the pin's line (a scripted pin's `line`) if the firmware enabled that edge.
+    pub fn drive(&mut self, pin: u8, level: bool, now: u64) {
+        self.driven.push_back((now, pin & 31, level));
+    }
+
+    /// The fast line pin `pin`'s enabled edges latch (a scripted pin's `line`).
+    pub fn line_of(&self, pin: u8) -> Option<u8> {
+        self.pin_line.get(pin as usize).copied().flatten()
+    }
+
+    /// Sets pin `pin` to `level` at cycle `c`: recorded, and the enabled edge latched.
+    fn change(&mut self, pin: u8, level: bool, c: u64, cx: &mut Act) {
+        let bit = 1u32 << pin;
+        if (self.gpio_in & bit != 0) == level {
+            return;
+        }
+        self.gpio_in ^= bit;
+        if let Some(r) = cx.record.as_deref_mut() {
+            r.push(IoEvent {
+                cycle: c,
+                time_fs: cx.clock.time_fs(c),
+                kind: IoKind::GpioIn,
+                port: pin as u32,
+                value: level as u32,
+            });
+        }
+        let enabled = if level { self.rise } else { self.fall };
+        if let (true, Some(line)) = (enabled & bit != 0, self.pin_line[pin as usize]) {
+            cx.latch(line, || c);
+        }
     }
 
     /// A read of IN[n] with no stream configured returns 0.
@@ -474,45 +512,39 @@ impl Device for IoPorts {
     }
 
     fn next_event(&mut self, clock: &Clock) -> Option<u64> {
-        self.next_change().map(|(t, _, _)| clock.cycle_at(t))
+        let script = self.next_change().map(|(t, _, _)| clock.cycle_at(t));
+        match (script, self.driven.front()) {
+            (Some(a), Some(&(b, _, _))) => Some(a.min(b)),
+            (a, b) => a.or(b.map(|d| d.0)),
+        }
     }
 
-    /// Applies every scripted change due: a pin that changes level is recorded (`gpio_in`),
-    /// and an enabled edge latches its line at the change's cycle.
+    /// Applies every change due, the driven ones first: a pin that changes level is
+    /// recorded (`gpio_in`), and an enabled edge latches its line at the change's cycle.
     fn advance(&mut self, cx: &mut Act) {
+        while let Some((c, pin, level)) = self.driven.front().copied().filter(|d| d.0 <= cx.now) {
+            self.driven.pop_front();
+            self.change(pin, level, c, cx);
+        }
         let until = cx.clock.time_fs(cx.now);
         while let Some((t, i, level)) = self.next_change().filter(|c| c.0 <= until) {
             self.next[i] += 1;
             let pin = self.script[i].pin;
-            let bit = 1u32 << pin;
-            if (self.gpio_in & bit != 0) == level {
-                continue;
-            }
-            self.gpio_in ^= bit;
             let c = cx.clock.cycle_at(t);
-            if let Some(r) = cx.record.as_deref_mut() {
-                r.push(IoEvent {
-                    cycle: c,
-                    time_fs: cx.clock.time_fs(c),
-                    kind: IoKind::GpioIn,
-                    port: pin as u32,
-                    value: level as u32,
-                });
-            }
-            let enabled = if level { self.rise } else { self.fall };
-            if let (true, Some(line)) = (enabled & bit != 0, self.pin_line[pin as usize]) {
-                cx.latch(line, || c);
-            }
+            self.change(pin, level, c, cx);
         }
     }
 
     /// The lines of pins with changes to come.
     fn wakes(&self) -> u32 {
+        let driven = self.driven.iter().map(|d| d.1);
         self.script
             .iter()
             .enumerate()
             .filter(|&(i, p)| self.next[i] < p.changes.len())
-            .filter_map(|(_, p)| self.pin_line[p.pin as usize])
+            .map(|(_, p)| p.pin)
+            .chain(driven)
+            .filter_map(|pin| self.pin_line[pin as usize])
             .fold(0, |m, line| m | 1 << (16 + line as u32))
     }
 }

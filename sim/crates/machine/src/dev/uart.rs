@@ -313,6 +313,21 @@ impl Uart {
         self.host.replay(bytes);
     }
 
+    /// The receive side as a debugger describes it: bits per second, the FIFO's depth, and
+    /// the bytes on their way on the host line.
+    pub fn rx_line(&self) -> (u32, usize, usize) {
+        (self.baud, self.rx_depth, self.host.queue.len())
+    }
+
+    /// Bytes typed on the host line at cycle `now` (a debugger's `monitor uart rx`): they
+    /// arrive a byte time apart from then, as the bytes of `--uart` do, and are recorded
+    /// the same way (port bit 1). All of them if the line's queue has room ([`host::HOST_QUEUE`]
+    /// bytes on their way), else none: `Err(room)`.
+    pub fn type_host(&mut self, bytes: &[u8], now: u64, clock: &Clock) -> Result<(), usize> {
+        self.host
+            .type_bytes(bytes, clock.time_fs(now), self.byte_fs, clock)
+    }
+
     /// A byte arrived from the line at `at_fs` (`host`: from the host line): into the FIFO
     /// unless it is full, into the record, and the receive interrupt.
     fn receive(&mut self, cx: &mut Act, at: u64, byte: u8, host: bool) {

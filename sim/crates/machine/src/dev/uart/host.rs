@@ -89,16 +89,41 @@ impl HostLine {
         let mut got = Vec::new();
         let room = HOST_QUEUE.saturating_sub(self.queue.len());
         let open = src.poll(until, room, &mut got);
-        for b in got {
-            let end = self.line_free_fs.max(until) + byte_fs;
-            let c = clock.cycle_at(end);
-            self.line_free_fs = clock.time_fs(c);
-            self.queue.push_back((c, b));
-        }
+        self.send(&got, until, byte_fs, clock);
         self.next_poll_fs = until + POLL_FS;
         if !open {
             self.source = None;
         }
+    }
+
+    /// Puts `bytes`, sent by the host at `now_fs`, on the line: each arrives one byte time
+    /// after the one before it ends (or after `now_fs`), at the first cycle boundary at or
+    /// after that.
+    fn send(&mut self, bytes: &[u8], now_fs: u128, byte_fs: u128, clock: &crate::clock::Clock) {
+        for &b in bytes {
+            let end = self.line_free_fs.max(now_fs) + byte_fs;
+            let c = clock.cycle_at(end);
+            self.line_free_fs = clock.time_fs(c);
+            self.queue.push_back((c, b));
+        }
+    }
+
+    /// Bytes typed at `now_fs` without a source (a debugger's `monitor uart rx`): on the
+    /// line as the host's are, if the line's queue has room for them all; else none, and
+    /// the room there is.
+    pub(super) fn type_bytes(
+        &mut self,
+        bytes: &[u8],
+        now_fs: u128,
+        byte_fs: u128,
+        clock: &crate::clock::Clock,
+    ) -> Result<(), usize> {
+        let room = HOST_QUEUE.saturating_sub(self.queue.len());
+        if bytes.len() > room {
+            return Err(room);
+        }
+        self.send(bytes, now_fs, byte_fs, clock);
+        Ok(())
     }
 }
 
