@@ -73,7 +73,7 @@ pub enum Spec {
     Simbed(Experiment<Variant>),
     Dpm(Experiment<DpmVariant>),
     App(app::AppExperiment),
-    Hypervisor(hypervisor::HypervisorExperiment),
+    Hypervisor(hypervisor::HypervisorSpec),
 }
 
 impl Spec {
@@ -84,7 +84,7 @@ impl Spec {
             Kind::Simbed => Spec::Simbed(sweep::read(src, path, root)?),
             Kind::Dpm => Spec::Dpm(sweep::read(src, path, root)?),
             Kind::App => Spec::App(app::parse(src, path, root)?),
-            Kind::Hypervisor => Spec::Hypervisor(hypervisor::check(src, root)?),
+            Kind::Hypervisor => Spec::Hypervisor(hypervisor::read(src, path, root)?),
         })
     }
 
@@ -98,12 +98,12 @@ impl Spec {
         }
     }
 
-    /// The output directory: `-o DIR` or `out/NAME`; the hypervisor experiment's is
-    /// `DIR/bench` (default `out/bench`), so that it is `make bench`'s file.
+    /// The output directory: `-o DIR` or `out/NAME`; the hypervisor experiment's default is
+    /// `out/bench`, where it writes `NAME.json` (`make bench`'s file).
     pub fn output(&self, given: Option<PathBuf>) -> PathBuf {
         match self.header() {
             Some(h) => h.output(given),
-            None => given.unwrap_or_else(|| PathBuf::from("out")).join("bench"),
+            None => given.unwrap_or_else(|| PathBuf::from("out").join("bench")),
         }
     }
 
@@ -123,14 +123,14 @@ impl Spec {
                 Ok(plan(e.variants.len(), e.header.seeds.len()))
             }
             Spec::App(e) => app::check(e, out),
-            Spec::Hypervisor(_) => Ok(format!("-> {}", out.join("hypervisor.json").display())),
+            Spec::Hypervisor(e) => Ok(hypervisor::check(e, out)),
         }
     }
 
     /// Builds, runs and measures every variant into `out` and writes the data, figures and
-    /// tables (`jobs` runs at a time); the experiment's exit code. `file` is the experiment
-    /// file (the hypervisor experiment's runner reads it).
-    pub fn run(&self, file: &Path, root: &Path, out: &Path, jobs: usize) -> Result<u8, Failure> {
+    /// tables (`jobs` runs at a time); the experiment's exit code. (`_file`, the experiment
+    /// file, is read already.)
+    pub fn run(&self, _file: &Path, root: &Path, out: &Path, jobs: usize) -> Result<u8, Failure> {
         match self {
             Spec::Simbed(e) => {
                 let (exe, quiet) = start(out)?;
@@ -144,7 +144,10 @@ impl Spec {
                 let (exe, _) = start(out)?;
                 app::run(e, root, &exe, out, jobs)
             }
-            Spec::Hypervisor(_) => hypervisor::run(file, root, out),
+            Spec::Hypervisor(e) => {
+                let (exe, _) = start(out)?;
+                hypervisor::run(e, root, &exe, out, jobs)
+            }
         }
     }
 }

@@ -10,18 +10,44 @@
 //! experiment's: its one line (`ubik: ...`) and its exit code, when the contract has it (65
 //! bad data, 66, 69, 74, a firmware's 1..63, 71, 72, 130; anything else 70).
 
-use super::header::is_dir_name;
-use crate::{code, Failure};
+//! The hypervisor experiment's file (`kind = "hypervisor"`, bench/hypervisor.toml), read
+//! into a typed [`HypervisorSpec`]: every key checked with its line and column.
+//!
+//! ```toml
+//! kind = "hypervisor"
+//! name = "hypervisor"        # optional: the result's name, OUT/NAME.json (default: the stem)
+//! rt = "bench/hypervisor/rt" # the real-time application (relative to the repository)
+//! gp = "bench/hypervisor/gp" # the general-purpose one
+//! policies = ["fair", "rt"]  # the hypervisor's policies, each once
+//! slice_us = 10000           # [hypervisor] slice_us
+//! period_us = 10000          # [hypervisor] period_us (rt)
+//! min_share = 0.1            # [hypervisor] min_share (rt)
+//! rt_event_period_us = 1013  # line 3's periodic events (each starts a burst)
+//! rt_probe_period_us = 193   # line 4's probes
+//! rt_bursts = 150            # bursts, then the real-time application stops
+//! rt_burst = 200             # round trips per burst
+//! headline_load = "medium"   # optional: the load of gp_throughput (default: the first)
+//! [[load]]                   # at least one
+//! name = "light"             # names its runs
+//! tick_hz = 100              # the general-purpose kernel's tick
+//! device_period_us = 0       # line 5's device events (0: none)
+//! words = 256                # GP_WORDS: the words a work unit sweeps
+//! [expect]                   # optional
+//! findings = true            # check the study's findings (exit 1 when one does not hold)
+//! ```
+
+use crate::experiment::header::{is_dir_name, read_name};
 use confread::{ConfigError, Doc};
 use serde::Deserialize;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use toml::Spanned;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-#[allow(dead_code)] // read for its checks: the runner reads the file itself
 struct Raw {
-    kind: String, // read by Kind::of; here only accepted
+    #[allow(dead_code)] // read by Kind::of; here only accepted
+    kind: String,
+    name: Option<Spanned<String>>,
     rt: Spanned<String>,
     gp: Spanned<String>,
     policies: Spanned<Vec<Spanned<String>>>,
@@ -34,6 +60,7 @@ struct Raw {
     rt_burst: Spanned<i64>,
     headline_load: Option<Spanned<String>>,
     load: Spanned<Vec<Spanned<RawLoad>>>,
+    expect: Option<RawExpect>,
 }
 
 #[derive(Deserialize)]
@@ -45,14 +72,51 @@ struct RawLoad {
     words: Spanned<i64>,
 }
 
-/// The hypervisor experiment, checked. It has no header: its runner reads the file itself
-/// (as data, so no value of it reaches a shell) and writes one file, `OUT/bench/hypervisor.json`.
-pub struct HypervisorExperiment;
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawExpect {
+    findings: Spanned<bool>,
+}
 
-/// Checks the file (its text in `src`): every key present and in range, the applications'
-/// directories there (`root` is the repository).
-pub fn check(src: &Doc, root: &Path) -> Result<HypervisorExperiment, ConfigError> {
+/// One load of the general-purpose partition.
+pub struct Load {
+    pub name: String,
+    pub tick_hz: u32,
+    /// Line 5's event period (0: no device).
+    pub device_period_us: u64,
+    /// GP_WORDS.
+    pub words: u32,
+}
+
+/// The hypervisor experiment, checked.
+pub struct HypervisorSpec {
+    /// The result's name: `OUT/NAME.json`, its material in `OUT/NAME/`.
+    pub name: String,
+    /// The applications' directories (absolute: under the repository).
+    pub rt: PathBuf,
+    pub gp: PathBuf,
+    /// "fair", "rt": each once, in the file's order.
+    pub policies: Vec<String>,
+    pub slice_us: u64,
+    pub period_us: u64,
+    pub min_share: f64,
+    pub rt_event_period_us: u64,
+    pub rt_probe_period_us: u64,
+    pub rt_bursts: u32,
+    pub rt_burst: u32,
+    pub headline_load: String,
+    pub loads: Vec<Load>,
+    /// `[expect] findings`: check the study's findings.
+    pub findings: bool,
+    /// The file's keys (the loads as `loads`), for the result's `setup`.
+    pub setup: serde_json::Value,
+}
+
+/// Reads the file `path` (its text in `src`): every key present and in range, the
+/// applications' directories there (`root` is the repository).
+pub fn read(src: &Doc, path: &Path, root: &Path) -> Result<HypervisorSpec, ConfigError> {
     let raw: Raw = src.parse()?;
+    let name = read_name(src, path, &raw.name)?;
     let err =
         |span: std::ops::Range<usize>, what: String, expected: &str| src.err(&span, what, expected);
     let range = |v: &Spanned<i64>, key: &str, lo: i64, hi: i64| {
@@ -178,51 +242,57 @@ pub fn check(src: &Doc, root: &Path) -> Result<HypervisorExperiment, ConfigError
             ));
         }
     }
-    Ok(HypervisorExperiment)
+    let findings = raw.expect.as_ref().is_some_and(|e| *e.findings.get_ref());
+    if findings && raw.policies.get_ref().len() < 2 {
+        let at = raw.expect.as_ref().map(|e| e.findings.span()).unwrap_or_default();
+        return Err(err(
+            at,
+            "findings = true compares the policies, but not both are run".into(),
+            "policies = [\"fair\", \"rt\"] with findings = true",
+        ));
+    }
+    Ok(HypervisorSpec {
+        name,
+        rt: root.join(raw.rt.get_ref()),
+        gp: root.join(raw.gp.get_ref()),
+        policies: raw.policies.get_ref().iter().map(|p| p.get_ref().clone()).collect(),
+        slice_us: *raw.slice_us.get_ref() as u64,
+        period_us: *raw.period_us.get_ref() as u64,
+        min_share: share,
+        rt_event_period_us: *raw.rt_event_period_us.get_ref() as u64,
+        rt_probe_period_us: *raw.rt_probe_period_us.get_ref() as u64,
+        rt_bursts: *raw.rt_bursts.get_ref() as u32,
+        rt_burst: *raw.rt_burst.get_ref() as u32,
+        headline_load: match &raw.headline_load {
+            Some(h) => h.get_ref().clone(),
+            None => raw.load.get_ref()[0].get_ref().name.get_ref().clone(),
+        },
+        loads: raw
+            .load
+            .get_ref()
+            .iter()
+            .map(|l| {
+                let l = l.get_ref();
+                Load {
+                    name: l.name.get_ref().clone(),
+                    tick_hz: *l.tick_hz.get_ref() as u32,
+                    device_period_us: *l.device_period_us.get_ref() as u64,
+                    words: *l.words.get_ref() as u32,
+                }
+            })
+            .collect(),
+        findings,
+        setup: setup(src)?,
+    })
 }
 
-/// Runs the experiment's runner on `file` into `out` (made): `out/hypervisor.json`.
-pub fn run(file: &Path, root: &Path, out: &Path) -> Result<u8, Failure> {
-    std::fs::create_dir_all(out).map_err(|e| {
-        Failure::new(
-            code::IO_ERROR,
-            format!(
-                "cannot create {}: {e}; expected a writable directory",
-                out.display()
-            ),
-        )
-    })?;
-    let script = root.join("bench").join("hypervisor").join("run.sh");
-    let child = std::process::Command::new(&script)
-        .arg("-e")
-        .arg(std::path::absolute(file).unwrap_or_else(|_| file.to_path_buf()))
-        .arg("-o")
-        .arg(std::path::absolute(out.join("hypervisor.json")).unwrap_or_default())
-        .stdin(std::process::Stdio::null())
-        .stderr(std::process::Stdio::piped())
-        .output()
-        .map_err(|e| {
-            Failure::new(
-                code::UNAVAILABLE,
-                format!(
-                    "{}: {e}; expected the repository's experiment runner",
-                    script.display()
-                ),
-            )
-        })?;
-    if child.status.success() {
-        return Ok(0);
+/// The file's keys as JSON, its `[[load]]` tables as `loads` (`hypervisor.json`'s `setup`).
+fn setup(src: &Doc) -> Result<serde_json::Value, ConfigError> {
+    let mut t: toml::Table = src.parse()?;
+    let loads = t.remove("load");
+    let mut v = serde_json::to_value(&t).unwrap_or_default();
+    if let (Some(obj), Some(l)) = (v.as_object_mut(), loads) {
+        obj.insert("loads".into(), serde_json::to_value(&l).unwrap_or_default());
     }
-    // The runner's last line says what failed and where its details are.
-    let text = String::from_utf8_lossy(&child.stderr);
-    let last = text
-        .lines()
-        .map(str::trim)
-        .rfind(|l| !l.is_empty())
-        .unwrap_or("the experiment's runner failed")
-        .trim_start_matches("ubik: ");
-    Err(Failure::new(
-        super::steps::exit_code_of(child.status),
-        format!("{}: {last}", file.display()),
-    ))
+    Ok(v)
 }
