@@ -18,7 +18,7 @@
 #                   (bench/threadmetric/run.sh): out/bench/threadmetric.json; Rhealstone
 #                   by GPIO edges (bench/rhealstone/run.sh): out/bench/rhealstone.json;
 #                   MiBench-like OS overhead (bench/overhead/run.sh): out/bench/overhead.json;
-#                   the hypervisor experiment (bench/hypervisor/run.sh): out/bench/hypervisor.json
+#                   the hypervisor experiment (bench/hypervisor.toml): out/bench/hypervisor.json
 #   make results    rerun the experiments docs/results.md shows and regenerate its tables
 #                   (scripts/results-tables.sh; about 10 minutes on 2 cores)
 #   make format     rewrite the C sources as .clang-format says (scripts/format.sh)
@@ -102,7 +102,7 @@ test: sim firmware
 	$(STRICT_C) bench/threadmetric/run.sh --check
 	$(STRICT_C) bench/rhealstone/run.sh --check
 	$(STRICT_C) bench/overhead/run.sh --check
-	$(STRICT_C) bench/hypervisor/run.sh --check
+	$(STRICT_C) $(UBIK) experiment tests/bench/hypervisor-quick.toml -o $(BUILD)/bench-quick
 
 bench: sim $(FW_BUILD)/compute.elf $(FW_BUILD)/idle.elf
 	@scripts/setup.sh --rtl
@@ -117,7 +117,7 @@ bench: sim $(FW_BUILD)/compute.elf $(FW_BUILD)/idle.elf
 	bench/threadmetric/run.sh -o $(OUT)/bench/threadmetric.json
 	bench/rhealstone/run.sh -o $(OUT)/bench/rhealstone.json
 	bench/overhead/run.sh -o $(OUT)/bench/overhead.json
-	bench/hypervisor/run.sh -o $(OUT)/bench/hypervisor.json
+	$(UBIK) experiment bench/hypervisor.toml -o $(OUT)/bench
 
 clean:
 	rm -rf $(BUILD) $(OUT)
