@@ -98,12 +98,13 @@ impl Spec {
         }
     }
 
-    /// The output directory: `-o DIR` or `out/NAME`; the hypervisor experiment's default is
-    /// `out/bench`, where it writes `NAME.json` (`make bench`'s file).
+    /// The output directory: `-o DIR` or `out/NAME`; a benchmark's (the hypervisor
+    /// experiment's) default is `out/bench`, where it writes `NAME.json` (`make bench`'s file).
     pub fn output(&self, given: Option<PathBuf>) -> PathBuf {
-        match self.header() {
-            Some(h) => h.output(given),
-            None => given.unwrap_or_else(|| PathBuf::from("out").join("bench")),
+        match (self, self.header()) {
+            (Spec::Hypervisor(e), _) => e.header.output(given),
+            (_, Some(h)) => h.output(given),
+            (_, None) => given.unwrap_or_else(|| PathBuf::from("out")),
         }
     }
 
@@ -144,10 +145,7 @@ impl Spec {
                 let (exe, _) = start(out)?;
                 app::run(e, root, &exe, out, jobs)
             }
-            Spec::Hypervisor(e) => {
-                let (exe, _) = start(out)?;
-                hypervisor::run(e, root, &exe, out, jobs)
-            }
+            Spec::Hypervisor(e) => hypervisor::run(e, root, out, jobs),
         }
     }
 }

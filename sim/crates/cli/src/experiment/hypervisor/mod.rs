@@ -20,26 +20,16 @@ mod images;
 mod reduce;
 mod spec;
 
-use super::steps::{build_app, io_fail, prepare_app, run_app, stop_on_ctrl_c, worker_pool};
-use super::steps::RunSpec;
+use super::jobs::{prepare_app, BuildWith, Engine, Job, MachineSrc, RunOpts, Source};
+use super::steps::io_fail;
 use crate::{code, Failure};
-use rayon::prelude::*;
 use serde_json::Value;
 pub use spec::{read, HypervisorSpec};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// A run's cycle limit: the real-time application stops the run after its bursts, long
 /// before (the longest run, under the heaviest load, takes under a billion cycles).
 const MAX_CYCLES: u64 = 4_000_000_000;
-
-/// One image to build and run: its label (`alone`, `POLICY-LOAD`), its directory and its
-/// machine file's text.
-struct Image {
-    label: String,
-    dir: PathBuf,
-    machine: String,
-    hypervisor: bool,
-}
 
 /// What the experiment will do, for `--check`'s line.
 pub fn check(spec: &HypervisorSpec, out: &Path) -> String {
@@ -48,44 +38,63 @@ pub fn check(spec: &HypervisorSpec, out: &Path) -> String {
         1 + spec.policies.len() * spec.loads.len(),
         spec.policies.len(),
         spec.loads.len(),
-        out.join(format!("{}.json", spec.name)).display()
+        spec.header.json(out).display()
     )
 }
 
-/// Writes every image's directory under `work`: the sources, the generated `system.toml`s,
-/// `hypervisor.toml` and the machine file.
-fn prepare(spec: &HypervisorSpec, work: &Path) -> Result<Vec<Image>, Failure> {
+/// Writes the guests' application directories under `work` (`apps/rt`, `apps/gp-LOAD`: the
+/// sources and the generated `system.toml`s, which every image of a load shares) and each
+/// run's machine file (`machines/LABEL.toml`); the jobs: the real-time application alone,
+/// then each policy's images, load by load.
+fn jobs(spec: &HypervisorSpec, work: &Path) -> Result<Vec<Job>, Failure> {
     let rt_toml = images::system_toml(&spec.rt, &images::rt_cflags(spec), None)?;
-    let alone = work.join("alone");
-    prepare_app(&spec.rt, &alone, &rt_toml)?;
-    let mut out = vec![Image {
-        label: "alone".into(),
-        dir: alone,
-        machine: images::machine_toml(spec, 0),
-        hypervisor: false,
-    }];
+    prepare_app(&spec.rt, &work.join("apps").join("rt"), &rt_toml)?;
+    let machines = work.join("machines");
+    std::fs::create_dir_all(&machines).map_err(|e| io_fail("a directory", &machines, e))?;
+    let job = |label: String, build: BuildWith, files, device_period_us| {
+        let machine = machines.join(format!("{label}.toml"));
+        write(&machine, &images::machine_toml(spec, device_period_us))?;
+        Ok(Job {
+            label,
+            source: Source {
+                files,
+                generated: vec![],
+                build,
+            },
+            run: RunOpts {
+                machine: MachineSrc::File(machine),
+                max_cycles: MAX_CYCLES,
+                record: true,
+                ..RunOpts::default()
+            },
+        })
+    };
+    let rt_files = images::sources(&spec.rt)?;
+    let mut out = vec![job(
+        "alone".into(),
+        BuildWith::Ubik {
+            system_toml: rt_toml,
+        },
+        rt_files,
+        0,
+    )?];
+    for load in &spec.loads {
+        let gp_toml =
+            images::system_toml(&spec.gp, &images::gp_cflags(load), Some(load.tick_hz))?;
+        prepare_app(&spec.gp, &work.join("apps").join(format!("gp-{}", load.name)), &gp_toml)?;
+    }
     for pol in &spec.policies {
         for load in &spec.loads {
-            let label = format!("{pol}-{}", load.name);
-            let dir = work.join(&label);
-            prepare_app(&spec.rt, &dir.join("rt"), &rt_toml)?;
-            let gp_toml =
-                images::system_toml(&spec.gp, &images::gp_cflags(load), Some(load.tick_hz))?;
-            prepare_app(&spec.gp, &dir.join("gp"), &gp_toml)?;
-            write(
-                &dir.join("hypervisor.toml"),
-                &images::hypervisor_toml(spec, pol, &load.name),
-            )?;
-            out.push(Image {
-                label,
-                dir,
-                machine: images::machine_toml(spec, load.device_period_us),
-                hypervisor: true,
-            });
+            let build = BuildWith::Hypervisor {
+                hypervisor_toml: images::hypervisor_toml(spec, pol, &load.name),
+            };
+            out.push(job(
+                format!("{pol}-{}", load.name),
+                build,
+                vec![],
+                load.device_period_us,
+            )?);
         }
-    }
-    for im in &out {
-        write(&im.dir.join("machine.toml"), &im.machine)?;
     }
     Ok(out)
 }
@@ -98,92 +107,39 @@ fn write(p: &Path, text: &str) -> Result<(), Failure> {
     std::fs::write(p, text).map_err(|e| io_fail("a generated file", p, e))
 }
 
-/// Builds, runs and measures every image into `out` (made) and writes `OUT/NAME.json`
-/// (`jobs` runs at a time); `exe` is this program. Exit 0, or 1 when `[expect] findings`
-/// does not hold.
-pub fn run(
-    spec: &HypervisorSpec,
-    root: &Path,
-    exe: &Path,
-    out: &Path,
-    jobs: usize,
-) -> Result<u8, Failure> {
-    let work = out.join(&spec.name);
-    let images = prepare(spec, &work)?;
-    let quiet = !std::io::IsTerminal::is_terminal(&std::io::stderr());
-    let n = images.len();
-    let mut elfs = Vec::new();
-    for (i, im) in images.iter().enumerate() {
-        if !quiet {
-            eprint!("\r  building {}/{n}: {:<12}", i + 1, im.label);
-        }
-        let app_elf = build_app(exe, root, &im.dir, &spec.name, &im.label)?;
-        elfs.push(if im.hypervisor {
-            im.dir.join("build").join("hv.elf")
-        } else {
-            app_elf
-        });
-    }
-    if !quiet {
-        eprintln!("\r  built {n} images{:20}", "");
-    }
-    let stop = stop_on_ctrl_c();
-    let figures = worker_pool(jobs)?.install(|| {
-        images
-            .par_iter()
-            .zip(&elfs)
-            .map(|(im, elf)| measure(spec, im, elf, &work, &stop))
-            .collect::<Vec<_>>()
-    });
-    let figures = figures.into_iter().collect::<Result<Vec<Value>, Failure>>()?;
-    for (im, f) in images.iter().zip(&figures) {
-        println!("{}: {}: {f}", spec.name, im.label);
+/// Builds, runs and measures every image into `out` and writes `OUT/NAME.json` (`jobs` runs
+/// at a time). Exit 0, or 1 when `[expect] findings` does not hold.
+pub fn run(spec: &HypervisorSpec, root: &Path, out: &Path, jobs: usize) -> Result<u8, Failure> {
+    let h = &spec.header;
+    let work = h.work(out);
+    let engine = Engine::new(&h.name, root, &work, jobs)?;
+    let list = self::jobs(spec, &work)?;
+    let results = engine.run(&list)?;
+    let mut figures = Vec::new();
+    for (j, r) in list.iter().zip(&results) {
+        let f = reduce::run_figures(&r.record, &r.console, u64::from(spec.rt_burst))
+            .map_err(|why| {
+                let io = work.join("runs").join(&j.label).join("io.csv");
+                Failure::new(
+                    code::DATA,
+                    format!(
+                        "experiment {}: job {}: {why}; its IO record is in {}",
+                        h.name,
+                        j.label,
+                        io.display()
+                    ),
+                )
+            })?;
+        println!("{}: {}: {f}", h.name, j.label);
+        figures.push(f);
     }
     finish(spec, &figures, out)
-}
-
-/// Runs one image and measures it: its figures (also in `runs/LABEL/figures.json`).
-fn measure(
-    spec: &HypervisorSpec,
-    im: &Image,
-    elf: &Path,
-    work: &Path,
-    stop: &std::sync::atomic::AtomicBool,
-) -> Result<Value, Failure> {
-    let dir = work.join("runs").join(&im.label);
-    let ran = run_app(&RunSpec {
-        elf,
-        machine: &im.dir.join("machine.toml"),
-        seed: 1,
-        dir: &dir,
-        max_cycles: MAX_CYCLES,
-        run_ms: 0,
-        what: format!("experiment {}: run {}", spec.name, im.label),
-        stop,
-        power_over_time: false,
-    })?;
-    let f = reduce::run_figures(&ran.record, &ran.console, u64::from(spec.rt_burst)).map_err(
-        |why| {
-            Failure::new(
-                code::DATA,
-                format!(
-                    "experiment {}: run {}: {why}; its IO record is in {}",
-                    spec.name,
-                    im.label,
-                    dir.join("io.csv").display()
-                ),
-            )
-        },
-    )?;
-    let p = dir.join("figures.json");
-    write(&p, &format!("{f}\n"))?;
-    Ok(f)
 }
 
 /// Combines the runs' figures (`figures[0]` alone, then each policy's loads in turn) into
 /// `OUT/NAME.json`, and checks the findings when asked.
 fn finish(spec: &HypervisorSpec, figures: &[Value], out: &Path) -> Result<u8, Failure> {
-    let fail = |why: String| Failure::new(code::DATA, format!("experiment {}: {why}", spec.name));
+    let fail = |why: String| Failure::new(code::DATA, format!("experiment {}: {why}", spec.header.name));
     let nl = spec.loads.len();
     let policies: Vec<(&str, Vec<(&str, Value)>)> = spec
         .policies
@@ -206,10 +162,8 @@ fn finish(spec: &HypervisorSpec, figures: &[Value], out: &Path) -> Result<u8, Fa
         spec.setup.clone(),
     )
     .map_err(fail)?;
-    let path = out.join(format!("{}.json", spec.name));
-    let text = serde_json::to_string_pretty(&result).unwrap_or_default();
-    std::fs::write(&path, text + "\n").map_err(|e| io_fail("the result", &path, e))?;
-    println!("{}: wrote {}", spec.name, path.display());
+    let path = spec.header.write_json(out, &result)?;
+    println!("{}: wrote {}", spec.header.name, path.display());
     if !spec.findings {
         return Ok(0);
     }
@@ -221,10 +175,10 @@ fn finish(spec: &HypervisorSpec, figures: &[Value], out: &Path) -> Result<u8, Fa
         .collect();
     let bad = reduce::findings(&result["alone"], &both);
     for b in &bad {
-        println!("FAIL  {} findings: {b}", spec.name);
+        println!("FAIL  {} findings: {b}", spec.header.name);
     }
     if bad.is_empty() {
-        println!("{}: the findings hold", spec.name);
+        println!("{}: the findings hold", spec.header.name);
         Ok(0)
     } else {
         Ok(1)

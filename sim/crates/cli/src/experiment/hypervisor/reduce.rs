@@ -10,14 +10,17 @@
 //! - wake latency: the same for a probe between bursts and for an event on line 3 (to pin 4),
 //!   which find the partition idle.
 //!
-//! Each pairs a stimulus with the next rising edge of its pin, and stimuli that pile up
-//! before the handler runs are served by one (the first of them starts the latency). From
-//! the console under the hypervisor (`hv: report ...`, `hv: partition gp ...`): the run's
-//! time and partition switches, the general-purpose partition's work units and CPU time.
-//! Every figure in microseconds, worst case and median (`_p50`, the mean of the two middle
-//! values for an even count), rounded to the nanosecond as the published figures are.
+//! Each latency pairs a stimulus with the next rising edge of its pin by `measure::edges`'
+//! `first` policy: stimuli that pile up before the handler runs are served by one, the first
+//! of them starting the latency. From the console under the hypervisor (`hv: report ...`,
+//! `hv: partition gp ...`): the run's time and partition switches, the general-purpose
+//! partition's work units and CPU time. Every figure in microseconds (from whole
+//! nanoseconds), worst case and median (`_p50`: the textbook median, the mean of the two
+//! middle values for an even count, as the published figures are), rounded to the nanosecond.
 
-use machine::record::{IoEvent, IoKind};
+use crate::experiment::measure::dist::median;
+use crate::experiment::measure::edges::{pair, time_ns, Edge, EventSel, Policy};
+use machine::record::IoEvent;
 use serde_json::{json, Map, Value};
 
 /// Seed paper 004, Table 1: FreeRTOS alone and beside Linux on the QPlus hypervisor.
@@ -28,12 +31,19 @@ pub fn paper() -> Value {
     })
 }
 
-/// The pins and lines the real-time application uses (bench/hypervisor/rt/main.c).
-const TASK_PINS: [u32; 2] = [2, 3];
-const EVENT_LINE: u32 = 3;
-const EVENT_PIN: u32 = 4;
-const PROBE_LINE: u32 = 4;
-const PROBE_PIN: u32 = 5;
+/// A rising edge of `pin`.
+const fn rise(pin: u32) -> EventSel {
+    EventSel::Pin {
+        pin,
+        edge: Edge::Rise,
+    }
+}
+
+/// The real-time application's marks (bench/hypervisor/rt/main.c): each task marks its turn
+/// on its pin; line 3's event handler marks pin 4 and line 4's probe handler pin 5.
+const TASK_MARKS: [EventSel; 2] = [rise(2), rise(3)];
+const EVENT: (EventSel, EventSel) = (EventSel::Stimulus { line: 3 }, rise(4));
+const PROBE: (EventSel, EventSel) = (EventSel::Stimulus { line: 4 }, rise(5));
 
 /// The figures each run has and the experiment takes the worst of, in order.
 pub const FIGURES: [&str; 6] = [
@@ -51,54 +61,28 @@ pub fn round_to(x: f64, places: usize) -> f64 {
     format!("{x:.places$}").parse().unwrap_or(x)
 }
 
-/// The median: the middle value, or the mean of the two middle ones. `xs` is not empty.
-fn median(xs: &[f64]) -> f64 {
-    let mut s = xs.to_vec();
-    s.sort_by(f64::total_cmp);
-    let n = s.len();
-    if n % 2 == 1 {
-        s[n / 2]
-    } else {
-        (s[n / 2 - 1] + s[n / 2]) / 2.0
-    }
+/// Nanoseconds in microseconds, to the nanosecond.
+fn us(ns: f64) -> f64 {
+    round_to(ns / 1000.0, 3)
 }
 
-fn max(xs: &[f64]) -> f64 {
-    xs.iter().copied().fold(f64::NEG_INFINITY, f64::max)
-}
-
-/// An event's time in microseconds (as the IO record's CSV has it: seconds, times 1e6).
-fn us(e: &IoEvent) -> f64 {
-    e.time_s() * 1e6
-}
-
-fn rising(e: &IoEvent, pin: u32) -> bool {
-    e.kind == IoKind::Gpio && e.port == pin && e.value == 1
-}
-
-/// (event time, latency) per served event: from the first stimulus on `line` not yet served
-/// to the next rising edge of `pin`.
-fn latencies(record: &[IoEvent], line: u32, pin: u32) -> Vec<(f64, f64)> {
-    let mut out = Vec::new();
-    let mut pending: Option<f64> = None;
-    for e in record {
-        if e.kind == IoKind::Stimulus && e.port == line {
-            pending.get_or_insert(us(e));
-        } else if rising(e, pin) {
-            if let Some(at) = pending.take() {
-                out.push((at, us(e) - at));
-            }
-        }
-    }
-    out
-}
-
-/// The task switches (within bursts) and each burst's (first mark, last mark).
-fn switches_and_bursts(record: &[IoEvent], burst: u64) -> (Vec<f64>, Vec<(f64, f64)>) {
-    let marks: Vec<f64> = record
+/// (start time, latency) in nanoseconds of each served event: `path`'s start paired with the
+/// next end, one start at a time.
+fn latencies(record: &[IoEvent], path: &(EventSel, EventSel)) -> Vec<(i64, i64)> {
+    pair(record, &path.0, &path.1, Policy::First)
+        .pairs
         .iter()
-        .filter(|e| TASK_PINS.iter().any(|&p| rising(e, p)))
-        .map(us)
+        .map(|p| (time_ns(&p.start), p.ns()))
+        .collect()
+}
+
+/// The task switches in nanoseconds (between consecutive marks within a burst) and each
+/// burst's (first mark, last mark).
+fn switches_and_bursts(record: &[IoEvent], burst: u64) -> (Vec<i64>, Vec<(i64, i64)>) {
+    let marks: Vec<i64> = record
+        .iter()
+        .filter(|e| TASK_MARKS.iter().any(|m| m.matches(e)))
+        .map(time_ns)
         .collect();
     let per = (2 * burst) as usize;
     let switches = (0..marks.len().saturating_sub(1))
@@ -141,13 +125,13 @@ fn hv_report(console: &str) -> Option<((u64, u64), Option<(u64, u64)>)> {
 /// `burst` is the round trips per burst. An error says what the record lacks.
 pub fn run_figures(record: &[IoEvent], console: &str, burst: u64) -> Result<Value, String> {
     let (switches, bursts) = switches_and_bursts(record, burst);
-    let starts: Vec<f64> = bursts.iter().map(|b| b.0).collect();
-    let mut wake: Vec<f64> = latencies(record, EVENT_LINE, EVENT_PIN)
+    let starts: Vec<i64> = bursts.iter().map(|b| b.0).collect();
+    let mut wake: Vec<i64> = latencies(record, &EVENT)
         .into_iter()
         .map(|(_, lat)| lat)
         .collect();
     let mut busy = Vec::new();
-    for (at, lat) in latencies(record, PROBE_LINE, PROBE_PIN) {
+    for (at, lat) in latencies(record, &PROBE) {
         // The last burst that started at or before the probe: is the probe inside it?
         let i = starts.partition_point(|&s| s <= at);
         if i > 0 && at <= bursts[i - 1].1 {
@@ -169,8 +153,9 @@ pub fn run_figures(record: &[IoEvent], console: &str, burst: u64) -> Result<Valu
         ("irq_latency_us", &busy),
         ("wake_latency_us", &wake),
     ] {
-        out.insert(name.into(), json!(round_to(max(xs), 3)));
-        out.insert(format!("{name}_p50"), json!(round_to(median(xs), 3)));
+        let worst = xs.iter().copied().max().unwrap_or(0);
+        out.insert(name.into(), json!(us(worst as f64)));
+        out.insert(format!("{name}_p50"), json!(us(median(xs).unwrap_or(0.0))));
     }
     out.insert("task_switches".into(), json!(switches.len()));
     out.insert("interrupts".into(), json!(busy.len()));
@@ -306,6 +291,7 @@ pub fn findings(alone: &Value, by_load: &[(&str, &Value, &Value)]) -> Vec<String
 #[cfg(test)]
 mod tests {
     use super::*;
+    use machine::record::IoKind;
 
     /// An event at `t` microseconds (100 MHz: 100 cycles a microsecond).
     fn ev(t_us: f64, kind: IoKind, port: u32, value: u32) -> IoEvent {
@@ -334,12 +320,6 @@ mod tests {
     }
 
     #[test]
-    fn medians_of_odd_and_even_counts() {
-        assert_eq!(median(&[3.0, 1.0, 2.0]), 2.0);
-        assert_eq!(median(&[4.0, 1.0, 3.0, 2.0]), 2.5);
-    }
-
-    #[test]
     fn piled_up_stimuli_are_served_by_one_edge_from_the_first() {
         let r = [
             stim(10.0, 4),
@@ -348,10 +328,7 @@ mod tests {
             pin(13.0, 5), // no stimulus pending: not a latency
             stim(20.0, 4),
         ];
-        let l = latencies(&r, 4, 5);
-        assert_eq!(l.len(), 1);
-        assert_eq!(l[0].0, 10.0);
-        assert!((l[0].1 - 2.0).abs() < 1e-9);
+        assert_eq!(latencies(&r, &PROBE), vec![(10_000, 2_000)]);
     }
 
     /// Two bursts of one round trip (two marks each), a probe inside the first, one between

@@ -36,7 +36,8 @@
 //! findings = true            # check the study's findings (exit 1 when one does not hold)
 //! ```
 
-use crate::experiment::header::{is_dir_name, read_name};
+use crate::experiment::bench_header::BenchHeader;
+use crate::experiment::header::is_dir_name;
 use confread::{ConfigError, Doc};
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
@@ -91,7 +92,7 @@ pub struct Load {
 /// The hypervisor experiment, checked.
 pub struct HypervisorSpec {
     /// The result's name: `OUT/NAME.json`, its material in `OUT/NAME/`.
-    pub name: String,
+    pub header: BenchHeader,
     /// The applications' directories (absolute: under the repository).
     pub rt: PathBuf,
     pub gp: PathBuf,
@@ -116,7 +117,7 @@ pub struct HypervisorSpec {
 /// applications' directories there (`root` is the repository).
 pub fn read(src: &Doc, path: &Path, root: &Path) -> Result<HypervisorSpec, ConfigError> {
     let raw: Raw = src.parse()?;
-    let name = read_name(src, path, &raw.name)?;
+    let header = BenchHeader::read(src, path, &raw.name)?;
     let err =
         |span: std::ops::Range<usize>, what: String, expected: &str| src.err(&span, what, expected);
     let range = |v: &Spanned<i64>, key: &str, lo: i64, hi: i64| {
@@ -252,7 +253,7 @@ pub fn read(src: &Doc, path: &Path, root: &Path) -> Result<HypervisorSpec, Confi
         ));
     }
     Ok(HypervisorSpec {
-        name,
+        header,
         rt: root.join(raw.rt.get_ref()),
         gp: root.join(raw.gp.get_ref()),
         policies: raw.policies.get_ref().iter().map(|p| p.get_ref().clone()).collect(),
