@@ -1,15 +1,3 @@
-//! `ubik experiment` for the hypervisor experiment (`kind = "hypervisor"`,
-//! experiments/hypervisor.toml, docs/hypervisor.md): the file is checked here (every key,
-//! with its line and column), then the experiment's runner, `bench/hypervisor/run.sh`, builds
-//! and runs every (policy, load) and the real-time application alone and writes
-//! `OUT/bench/hypervisor.json` (OUT: `-o`, default `out`, so that it is `make bench`'s file;
-//! `ubik report OUT` shows it with the other benchmark figures).
-//!
-//! The runner gets the file's path, never its values: it reads them itself as data
-//! (`hv_json.py settings`), so nothing in the file reaches a shell. Its failure is the
-//! experiment's: its one line (`ubik: ...`) and its exit code, when the contract has it (65
-//! bad data, 66, 69, 74, a firmware's 1..63, 71, 72, 130; anything else 70).
-
 //! The hypervisor experiment's file (`kind = "hypervisor"`, bench/hypervisor.toml), read
 //! into a typed [`HypervisorSpec`]: every key checked with its line and column.
 //!
