@@ -473,10 +473,7 @@ fn a_value_listed_twice_on_an_axis_is_65_at_its_line() {
             "load \"light\" is named twice",
         ),
     ] {
-        assert!(
-            hv.contains(from),
-            "bench/hypervisor.toml has no {from}"
-        );
+        assert!(hv.contains(from), "bench/hypervisor.toml has no {from}");
         let (d, f) = setup("exp-twice-hv", &hv.replacen(from, to, 1), &[]);
         let r = experiment(&f, &d.join("out"), &["--check"], &[]);
         assert_one_line_failure(&r, 65, &["exp.toml:", what], what);

@@ -25,13 +25,24 @@ fn the_hypervisor_section_is_its_tables_not_a_flattened_dump() {
     ]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     let html = std::fs::read_to_string(page.join("index.html")).unwrap();
-    let section = &html[html.find("<h3>hypervisor.json</h3>").expect("no hypervisor section")..];
+    let section = &html[html
+        .find("<h3>hypervisor.json</h3>")
+        .expect("no hypervisor section")..];
     assert!(section.contains("<td>rt policy</td>"), "no figures table");
-    let light = section.find("<tr><td>light</td><td>fair</td>").expect("no run by load");
-    let heavy = section.find("<tr><td>heavy</td><td>rt</td>").expect("no run by load");
+    let light = section
+        .find("<tr><td>light</td><td>fair</td>")
+        .expect("no run by load");
+    let heavy = section
+        .find("<tr><td>heavy</td><td>rt</td>")
+        .expect("no run by load");
     assert!(light < heavy, "loads not in the file's order");
     assert!(section.contains("Setup: "), "no setup line");
-    for flat in ["by_load.", "ratio_to_alone.", "setup.", "<th>figure</th><th>value</th>"] {
+    for flat in [
+        "by_load.",
+        "ratio_to_alone.",
+        "setup.",
+        "<th>figure</th><th>value</th>",
+    ] {
         assert!(!section.contains(flat), "a flattened dump: {flat}");
     }
 }

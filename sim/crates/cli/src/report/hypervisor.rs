@@ -112,7 +112,9 @@ fn by_load_table(s: &mut String, v: &Value, policies: &[&str]) {
     for (_, h) in FIGURES {
         let _ = write!(s, "<th>{}</th>", esc(h));
     }
-    s.push_str("<th>work units/s</th><th>CPU share</th><th>partition switches</th></tr></thead><tbody>\n");
+    s.push_str(
+        "<th>work units/s</th><th>CPU share</th><th>partition switches</th></tr></thead><tbody>\n",
+    );
     // The file's order of loads (`setup.loads`), else the map's.
     let mut order: Vec<&str> = v
         .pointer("/setup/loads")
@@ -151,12 +153,18 @@ fn setup_note(s: &mut String, v: &Value) {
     let Some(setup) = v.get("setup").and_then(Value::as_object) else {
         return;
     };
+    // Tables (the loads) are in the table above.
+    let table = |x: &Value| x.is_object() || x.get(0).is_some_and(Value::is_object);
     let items: Vec<String> = setup
         .iter()
-        .filter(|(_, x)| !x.is_object() && !(x.is_array() && x.get(0).is_some_and(Value::is_object)))
+        .filter(|(_, x)| !table(x))
         .map(|(k, x)| format!("{k} = {x}"))
         .collect();
-    let _ = writeln!(s, "<p class=\"note\">Setup: {}.</p>", esc(&items.join(", ")));
+    let _ = writeln!(
+        s,
+        "<p class=\"note\">Setup: {}.</p>",
+        esc(&items.join(", "))
+    );
 }
 
 #[cfg(test)]

@@ -116,9 +116,7 @@ mod tests {
         let Ok(text) = system_toml(&d, &["-DGP_WORDS=8".into()], Some(1000)) else {
             panic!("no system.toml");
         };
-        let t: toml::Table = text
-            .parse()
-            .unwrap();
+        let t: toml::Table = text.parse().unwrap();
         assert_eq!(t["kernel"]["tick_hz"].as_integer(), Some(1000));
         assert_eq!(t["kernel"]["scheduler"].as_str(), Some("prio"));
         let flags = t["build"]["cflags"].as_array().unwrap();

@@ -79,9 +79,12 @@ fn jobs(spec: &HypervisorSpec, work: &Path) -> Result<Vec<Job>, Failure> {
         0,
     )?];
     for load in &spec.loads {
-        let gp_toml =
-            images::system_toml(&spec.gp, &images::gp_cflags(load), Some(load.tick_hz))?;
-        prepare_app(&spec.gp, &work.join("apps").join(format!("gp-{}", load.name)), &gp_toml)?;
+        let gp_toml = images::system_toml(&spec.gp, &images::gp_cflags(load), Some(load.tick_hz))?;
+        prepare_app(
+            &spec.gp,
+            &work.join("apps").join(format!("gp-{}", load.name)),
+            &gp_toml,
+        )?;
     }
     for pol in &spec.policies {
         for load in &spec.loads {
@@ -117,8 +120,8 @@ pub fn run(spec: &HypervisorSpec, root: &Path, out: &Path, jobs: usize) -> Resul
     let results = engine.run(&list)?;
     let mut figures = Vec::new();
     for (j, r) in list.iter().zip(&results) {
-        let f = reduce::run_figures(&r.record, &r.console, u64::from(spec.rt_burst))
-            .map_err(|why| {
+        let f = reduce::run_figures(&r.record, &r.console, u64::from(spec.rt_burst)).map_err(
+            |why| {
                 let io = work.join("runs").join(&j.label).join("io.csv");
                 Failure::new(
                     code::DATA,
@@ -129,7 +132,8 @@ pub fn run(spec: &HypervisorSpec, root: &Path, out: &Path, jobs: usize) -> Resul
                         io.display()
                     ),
                 )
-            })?;
+            },
+        )?;
         println!("{}: {}: {f}", h.name, j.label);
         figures.push(f);
     }
@@ -139,7 +143,12 @@ pub fn run(spec: &HypervisorSpec, root: &Path, out: &Path, jobs: usize) -> Resul
 /// Combines the runs' figures (`figures[0]` alone, then each policy's loads in turn) into
 /// `OUT/NAME.json`, and checks the findings when asked.
 fn finish(spec: &HypervisorSpec, figures: &[Value], out: &Path) -> Result<u8, Failure> {
-    let fail = |why: String| Failure::new(code::DATA, format!("experiment {}: {why}", spec.header.name));
+    let fail = |why: String| {
+        Failure::new(
+            code::DATA,
+            format!("experiment {}: {why}", spec.header.name),
+        )
+    };
     let nl = spec.loads.len();
     let policies: Vec<(&str, Vec<(&str, Value)>)> = spec
         .policies

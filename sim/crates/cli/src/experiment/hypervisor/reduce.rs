@@ -96,9 +96,17 @@ fn switches_and_bursts(record: &[IoEvent], burst: u64) -> (Vec<i64>, Vec<(i64, i
     (switches, bursts)
 }
 
-/// The `hv: report` line's time and partition switches, and the general-purpose
-/// partition's (cpu_us, progress), when the console has them.
-fn hv_report(console: &str) -> Option<((u64, u64), Option<(u64, u64)>)> {
+/// What the hypervisor reports on the console at the end of a run.
+struct HvReport {
+    /// `hv: report policy=P time_us=T switches=S`: the run's time and partition switches.
+    time_us: u64,
+    partition_switches: u64,
+    /// `hv: partition gp STATE [status=N] cpu_us=C progress=U`: (C, U).
+    gp: Option<(u64, u64)>,
+}
+
+/// The hypervisor's report, when the console has one.
+fn hv_report(console: &str) -> Option<HvReport> {
     let num = |t: &str, key: &str| t.strip_prefix(key)?.parse::<u64>().ok();
     let report = console.lines().find_map(|l| {
         let t: Vec<&str> = l.split(' ').collect();
@@ -118,7 +126,11 @@ fn hv_report(console: &str) -> Option<((u64, u64), Option<(u64, u64)>)> {
         };
         Some((num(cpu, "cpu_us=")?, num(progress, "progress=")?))
     });
-    Some((report, gp))
+    Some(HvReport {
+        time_us: report.0,
+        partition_switches: report.1,
+        gp,
+    })
 }
 
 /// One run's figures (a JSON object) from its IO record (in time order) and console output;
@@ -160,7 +172,12 @@ pub fn run_figures(record: &[IoEvent], console: &str, burst: u64) -> Result<Valu
     out.insert("task_switches".into(), json!(switches.len()));
     out.insert("interrupts".into(), json!(busy.len()));
     out.insert("wake_ups".into(), json!(wake.len()));
-    if let Some(((time_us, partition_switches), gp)) = hv_report(console) {
+    if let Some(HvReport {
+        time_us,
+        partition_switches,
+        gp,
+    }) = hv_report(console)
+    {
         out.insert("time_us".into(), json!(time_us));
         out.insert("partition_switches".into(), json!(partition_switches));
         if let (Some((cpu_us, units)), true) = (gp, time_us > 0) {
@@ -170,10 +187,7 @@ pub fn run_figures(record: &[IoEvent], console: &str, burst: u64) -> Result<Valu
                 "gp_throughput".into(),
                 json!(round_to(units as f64 / (t / 1e6), 1)),
             );
-            out.insert(
-                "gp_cpu_share".into(),
-                json!(round_to(cpu_us as f64 / t, 4)),
-            );
+            out.insert("gp_cpu_share".into(), json!(round_to(cpu_us as f64 / t, 4)));
         }
     }
     Ok(Value::Object(out))
@@ -394,8 +408,14 @@ mod tests {
         };
         let alone = run(2.0, 0.0);
         let policies = [
-            ("fair", vec![("light", run(4.0, 10.0)), ("heavy", run(8.0, 20.0))]),
-            ("rt", vec![("light", run(3.0, 30.0)), ("heavy", run(2.0, 40.0))]),
+            (
+                "fair",
+                vec![("light", run(4.0, 10.0)), ("heavy", run(8.0, 20.0))],
+            ),
+            (
+                "rt",
+                vec![("light", run(3.0, 30.0)), ("heavy", run(2.0, 40.0))],
+            ),
         ];
         let r = combine(&alone, &policies, "heavy", json!({"kind": "hypervisor"})).unwrap();
         assert_eq!(r["fair"]["irq_latency_us"], 8.0);
@@ -412,7 +432,8 @@ mod tests {
 
     #[test]
     fn findings_name_each_one_that_does_not_hold() {
-        let alone = json!({"irq_latency_us": 1.0, "task_switch_us_p50": 1.0, "irq_latency_us_p50": 1.0});
+        let alone =
+            json!({"irq_latency_us": 1.0, "task_switch_us_p50": 1.0, "irq_latency_us_p50": 1.0});
         let fair = json!({"irq_latency_us": 500.0, "wake_latency_us": 5.0});
         let good = json!({"wake_latency_us": 5.0, "task_switch_us_p50": 1.5,
                           "irq_latency_us_p50": 1.9, "gp_throughput": 10.0});

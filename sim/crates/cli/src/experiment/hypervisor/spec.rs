@@ -101,176 +101,163 @@ pub struct HypervisorSpec {
     pub setup: serde_json::Value,
 }
 
-/// Reads the file `path` (its text in `src`): every key present and in range, the
-/// applications' directories there (`root` is the repository).
-pub fn read(src: &Doc, path: &Path, root: &Path) -> Result<HypervisorSpec, ConfigError> {
-    let raw: Raw = src.parse()?;
-    let header = BenchHeader::read(src, path, &raw.name)?;
-    let err =
-        |span: std::ops::Range<usize>, what: String, expected: &str| src.err(&span, what, expected);
-    let range = |v: &Spanned<i64>, key: &str, lo: i64, hi: i64| {
-        let n = *v.get_ref();
-        if (lo..=hi).contains(&n) {
-            Ok(())
-        } else {
-            Err(err(
-                v.span(),
-                format!("{key} = {n} is out of range"),
-                &format!("{lo}..={hi}"),
-            ))
-        }
-    };
-    for app in [&raw.rt, &raw.gp] {
-        // (an absolute path would replace the repository's in the join, and the runner's
-        // $root/PATH would not)
-        if Path::new(app.get_ref()).is_absolute()
-            || !root.join(app.get_ref()).join("system.toml").is_file()
-        {
-            return Err(err(
-                app.span(),
-                format!("no application at {:?}", app.get_ref()),
-                "a directory with system.toml, relative to the repository",
-            ));
-        }
+/// `v` if it is in `lo..=hi`; else `KEY = N is out of range` at `v`.
+fn range(src: &Doc, v: &Spanned<i64>, key: &str, lo: i64, hi: i64) -> Result<i64, ConfigError> {
+    let n = *v.get_ref();
+    if (lo..=hi).contains(&n) {
+        Ok(n)
+    } else {
+        Err(src.err(
+            &v.span(),
+            format!("{key} = {n} is out of range"),
+            format!("{lo}..={hi}"),
+        ))
     }
-    for (i, p) in raw.policies.get_ref().iter().enumerate() {
+}
+
+/// The applications' directories (absolute): each relative to the repository `root`, with a
+/// `system.toml` there.
+fn app_dir(src: &Doc, app: &Spanned<String>, root: &Path) -> Result<PathBuf, ConfigError> {
+    // (an absolute path would replace the repository's in the join)
+    if Path::new(app.get_ref()).is_absolute()
+        || !root.join(app.get_ref()).join("system.toml").is_file()
+    {
+        return Err(src.err(
+            &app.span(),
+            format!("no application at {:?}", app.get_ref()),
+            "a directory with system.toml, relative to the repository",
+        ));
+    }
+    Ok(root.join(app.get_ref()))
+}
+
+/// The policies: "fair" or "rt", each once, at least one.
+fn policies(src: &Doc, list: &Spanned<Vec<Spanned<String>>>) -> Result<Vec<String>, ConfigError> {
+    let mut out: Vec<String> = Vec::new();
+    for p in list.get_ref() {
         if !matches!(p.get_ref().as_str(), "fair" | "rt") {
-            return Err(err(
-                p.span(),
+            return Err(src.err(
+                &p.span(),
                 format!("unknown policy {:?}", p.get_ref()),
                 "\"fair\" or \"rt\"",
             ));
         }
         // One policy twice would be the same runs twice, into the same files.
-        if raw.policies.get_ref()[..i]
-            .iter()
-            .any(|q| q.get_ref() == p.get_ref())
-        {
-            return Err(err(
-                p.span(),
+        if out.contains(p.get_ref()) {
+            return Err(src.err(
+                &p.span(),
                 format!("policy {:?} is listed twice", p.get_ref()),
                 "each policy once",
             ));
         }
+        out.push(p.get_ref().clone());
     }
-    if raw.policies.get_ref().is_empty() {
-        return Err(err(
-            raw.policies.span(),
-            "no policy".into(),
-            "\"fair\", \"rt\" or both",
-        ));
+    if out.is_empty() {
+        return Err(src.err(&list.span(), "no policy", "\"fair\", \"rt\" or both"));
     }
-    // As hypervisor.toml: a turn shorter than a partition switch never lets a guest run.
-    let min_turn = sysdesc::hvdesc::MIN_TURN_US;
-    range(&raw.slice_us, "slice_us", min_turn, 1_000_000_000)?;
-    range(&raw.period_us, "period_us", min_turn, 1_000_000_000)?;
-    range(
-        &raw.rt_event_period_us,
-        "rt_event_period_us",
-        10,
-        1_000_000_000,
-    )?;
-    range(
-        &raw.rt_probe_period_us,
-        "rt_probe_period_us",
-        10,
-        1_000_000_000,
-    )?;
-    range(&raw.rt_bursts, "rt_bursts", 1, 100_000)?;
-    range(&raw.rt_burst, "rt_burst", 1, 100_000)?;
-    let share = *raw.min_share.get_ref();
-    if !(0.0..=0.9).contains(&share) {
-        return Err(err(
-            raw.min_share.span(),
-            format!("min_share = {share} is out of range"),
-            "a fraction of the CPU from 0 to 0.9",
-        ));
+    Ok(out)
+}
+
+/// The loads: at least one, each named once by a plain directory name, values in range.
+fn loads(src: &Doc, list: &Spanned<Vec<Spanned<RawLoad>>>) -> Result<Vec<Load>, ConfigError> {
+    if list.get_ref().is_empty() {
+        return Err(src.err(&list.span(), "no load", "at least one [[load]]"));
     }
-    if raw.load.get_ref().is_empty() {
-        return Err(err(
-            raw.load.span(),
-            "no load".into(),
-            "at least one [[load]]",
-        ));
-    }
-    let mut names = std::collections::HashSet::new();
-    for l in raw.load.get_ref() {
+    let mut out: Vec<Load> = Vec::new();
+    for l in list.get_ref() {
         let l = l.get_ref();
-        if !names.insert(l.name.get_ref().as_str()) {
-            return Err(err(
-                l.name.span(),
-                format!("load {:?} is named twice", l.name.get_ref()),
+        let name = l.name.get_ref();
+        if out.iter().any(|o| &o.name == name) {
+            return Err(src.err(
+                &l.name.span(),
+                format!("load {name:?} is named twice"),
                 "each [[load]] named once (it names the runs' directories)",
             ));
         }
-        if !is_dir_name(l.name.get_ref()) {
-            return Err(err(
-                l.name.span(),
-                format!(
-                    "load name {:?} is not usable as a file name",
-                    l.name.get_ref()
-                ),
+        if !is_dir_name(name) {
+            return Err(src.err(
+                &l.name.span(),
+                format!("load name {name:?} is not usable as a file name"),
                 "letters, digits, '-' and '_'",
             ));
         }
-        range(&l.tick_hz, "tick_hz", 1, 100_000)?;
-        range(&l.device_period_us, "device_period_us", 0, 1_000_000_000)?;
-        range(&l.words, "words", 1, 16_384)?;
+        out.push(Load {
+            name: name.clone(),
+            tick_hz: range(src, &l.tick_hz, "tick_hz", 1, 100_000)? as u32,
+            device_period_us: range(
+                src,
+                &l.device_period_us,
+                "device_period_us",
+                0,
+                1_000_000_000,
+            )? as u64,
+            words: range(src, &l.words, "words", 1, 16_384)? as u32,
+        });
     }
-    if let Some(h) = &raw.headline_load {
-        if !raw
-            .load
-            .get_ref()
-            .iter()
-            .any(|l| l.get_ref().name.get_ref() == h.get_ref())
-        {
-            return Err(err(
-                h.span(),
+    Ok(out)
+}
+
+/// Reads the file `path` (its text in `src`): every key present and in range, the
+/// applications' directories there (`root` is the repository).
+pub fn read(src: &Doc, path: &Path, root: &Path) -> Result<HypervisorSpec, ConfigError> {
+    let raw: Raw = src.parse()?;
+    let header = BenchHeader::read(src, path, &raw.name)?;
+    let rt = app_dir(src, &raw.rt, root)?;
+    let gp = app_dir(src, &raw.gp, root)?;
+    let policies = policies(src, &raw.policies)?;
+    // As hypervisor.toml: a turn shorter than a partition switch never lets a guest run.
+    let min_turn = sysdesc::hvdesc::MIN_TURN_US;
+    let slice_us = range(src, &raw.slice_us, "slice_us", min_turn, 1_000_000_000)? as u64;
+    let period_us = range(src, &raw.period_us, "period_us", min_turn, 1_000_000_000)? as u64;
+    let (key, hi) = ("rt_event_period_us", 1_000_000_000);
+    let rt_event_period_us = range(src, &raw.rt_event_period_us, key, 10, hi)? as u64;
+    let key = "rt_probe_period_us";
+    let rt_probe_period_us = range(src, &raw.rt_probe_period_us, key, 10, hi)? as u64;
+    let rt_bursts = range(src, &raw.rt_bursts, "rt_bursts", 1, 100_000)? as u32;
+    let rt_burst = range(src, &raw.rt_burst, "rt_burst", 1, 100_000)? as u32;
+    let min_share = *raw.min_share.get_ref();
+    if !(0.0..=0.9).contains(&min_share) {
+        return Err(src.err(
+            &raw.min_share.span(),
+            format!("min_share = {min_share} is out of range"),
+            "a fraction of the CPU from 0 to 0.9",
+        ));
+    }
+    let loads = loads(src, &raw.load)?;
+    let headline_load = match &raw.headline_load {
+        Some(h) if !loads.iter().any(|l| &l.name == h.get_ref()) => {
+            return Err(src.err(
+                &h.span(),
                 format!("headline_load names no load: {:?}", h.get_ref()),
                 "the name of a [[load]]",
             ));
         }
-    }
-    let findings = raw.expect.as_ref().is_some_and(|e| *e.findings.get_ref());
-    if findings && raw.policies.get_ref().len() < 2 {
-        let at = raw.expect.as_ref().map(|e| e.findings.span()).unwrap_or_default();
-        return Err(err(
-            at,
-            "findings = true compares the policies, but not both are run".into(),
+        Some(h) => h.get_ref().clone(),
+        None => loads[0].name.clone(),
+    };
+    let findings = raw.expect.as_ref().map(|e| &e.findings);
+    if let Some(f) = findings.filter(|f| *f.get_ref() && policies.len() < 2) {
+        return Err(src.err(
+            &f.span(),
+            "findings = true compares the policies, but not both are run",
             "policies = [\"fair\", \"rt\"] with findings = true",
         ));
     }
     Ok(HypervisorSpec {
         header,
-        rt: root.join(raw.rt.get_ref()),
-        gp: root.join(raw.gp.get_ref()),
-        policies: raw.policies.get_ref().iter().map(|p| p.get_ref().clone()).collect(),
-        slice_us: *raw.slice_us.get_ref() as u64,
-        period_us: *raw.period_us.get_ref() as u64,
-        min_share: share,
-        rt_event_period_us: *raw.rt_event_period_us.get_ref() as u64,
-        rt_probe_period_us: *raw.rt_probe_period_us.get_ref() as u64,
-        rt_bursts: *raw.rt_bursts.get_ref() as u32,
-        rt_burst: *raw.rt_burst.get_ref() as u32,
-        headline_load: match &raw.headline_load {
-            Some(h) => h.get_ref().clone(),
-            None => raw.load.get_ref()[0].get_ref().name.get_ref().clone(),
-        },
-        loads: raw
-            .load
-            .get_ref()
-            .iter()
-            .map(|l| {
-                let l = l.get_ref();
-                Load {
-                    name: l.name.get_ref().clone(),
-                    tick_hz: *l.tick_hz.get_ref() as u32,
-                    device_period_us: *l.device_period_us.get_ref() as u64,
-                    words: *l.words.get_ref() as u32,
-                }
-            })
-            .collect(),
-        findings,
+        rt,
+        gp,
+        policies,
+        slice_us,
+        period_us,
+        min_share,
+        rt_event_period_us,
+        rt_probe_period_us,
+        rt_bursts,
+        rt_burst,
+        headline_load,
+        loads,
+        findings: findings.is_some_and(|f| *f.get_ref()),
         setup: setup(src)?,
     })
 }
