@@ -12,10 +12,12 @@
 #                   + the SimBed workloads checked against a host model (tests/simbed)
 #                   + an experiment and its report end to end (tests/experiment)
 #                   + Thread-Metric's scenarios checked under each scheduler
+#                     (tests/bench/threadmetric-quick.toml)
 #   make bench      testbed speed: out/bench/testbed.json; kernel figures
 #                   (bench/kernel/run.sh): out/bench/kernel.json; observers' cost
 #                   (bench/observe/run.sh): out/bench/observe.json; Thread-Metric
-#                   (bench/threadmetric/run.sh): out/bench/threadmetric.json; Rhealstone
+#                   (./ubik experiment bench/threadmetric.toml): out/bench/threadmetric.json;
+#                   Rhealstone
 #                   by GPIO edges (bench/rhealstone/run.sh): out/bench/rhealstone.json;
 #                   MiBench-like OS overhead (bench/overhead/run.sh): out/bench/overhead.json;
 #                   the hypervisor experiment (bench/hypervisor.toml): out/bench/hypervisor.json
@@ -99,7 +101,7 @@ test: sim firmware
 	$(STRICT_C) tests/simbed/run.sh
 	$(STRICT_C) tests/experiment/run.sh
 	$(PYTHON) tests/bench/test_parsers.py
-	$(STRICT_C) bench/threadmetric/run.sh --check
+	$(STRICT_C) $(UBIK) experiment tests/bench/threadmetric-quick.toml -o $(BUILD)/bench-quick
 	$(STRICT_C) bench/rhealstone/run.sh --check
 	$(STRICT_C) bench/overhead/run.sh --check
 	$(STRICT_C) $(UBIK) experiment tests/bench/hypervisor-quick.toml -o $(BUILD)/bench-quick
@@ -114,7 +116,7 @@ bench: sim $(FW_BUILD)/compute.elf $(FW_BUILD)/idle.elf
 	bench/kernel/run.sh -o $(OUT)/bench/kernel.json
 	bench/rtm/run.sh -o $(OUT)/bench/rtm.json
 	bench/observe/run.sh $(FW_BUILD)/compute.elf $(OUT)/bench/observe.json
-	bench/threadmetric/run.sh -o $(OUT)/bench/threadmetric.json
+	$(UBIK) experiment bench/threadmetric.toml -o $(OUT)/bench
 	bench/rhealstone/run.sh -o $(OUT)/bench/rhealstone.json
 	bench/overhead/run.sh -o $(OUT)/bench/overhead.json
 	$(UBIK) experiment bench/hypervisor.toml -o $(OUT)/bench

@@ -8,7 +8,7 @@ use super::header::Header;
 use super::simbed::Variant;
 use super::steps::{io_fail, ubik_exe};
 use super::sweep::Experiment;
-use super::{app, check, dpm, hypervisor, simbed, sweep};
+use super::{app, check, dpm, hypervisor, simbed, sweep, threadmetric};
 use crate::Failure;
 use confread::{quoted_list, ConfigError, Doc};
 use dpm::DpmVariant;
@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 use toml::Spanned;
 
 /// The experiment kinds `kind` takes, in the order of [`Kind::ALL`].
-pub const KINDS: [&str; 4] = ["simbed", "dpm", "app", "hypervisor"];
+pub const KINDS: [&str; 5] = ["simbed", "dpm", "app", "hypervisor", "threadmetric"];
 
 /// An experiment's kind (`kind` in its file; SimBed without the key).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -26,11 +26,18 @@ pub enum Kind {
     Dpm,
     App,
     Hypervisor,
+    Threadmetric,
 }
 
 impl Kind {
     /// Every kind, in the order of [`KINDS`].
-    pub const ALL: [Kind; 4] = [Kind::Simbed, Kind::Dpm, Kind::App, Kind::Hypervisor];
+    pub const ALL: [Kind; 5] = [
+        Kind::Simbed,
+        Kind::Dpm,
+        Kind::App,
+        Kind::Hypervisor,
+        Kind::Threadmetric,
+    ];
 
     /// Its name in the file.
     pub fn name(self) -> &'static str {
@@ -74,6 +81,7 @@ pub enum Spec {
     Dpm(Experiment<DpmVariant>),
     App(app::AppExperiment),
     Hypervisor(hypervisor::HypervisorSpec),
+    Threadmetric(threadmetric::ThreadMetric),
 }
 
 impl Spec {
@@ -85,23 +93,27 @@ impl Spec {
             Kind::Dpm => Spec::Dpm(sweep::read(src, path, root)?),
             Kind::App => Spec::App(app::parse(src, path, root)?),
             Kind::Hypervisor => Spec::Hypervisor(hypervisor::read(src, path, root)?),
+            Kind::Threadmetric => Spec::Threadmetric(threadmetric::parse(src, path)?),
         })
     }
 
-    /// The header, for the kinds that have one (the hypervisor experiment has none).
+    /// The header, for the kinds that have one (the hypervisor experiment has none; the
+    /// benchmark kinds have the benchmark header, bench_header.rs).
     pub fn header(&self) -> Option<&Header> {
         match self {
             Spec::Simbed(e) => Some(&e.header),
             Spec::Dpm(e) => Some(&e.header),
             Spec::App(e) => Some(&e.header),
-            Spec::Hypervisor(_) => None,
+            Spec::Hypervisor(_) | Spec::Threadmetric(_) => None,
         }
     }
 
-    /// The output directory: `-o DIR` or `out/NAME`; a benchmark's (the hypervisor
-    /// experiment's) default is `out/bench`, where it writes `NAME.json` (`make bench`'s file).
+    /// The output directory: `-o DIR` or `out/NAME`; a benchmark kind's (the hypervisor
+    /// experiment's too) is `-o DIR` or `out/bench`, where it writes `NAME.json` (`make
+    /// bench`'s file).
     pub fn output(&self, given: Option<PathBuf>) -> PathBuf {
         match (self, self.header()) {
+            (Spec::Threadmetric(t), _) => t.header.output(given),
             (Spec::Hypervisor(e), _) => e.header.output(given),
             (_, Some(h)) => h.output(given),
             (_, None) => given.unwrap_or_else(|| PathBuf::from("out")),
@@ -125,6 +137,7 @@ impl Spec {
             }
             Spec::App(e) => app::check(e, out),
             Spec::Hypervisor(e) => Ok(hypervisor::check(e, out)),
+            Spec::Threadmetric(t) => threadmetric::check(t, out),
         }
     }
 
@@ -146,6 +159,7 @@ impl Spec {
                 app::run(e, root, &exe, out, jobs)
             }
             Spec::Hypervisor(e) => hypervisor::run(e, root, out, jobs),
+            Spec::Threadmetric(t) => threadmetric::run(t, root, out, jobs),
         }
     }
 }

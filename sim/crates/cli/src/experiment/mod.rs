@@ -31,23 +31,21 @@
 //! files, byte for byte.
 
 mod app;
-#[allow(dead_code)] // until the benchmark kinds use all of it
 mod bench_header;
 mod check;
 mod dpm;
 mod fields;
 mod header;
 mod hypervisor;
-#[allow(dead_code)] // until the benchmark kinds use all of it
 mod jobs;
 mod kind;
 mod measure;
 mod plot;
-#[allow(dead_code)] // until the benchmark kinds use all of it
 mod select;
 mod simbed;
 mod steps;
 mod sweep;
+mod threadmetric;
 
 use crate::{code, Failure};
 use clap::Args;
