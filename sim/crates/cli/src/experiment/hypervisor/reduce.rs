@@ -391,6 +391,50 @@ mod tests {
         assert_eq!(f["gp_cpu_share"], 0.6);
     }
 
+    /// The first 4 ms of a real run's IO record (rt policy, medium load; its falling edges
+    /// left out) and its console output, as `ubik run --io` wrote them.
+    fn real_run() -> (Vec<IoEvent>, &'static str) {
+        let csv = include_str!("../../../tests/data/hv-rt-medium-4ms.io.csv");
+        let record = csv
+            .lines()
+            .skip(1)
+            .map(|l| {
+                let f: Vec<&str> = l.split(',').collect();
+                let cycle: u64 = f[0].parse().unwrap();
+                let kind = match f[2] {
+                    "stimulus" => IoKind::Stimulus,
+                    "gpio" => IoKind::Gpio,
+                    other => panic!("kind {other}"),
+                };
+                let e = IoEvent {
+                    cycle,
+                    time_fs: u128::from(cycle) * 10_000_000, // 100 MHz
+                    kind,
+                    port: f[3].parse().unwrap(),
+                    value: f[4].parse().unwrap(),
+                };
+                assert_eq!(e.time_s().to_string(), f[1], "the record's clock");
+                e
+            })
+            .collect();
+        let console = include_str!("../../../tests/data/hv-rt-medium.console.txt");
+        (record, console)
+    }
+
+    #[test]
+    fn a_real_record_gives_the_figures_the_python_reduction_gave() {
+        // The figures bench/hypervisor/hv_json.py (the reduction this one replaced) computed
+        // from the same files: three whole bursts and a cut one, an even count of wake-ups.
+        let (record, console) = real_run();
+        let f = run_figures(&record, console, 200).unwrap();
+        let python = json!({"task_switch_us": 2.93, "task_switch_us_p50": 0.87,
+            "irq_latency_us": 1.15, "irq_latency_us_p50": 1.14, "wake_latency_us": 7.71,
+            "wake_latency_us_p50": 6.885, "task_switches": 1596, "interrupts": 7,
+            "wake_ups": 16, "time_us": 152039, "partition_switches": 1433, "gp_units": 390,
+            "gp_throughput": 2565.1, "gp_cpu_share": 0.5973});
+        assert_eq!(f, python);
+    }
+
     #[test]
     fn a_record_without_the_pins_is_an_error() {
         let e = run_figures(&[stim(1.0, 4)], "", 1).unwrap_err();
