@@ -4,7 +4,7 @@
 
 use super::spec::{HypervisorSpec, Load};
 use crate::{code, Failure};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// The application's `system.toml` (in `app`) with `[build] cflags` set to `cflags` (its own
 /// `[build]` replaced) and, when given, `[kernel] tick_hz`.
@@ -58,29 +58,6 @@ pub fn hypervisor_toml(spec: &HypervisorSpec, policy: &str, load: &str) -> Strin
          [partition.gp]\napp = \"../../apps/gp-{load}\"\nlines = [5]\n",
         spec.header.name, spec.slice_us, spec.period_us, spec.min_share
     )
-}
-
-/// The application's sources (its `.c`, `.h` and `.S` files), in name order.
-pub fn sources(app: &Path) -> Result<Vec<PathBuf>, Failure> {
-    let entries = std::fs::read_dir(app).map_err(|e| {
-        Failure::new(
-            code::NO_INPUT,
-            format!("cannot read {}: {e}", app.display()),
-        )
-    })?;
-    let mut files: Vec<PathBuf> = entries
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| {
-            p.is_file()
-                && matches!(
-                    p.extension().and_then(|x| x.to_str()),
-                    Some("c" | "h" | "S")
-                )
-        })
-        .collect();
-    files.sort();
-    Ok(files)
 }
 
 /// A run's machine: 16 PMP entries, the real-time events on line 3, its probes on line 4

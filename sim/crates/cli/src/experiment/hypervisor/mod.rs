@@ -7,11 +7,13 @@
 //!
 //! Writes `OUT/NAME.json` (`-o OUT`, default `out/bench`; NAME: `name`, default the file's
 //! stem, so that `make bench` writes `out/bench/hypervisor.json`) and keeps its material in
-//! `OUT/NAME/`: each image's directory (`alone/`, `POLICY-LOAD/` with `rt/`, `gp/`,
-//! `hypervisor.toml`, `machine.toml`, `build.log`) and each run's files (`runs/LABEL/`:
-//! `console.txt`, `io.csv`, `stats.json`, `figures.json`). With `[expect] findings = true`
-//! it checks the study's findings and exits 1 when one does not hold. A failed build or run
-//! is one line naming it and the file with its details, with the contract's exit code.
+//! `OUT/NAME/` (the job engine's layout, jobs/): `build/LABEL/` per image (LABEL `alone` or
+//! `POLICY-LOAD`: the application's sources or the image's `hypervisor.toml`, `build.log`),
+//! `apps/` (the guests' applications, `rt` and one `gp-LOAD` per load), `machines/LABEL.toml`
+//! and `runs/LABEL/` (`console.txt`, `io.csv`, `stats.json`). It prints each run's figures
+//! (`NAME: LABEL: {...}`). With `[expect] findings = true` it checks the study's findings and
+//! exits 1 when one does not hold. A failed build or run is one line naming it and the file
+//! with its details, with the contract's exit code.
 //!
 //! One concern per file: `spec.rs` reads the file, `images.rs` writes what is built and run,
 //! `reduce.rs` turns the records into the figures.
@@ -20,7 +22,8 @@ mod images;
 mod reduce;
 mod spec;
 
-use super::jobs::{prepare_app, BuildWith, Engine, Job, MachineSrc, RunOpts, Source};
+use super::jobs::{prepare_app, sources, write_if_changed};
+use super::jobs::{BuildWith, Engine, Job, MachineSrc, RunOpts, Source};
 use super::steps::io_fail;
 use crate::{code, Failure};
 use serde_json::Value;
@@ -69,7 +72,7 @@ fn jobs(spec: &HypervisorSpec, work: &Path) -> Result<Vec<Job>, Failure> {
             },
         })
     };
-    let rt_files = images::sources(&spec.rt)?;
+    let rt_files = sources(&spec.rt)?;
     let mut out = vec![job(
         "alone".into(),
         BuildWith::Ubik {
@@ -104,10 +107,7 @@ fn jobs(spec: &HypervisorSpec, work: &Path) -> Result<Vec<Job>, Failure> {
 
 /// Writes `text` to `p` unless it holds it already (so that nothing is rebuilt for nothing).
 fn write(p: &Path, text: &str) -> Result<(), Failure> {
-    if std::fs::read(p).ok().as_deref() == Some(text.as_bytes()) {
-        return Ok(());
-    }
-    std::fs::write(p, text).map_err(|e| io_fail("a generated file", p, e))
+    write_if_changed(p, text.as_bytes()).map_err(|e| io_fail("a generated file", p, e))
 }
 
 /// Builds, runs and measures every image into `out` and writes `OUT/NAME.json` (`jobs` runs

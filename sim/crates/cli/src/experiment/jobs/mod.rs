@@ -46,7 +46,7 @@
 mod build;
 mod run;
 
-pub(super) use build::{build_app, prepare_app};
+pub(super) use build::{build_app, prepare_app, sources, write_if_changed};
 pub(super) use run::{load_image, sorted_record, write_run_files};
 
 use super::steps::{stop_on_ctrl_c, ubik_exe, worker_pool};
