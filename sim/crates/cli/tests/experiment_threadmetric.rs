@@ -92,3 +92,19 @@ fn a_failing_external_build_is_one_line_naming_the_job_and_its_log() {
     assert!(last.contains("tm/build/freertos-basic/build.log"), "{last}");
     assert!(!r.stderr.contains("panicked"), "{}", r.stderr);
 }
+
+#[test]
+fn a_file_that_selects_no_image_is_65() {
+    // No scheduler has both properties, and FreeRTOS's rows need a checkout.
+    let (d, f) = file(
+        "tm-none",
+        "{ with = [\"deadlines\", \"unique_priorities\"] }",
+    );
+    let r = experiment(&f, &d.join("out"), &["--check"], None);
+    assert_one_line_failure(
+        &r,
+        65,
+        &["experiment tm: nothing to measure", "FREERTOS_KERNEL_PATH"],
+        "no image",
+    );
+}

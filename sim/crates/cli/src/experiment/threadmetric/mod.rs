@@ -159,12 +159,23 @@ fn figures(tm: &ThreadMetric, freertos: bool) -> Vec<Figure> {
     out
 }
 
-/// Checks what can be checked without building (the output directory, the cross
-/// compiler); what the experiment will do, for `--check`'s line.
+/// Checks what can be checked without building (that there is an image to measure, the
+/// output directory, the cross compiler); what the experiment will do, for `--check`'s line.
 pub fn check(tm: &ThreadMetric, out: &Path) -> Result<String, Failure> {
+    let n = figures(tm, freertos_on()).len();
+    if n == 0 {
+        return Err(Failure::new(
+            crate::code::DATA,
+            format!(
+                "experiment {}: nothing to measure: no scenario applies to any scheduler, no \
+                 [nos] row, and no [freertos] row (or {FREERTOS_ENV} is not set); expected at \
+                 least one image",
+                tm.header.name
+            ),
+        ));
+    }
     check_output_dir(out)?;
     crate::build::cross_compiler()?;
-    let n = figures(tm, freertos_on()).len();
     Ok(format!("{n} images -> {}", tm.header.json(out).display()))
 }
 
