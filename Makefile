@@ -21,7 +21,7 @@
 #                   Rhealstone
 #                   by GPIO edges (bench/rhealstone/run.sh): out/bench/rhealstone.json;
 #                   MiBench-like OS overhead (bench/overhead/run.sh): out/bench/overhead.json;
-#                   the hypervisor experiment (bench/hypervisor/run.sh): out/bench/hypervisor.json
+#                   the hypervisor experiment (bench/hypervisor.toml): out/bench/hypervisor.json
 #   make results    rerun the experiments docs/results.md shows and regenerate its tables
 #                   (scripts/results-tables.sh; about 10 minutes on 2 cores)
 #   make format     rewrite the C sources as .clang-format says (scripts/format.sh)
@@ -109,7 +109,7 @@ test: sim firmware
 	$(STRICT_C) $(UBIK) experiment tests/bench/threadmetric-quick.toml -o $(BUILD)/bench-quick
 	$(STRICT_C) bench/rhealstone/run.sh --check
 	$(STRICT_C) bench/overhead/run.sh --check
-	$(STRICT_C) bench/hypervisor/run.sh --check
+	$(STRICT_C) $(UBIK) experiment tests/bench/hypervisor-quick.toml -o $(BUILD)/bench-quick
 
 bench: sim $(FW_BUILD)/compute.elf $(FW_BUILD)/idle.elf
 	@scripts/setup.sh --rtl
@@ -125,7 +125,7 @@ bench: sim $(FW_BUILD)/compute.elf $(FW_BUILD)/idle.elf
 	$(UBIK) experiment bench/threadmetric.toml -o $(OUT)/bench
 	bench/rhealstone/run.sh -o $(OUT)/bench/rhealstone.json
 	bench/overhead/run.sh -o $(OUT)/bench/overhead.json
-	bench/hypervisor/run.sh -o $(OUT)/bench/hypervisor.json
+	$(UBIK) experiment bench/hypervisor.toml -o $(OUT)/bench
 
 clean:
 	rm -rf $(BUILD) $(OUT)

@@ -460,7 +460,7 @@ fn a_value_listed_twice_on_an_axis_is_65_at_its_line() {
         assert_one_line_failure(&r, 65, &[&format!("exp.toml:{at}"), what], lines);
     }
     // The hypervisor experiment: a policy twice, a load name twice.
-    let hv = std::fs::read_to_string(repo_root().join("experiments/hypervisor.toml")).unwrap();
+    let hv = std::fs::read_to_string(repo_root().join("bench/hypervisor.toml")).unwrap();
     for (from, to, what) in [
         (
             "policies = [\"fair\", \"rt\"]",
@@ -473,14 +473,25 @@ fn a_value_listed_twice_on_an_axis_is_65_at_its_line() {
             "load \"light\" is named twice",
         ),
     ] {
-        assert!(
-            hv.contains(from),
-            "experiments/hypervisor.toml has no {from}"
-        );
+        assert!(hv.contains(from), "bench/hypervisor.toml has no {from}");
         let (d, f) = setup("exp-twice-hv", &hv.replacen(from, to, 1), &[]);
         let r = experiment(&f, &d.join("out"), &["--check"], &[]);
         assert_one_line_failure(&r, 65, &["exp.toml:", what], what);
     }
+    // Its findings compare the policies: a file that runs one of them cannot check them.
+    let one = format!(
+        "{}\n[expect]\nfindings = true\n",
+        hv.replacen("policies = [\"fair\", \"rt\"]", "policies = [\"rt\"]", 1)
+    );
+    let line = one.lines().count();
+    let (d, f) = setup("exp-findings-hv", &one, &[]);
+    let r = experiment(&f, &d.join("out"), &["--check"], &[]);
+    assert_one_line_failure(
+        &r,
+        65,
+        &[&format!("exp.toml:{line}:12:"), "not both are run"],
+        "findings with one policy",
+    );
 }
 
 #[test]

@@ -95,7 +95,7 @@ pub enum Spec {
     Simbed(Experiment<Variant>),
     Dpm(Experiment<DpmVariant>),
     App(app::AppExperiment),
-    Hypervisor(hypervisor::HypervisorExperiment),
+    Hypervisor(hypervisor::HypervisorSpec),
     Threadmetric(threadmetric::ThreadMetric),
     Kernel(kernel::KernelBench),
     Ipc(ipc::IpcBench),
@@ -110,7 +110,7 @@ impl Spec {
             Kind::Simbed => Spec::Simbed(sweep::read(src, path, root)?),
             Kind::Dpm => Spec::Dpm(sweep::read(src, path, root)?),
             Kind::App => Spec::App(app::parse(src, path, root)?),
-            Kind::Hypervisor => Spec::Hypervisor(hypervisor::check(src, root)?),
+            Kind::Hypervisor => Spec::Hypervisor(hypervisor::read(src, path, root)?),
             Kind::Threadmetric => Spec::Threadmetric(threadmetric::parse(src, path)?),
             Kind::Kernel => Spec::Kernel(kernel::parse(src, path, root)?),
             Kind::Ipc => Spec::Ipc(ipc::parse(src, path, root)?),
@@ -133,20 +133,18 @@ impl Spec {
         }
     }
 
-    /// The output directory: `-o DIR` or `out/NAME`; the hypervisor experiment's is
-    /// `DIR/bench` (default `out/bench`), so that it is `make bench`'s file; a benchmark
-    /// kind's is `-o DIR` or `out/bench`.
+    /// The output directory: `-o DIR` or `out/NAME`; a benchmark kind's (the hypervisor
+    /// experiment's too) is `-o DIR` or `out/bench`, where it writes `NAME.json` (`make
+    /// bench`'s file).
     pub fn output(&self, given: Option<PathBuf>) -> PathBuf {
-        match self {
-            Spec::Threadmetric(t) => return t.header.output(given),
-            Spec::Kernel(k) => return k.header.output(given),
-            Spec::Ipc(b) => return b.header.output(given),
-            Spec::Rtm(b) => return b.header.output(given),
-            _ => {}
-        }
-        match self.header() {
-            Some(h) => h.output(given),
-            None => given.unwrap_or_else(|| PathBuf::from("out")).join("bench"),
+        match (self, self.header()) {
+            (Spec::Threadmetric(t), _) => t.header.output(given),
+            (Spec::Hypervisor(e), _) => e.header.output(given),
+            (Spec::Kernel(k), _) => k.header.output(given),
+            (Spec::Ipc(b), _) => b.header.output(given),
+            (Spec::Rtm(b), _) => b.header.output(given),
+            (_, Some(h)) => h.output(given),
+            (_, None) => given.unwrap_or_else(|| PathBuf::from("out")),
         }
     }
 
@@ -166,7 +164,7 @@ impl Spec {
                 Ok(plan(e.variants.len(), e.header.seeds.len()))
             }
             Spec::App(e) => app::check(e, out),
-            Spec::Hypervisor(_) => Ok(format!("-> {}", out.join("hypervisor.json").display())),
+            Spec::Hypervisor(e) => Ok(hypervisor::check(e, out)),
             Spec::Threadmetric(t) => threadmetric::check(t, out),
             Spec::Kernel(k) => kernel::check(k, out),
             Spec::Ipc(b) => ipc::check(b, out),
@@ -175,9 +173,9 @@ impl Spec {
     }
 
     /// Builds, runs and measures every variant into `out` and writes the data, figures and
-    /// tables (`jobs` runs at a time); the experiment's exit code. `file` is the experiment
-    /// file (the hypervisor experiment's runner reads it).
-    pub fn run(&self, file: &Path, root: &Path, out: &Path, jobs: usize) -> Result<u8, Failure> {
+    /// tables (`jobs` runs at a time); the experiment's exit code. (`_file`, the experiment
+    /// file, is read already.)
+    pub fn run(&self, _file: &Path, root: &Path, out: &Path, jobs: usize) -> Result<u8, Failure> {
         match self {
             Spec::Simbed(e) => {
                 let (exe, quiet) = start(out)?;
@@ -191,7 +189,7 @@ impl Spec {
                 let (exe, _) = start(out)?;
                 app::run(e, root, &exe, out, jobs)
             }
-            Spec::Hypervisor(_) => hypervisor::run(file, root, out),
+            Spec::Hypervisor(e) => hypervisor::run(e, root, out, jobs),
             Spec::Threadmetric(t) => threadmetric::run(t, root, out, jobs),
             Spec::Kernel(k) => kernel::run(k, root, out, jobs),
             Spec::Ipc(b) => ipc::run(b, root, out, jobs),

@@ -15,7 +15,7 @@
 //!
 //! The file's `kind` is read once (kind.rs) into the typed spec of its kind ([`kind::Spec`],
 //! the one interface every kind answers to): simbed/ (the default) and dpm/ share the file
-//! format of sweep.rs, app/ and hypervisor.rs have their own; every kind but the hypervisor's
+//! format of sweep.rs, app/ and hypervisor/ have their own; every kind but the hypervisor's
 //! has the header of header.rs (name, run length, seeds); fields.rs has the located readers
 //! they share. Each kind's directory holds its variants, its measurement and its tables.
 //!

@@ -8,7 +8,7 @@
 //! for anything else), and one line naming the variant or run and the file that holds the
 //! details (`build.log`, `console.txt`).
 
-pub(super) use super::jobs::{build_app, exit_code_of, prepare_app};
+pub(super) use super::jobs::{build_app, prepare_app};
 use super::jobs::{load_image, sorted_record, write_run_files};
 use crate::run::{outcome_status, simulate, Observe, Simulation};
 use crate::run_stats::Stats;

@@ -196,12 +196,11 @@ fn bench_section(h: &mut String, benches: &[Bench]) {
                 );
             }
             _ => {
-                if b.name == "hypervisor.json" {
-                    if let Some(t) = super::hypervisor::html_table(&b.value) {
-                        h.push_str(&t);
-                    }
-                }
-                h.push_str(&json_table(&b.value));
+                // The hypervisor experiment's section is its tables, not the generic one.
+                let hv = (b.name == "hypervisor.json")
+                    .then(|| super::hypervisor::html_table(&b.value))
+                    .flatten();
+                h.push_str(&hv.unwrap_or_else(|| json_table(&b.value)));
             }
         }
     }

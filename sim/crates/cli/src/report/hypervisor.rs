@@ -1,7 +1,8 @@
-//! `ubik report`'s table of the hypervisor experiment (`bench/hypervisor.json`, written by
-//! bench/hypervisor/run.sh; docs/hypervisor.md): Ubik alone, under each policy and its ratio
-//! to alone, beside seed paper 004's FreeRTOS alone and beside Linux. The file's other keys
-//! (by load, setup) stay in the generic table below it.
+//! `ubik report`'s section of the hypervisor experiment (`bench/hypervisor.json`, written by
+//! `ubik experiment bench/hypervisor.toml`; docs/hypervisor.md): Ubik alone, under each policy
+//! and its ratio to alone, beside seed paper 004's FreeRTOS alone and beside Linux; then each
+//! run by load and policy (`by_load`) and the experiment's settings (`setup`) in one line. A
+//! file without the figures gets the generic table instead.
 
 use super::html::esc;
 use serde_json::Value;
@@ -97,7 +98,73 @@ pub fn html_table(v: &Value) -> Option<String> {
         }
     }
     s.push_str("</tbody></table>\n");
+    by_load_table(&mut s, v, &policies);
+    setup_note(&mut s, v);
     Some(s)
+}
+
+/// Each run's figures, a row per (load, policy), the loads in the experiment file's order.
+fn by_load_table(s: &mut String, v: &Value, policies: &[&str]) {
+    let Some(loads) = v.get("by_load").and_then(Value::as_object) else {
+        return;
+    };
+    s.push_str("<table><thead><tr><th>load</th><th>policy</th>");
+    for (_, h) in FIGURES {
+        let _ = write!(s, "<th>{}</th>", esc(h));
+    }
+    s.push_str(
+        "<th>work units/s</th><th>CPU share</th><th>partition switches</th></tr></thead><tbody>\n",
+    );
+    // The file's order of loads (`setup.loads`), else the map's.
+    let mut order: Vec<&str> = v
+        .pointer("/setup/loads")
+        .and_then(Value::as_array)
+        .map(|ls| ls.iter().filter_map(|l| l.get("name")?.as_str()).collect())
+        .unwrap_or_default();
+    order.retain(|l| loads.contains_key(*l));
+    if order.len() != loads.len() {
+        order = loads.keys().map(String::as_str).collect();
+    }
+    for load in order {
+        let runs = &loads[load];
+        for p in policies {
+            let Some(r) = runs.get(*p) else { continue };
+            let _ = write!(s, "<tr><td>{}</td><td>{}</td>", esc(load), esc(p));
+            for (k, _) in FIGURES {
+                let _ = write!(s, "<td>{}</td>", us(r.get(k)));
+            }
+            let num = |k: &str, f: &dyn Fn(f64) -> String| {
+                r.get(k).and_then(Value::as_f64).map_or_else(String::new, f)
+            };
+            let _ = writeln!(
+                s,
+                "<td>{}</td><td>{}</td><td>{}</td></tr>",
+                num("gp_throughput", &|x| format!("{x:.0}")),
+                num("gp_cpu_share", &|x| format!("{:.1} %", 100.0 * x)),
+                num("partition_switches", &|x| format!("{x:.0}")),
+            );
+        }
+    }
+    s.push_str("</tbody></table>\n");
+}
+
+/// The experiment's settings (`setup`'s plain values) in one line.
+fn setup_note(s: &mut String, v: &Value) {
+    let Some(setup) = v.get("setup").and_then(Value::as_object) else {
+        return;
+    };
+    // Tables (the loads) are in the table above.
+    let table = |x: &Value| x.is_object() || x.get(0).is_some_and(Value::is_object);
+    let items: Vec<String> = setup
+        .iter()
+        .filter(|(_, x)| !table(x))
+        .map(|(k, x)| format!("{k} = {x}"))
+        .collect();
+    let _ = writeln!(
+        s,
+        "<p class=\"note\">Setup: {}.</p>",
+        esc(&items.join(", "))
+    );
 }
 
 #[cfg(test)]
@@ -116,7 +183,12 @@ mod tests {
                 "gp_throughput": {"fair": 2275.2, "rt": 2571.7}, "gp_cpu_share": {"fair": 0.48, "rt": 0.6},
                 "ratio_to_alone": {"rt": {"task_switch_us": 1.96, "irq_latency_us_p50": 1.97}},
                 "paper": {"alone": {"task_switch_us": 3.5, "irq_latency_us": 3.0},
-                          "hypervisor": {"task_switch_us": 4000.0, "irq_latency_us": 150.0}}}"#,
+                          "hypervisor": {"task_switch_us": 4000.0, "irq_latency_us": 150.0}},
+                "by_load": {"heavy": {"fair": {"task_switch_us": 10174.57, "gp_throughput": 241.1,
+                                               "gp_cpu_share": 0.4823, "partition_switches": 634},
+                                      "rt": {"task_switch_us": 11.14}}},
+                "setup": {"kind": "hypervisor", "policies": ["fair", "rt"], "rt_bursts": 150,
+                          "loads": [{"name": "heavy"}]}}"#,
         )
         .unwrap();
         let t = html_table(&v).unwrap();
@@ -129,6 +201,11 @@ mod tests {
         assert!(
             t.contains("<td>paper: FreeRTOS beside Linux</td><td>4000</td><td></td><td>150</td>")
         );
+        // Each run by load and policy, and the settings in one line, not a flattened dump.
+        assert!(t.contains("<tr><td>heavy</td><td>fair</td><td></td><td>10175</td>"));
+        assert!(t.contains("<td>241</td><td>48.2 %</td><td>634</td></tr>"));
+        assert!(t.contains("<tr><td>heavy</td><td>rt</td><td></td><td>11.14</td>"));
+        assert!(t.contains("Setup: kind = &quot;hypervisor&quot;, policies = [&quot;fair&quot;,&quot;rt&quot;], rt_bursts = 150."), "{t}");
     }
 
     #[test]

@@ -69,13 +69,9 @@ pub(in crate::experiment) fn stage(
     Ok(())
 }
 
-/// Copies the workload's sources (the `.c`, `.h` and `.S` files of `app`) into `dir` and
-/// writes `system_toml` there.
-pub(in crate::experiment) fn prepare_app(
-    app: &Path,
-    dir: &Path,
-    system_toml: &str,
-) -> Result<(), Failure> {
+/// The sources of the application directory `app` (its `.c`, `.h` and `.S` files), in name
+/// order.
+pub(in crate::experiment) fn sources(app: &Path) -> Result<Vec<PathBuf>, Failure> {
     let entries = std::fs::read_dir(app).map_err(|e| {
         Failure::new(
             code::NO_INPUT,
@@ -88,7 +84,17 @@ pub(in crate::experiment) fn prepare_app(
         .filter(|p| is_source(p) && p.is_file())
         .collect();
     files.sort();
-    stage(dir, &files, &[])?;
+    Ok(files)
+}
+
+/// Copies the workload's sources (the `.c`, `.h` and `.S` files of `app`) into `dir` and
+/// writes `system_toml` there.
+pub(in crate::experiment) fn prepare_app(
+    app: &Path,
+    dir: &Path,
+    system_toml: &str,
+) -> Result<(), Failure> {
+    stage(dir, &sources(app)?, &[])?;
     let st = dir.join("system.toml");
     write_if_changed(&st, system_toml.as_bytes()).map_err(|e| io_fail("system.toml", &st, e))
 }

@@ -20,7 +20,9 @@
 //!   exactly its `files` (copied under their own names) and its `generated` files (name,
 //!   text); it is built with `ubik build` and the job's `system.toml` text
 //!   ([`BuildWith::Ubik`]), or by an external command ([`BuildWith::Command`]: `PROGRAM
-//!   ARGS... DIR DIR/build/app.elf` with extra environment, e.g. `bench/freertos/build.sh`).
+//!   ARGS... DIR DIR/build/app.elf` with extra environment, e.g. `bench/freertos/build.sh`),
+//!   or as a hypervisor image with the job's `hypervisor.toml` text ([`BuildWith::Hypervisor`]:
+//!   `DIR/build/hv.elf`; the guests' application directories are the kind's to write).
 //!   Jobs whose sources are equal are built once, in the directory of the first of them. The
 //!   builds go one after another (each uses every core itself); their messages are kept in
 //!   `build.log` beside them.
@@ -44,7 +46,7 @@
 mod build;
 mod run;
 
-pub(super) use build::{build_app, exit_code_of, prepare_app};
+pub(super) use build::{build_app, prepare_app, sources, write_if_changed};
 pub(super) use run::{load_image, sorted_record, write_run_files};
 
 use super::steps::{stop_on_ctrl_c, ubik_exe, worker_pool};
@@ -87,6 +89,10 @@ pub enum BuildWith {
         args: Vec<String>,
         env: Vec<(String, String)>,
     },
+    /// A hypervisor image: `ubik build DIR` with this text as `DIR/hypervisor.toml`
+    /// (docs/hypervisor.md; its partitions' `app` directories are relative to DIR), into
+    /// `DIR/build/hv.elf`.
+    Hypervisor { hypervisor_toml: String },
 }
 
 /// The machine a job runs on.
@@ -264,6 +270,13 @@ impl Engine {
             }
             BuildWith::Command { program, args, env } => {
                 build::command_build((program, args, env), &self.root, &dir, &self.name, &what)
+            }
+            BuildWith::Hypervisor { hypervisor_toml } => {
+                let ht = dir.join("hypervisor.toml");
+                build::write_if_changed(&ht, hypervisor_toml.as_bytes())
+                    .map_err(|e| super::steps::io_fail("hypervisor.toml", &ht, e))?;
+                build::ubik_build(&self.exe, &self.root, &dir, &self.name, &what)?;
+                Ok(dir.join("build").join("hv.elf"))
             }
         }
     }
