@@ -8,7 +8,7 @@ use super::header::Header;
 use super::simbed::Variant;
 use super::steps::{io_fail, ubik_exe};
 use super::sweep::Experiment;
-use super::{app, check, dpm, hypervisor, simbed, sweep};
+use super::{app, check, dpm, hypervisor, overhead, simbed, sweep};
 use crate::Failure;
 use confread::{quoted_list, ConfigError, Doc};
 use dpm::DpmVariant;
@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 use toml::Spanned;
 
 /// The experiment kinds `kind` takes, in the order of [`Kind::ALL`].
-pub const KINDS: [&str; 4] = ["simbed", "dpm", "app", "hypervisor"];
+pub const KINDS: [&str; 5] = ["simbed", "dpm", "app", "hypervisor", "overhead"];
 
 /// An experiment's kind (`kind` in its file; SimBed without the key).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -26,11 +26,18 @@ pub enum Kind {
     Dpm,
     App,
     Hypervisor,
+    Overhead,
 }
 
 impl Kind {
     /// Every kind, in the order of [`KINDS`].
-    pub const ALL: [Kind; 4] = [Kind::Simbed, Kind::Dpm, Kind::App, Kind::Hypervisor];
+    pub const ALL: [Kind; 5] = [
+        Kind::Simbed,
+        Kind::Dpm,
+        Kind::App,
+        Kind::Hypervisor,
+        Kind::Overhead,
+    ];
 
     /// Its name in the file.
     pub fn name(self) -> &'static str {
@@ -74,6 +81,7 @@ pub enum Spec {
     Dpm(Experiment<DpmVariant>),
     App(app::AppExperiment),
     Hypervisor(hypervisor::HypervisorExperiment),
+    Overhead(overhead::Overhead),
 }
 
 impl Spec {
@@ -85,6 +93,7 @@ impl Spec {
             Kind::Dpm => Spec::Dpm(sweep::read(src, path, root)?),
             Kind::App => Spec::App(app::parse(src, path, root)?),
             Kind::Hypervisor => Spec::Hypervisor(hypervisor::check(src, root)?),
+            Kind::Overhead => Spec::Overhead(overhead::parse(src, path)?),
         })
     }
 
@@ -94,16 +103,21 @@ impl Spec {
             Spec::Simbed(e) => Some(&e.header),
             Spec::Dpm(e) => Some(&e.header),
             Spec::App(e) => Some(&e.header),
-            Spec::Hypervisor(_) => None,
+            Spec::Hypervisor(_) | Spec::Overhead(_) => None,
         }
     }
 
     /// The output directory: `-o DIR` or `out/NAME`; the hypervisor experiment's is
-    /// `DIR/bench` (default `out/bench`), so that it is `make bench`'s file.
+    /// `DIR/bench` (default `out/bench`), so that it is `make bench`'s file; a benchmark's is
+    /// `-o DIR` or `out/bench` (it writes `DIR/NAME.json`).
     pub fn output(&self, given: Option<PathBuf>) -> PathBuf {
-        match self.header() {
-            Some(h) => h.output(given),
-            None => given.unwrap_or_else(|| PathBuf::from("out")).join("bench"),
+        match self {
+            Spec::Hypervisor(_) => given.unwrap_or_else(|| PathBuf::from("out")).join("bench"),
+            Spec::Overhead(_) => given.unwrap_or_else(|| PathBuf::from("out").join("bench")),
+            _ => match self.header() {
+                Some(h) => h.output(given),
+                None => given.unwrap_or_else(|| PathBuf::from("out")).join("bench"),
+            },
         }
     }
 
@@ -124,6 +138,7 @@ impl Spec {
             }
             Spec::App(e) => app::check(e, out),
             Spec::Hypervisor(_) => Ok(format!("-> {}", out.join("hypervisor.json").display())),
+            Spec::Overhead(e) => Ok(overhead::check(e, out)),
         }
     }
 
@@ -145,6 +160,10 @@ impl Spec {
                 app::run(e, root, &exe, out, jobs)
             }
             Spec::Hypervisor(_) => hypervisor::run(file, root, out),
+            Spec::Overhead(e) => {
+                let (exe, _) = start(out)?;
+                overhead::run(e, root, &exe, out, jobs)
+            }
         }
     }
 }
