@@ -35,6 +35,7 @@ mod imagejob;
 mod osrow;
 mod overhead;
 mod kind;
+mod measure;
 mod plot;
 mod simbed;
 mod steps;
