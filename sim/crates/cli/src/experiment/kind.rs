@@ -8,7 +8,9 @@ use super::header::Header;
 use super::simbed::Variant;
 use super::steps::{io_fail, ubik_exe};
 use super::sweep::Experiment;
-use super::{app, check, dpm, hypervisor, overhead, simbed, sweep};
+use super::{
+    app, check, dpm, hypervisor, observers, overhead, rhealstone, simbed, sweep, testbed,
+};
 use crate::Failure;
 use confread::{quoted_list, ConfigError, Doc};
 use dpm::DpmVariant;
@@ -17,7 +19,16 @@ use std::path::{Path, PathBuf};
 use toml::Spanned;
 
 /// The experiment kinds `kind` takes, in the order of [`Kind::ALL`].
-pub const KINDS: [&str; 5] = ["simbed", "dpm", "app", "hypervisor", "overhead"];
+pub const KINDS: [&str; 8] = [
+    "simbed",
+    "dpm",
+    "app",
+    "hypervisor",
+    "overhead",
+    "rhealstone",
+    "testbed",
+    "observe",
+];
 
 /// An experiment's kind (`kind` in its file; SimBed without the key).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -27,16 +38,22 @@ pub enum Kind {
     App,
     Hypervisor,
     Overhead,
+    Rhealstone,
+    Testbed,
+    Observe,
 }
 
 impl Kind {
     /// Every kind, in the order of [`KINDS`].
-    pub const ALL: [Kind; 5] = [
+    pub const ALL: [Kind; 8] = [
         Kind::Simbed,
         Kind::Dpm,
         Kind::App,
         Kind::Hypervisor,
         Kind::Overhead,
+        Kind::Rhealstone,
+        Kind::Testbed,
+        Kind::Observe,
     ];
 
     /// Its name in the file.
@@ -82,6 +99,9 @@ pub enum Spec {
     App(app::AppExperiment),
     Hypervisor(hypervisor::HypervisorExperiment),
     Overhead(overhead::Overhead),
+    Rhealstone(rhealstone::Rhealstone),
+    Testbed(testbed::Testbed),
+    Observe(observers::ObserveCost),
 }
 
 impl Spec {
@@ -94,6 +114,9 @@ impl Spec {
             Kind::App => Spec::App(app::parse(src, path, root)?),
             Kind::Hypervisor => Spec::Hypervisor(hypervisor::check(src, root)?),
             Kind::Overhead => Spec::Overhead(overhead::parse(src, path)?),
+            Kind::Rhealstone => Spec::Rhealstone(rhealstone::parse(src, path)?),
+            Kind::Testbed => Spec::Testbed(testbed::parse(src, path, root)?),
+            Kind::Observe => Spec::Observe(observers::parse(src, path, root)?),
         })
     }
 
@@ -103,7 +126,11 @@ impl Spec {
             Spec::Simbed(e) => Some(&e.header),
             Spec::Dpm(e) => Some(&e.header),
             Spec::App(e) => Some(&e.header),
-            Spec::Hypervisor(_) | Spec::Overhead(_) => None,
+            Spec::Hypervisor(_)
+            | Spec::Overhead(_)
+            | Spec::Rhealstone(_)
+            | Spec::Testbed(_)
+            | Spec::Observe(_) => None,
         }
     }
 
@@ -113,7 +140,9 @@ impl Spec {
     pub fn output(&self, given: Option<PathBuf>) -> PathBuf {
         match self {
             Spec::Hypervisor(_) => given.unwrap_or_else(|| PathBuf::from("out")).join("bench"),
-            Spec::Overhead(_) => given.unwrap_or_else(|| PathBuf::from("out").join("bench")),
+            Spec::Overhead(_) | Spec::Rhealstone(_) | Spec::Testbed(_) | Spec::Observe(_) => {
+                given.unwrap_or_else(|| PathBuf::from("out").join("bench"))
+            }
             _ => match self.header() {
                 Some(h) => h.output(given),
                 None => given.unwrap_or_else(|| PathBuf::from("out")).join("bench"),
@@ -139,6 +168,9 @@ impl Spec {
             Spec::App(e) => app::check(e, out),
             Spec::Hypervisor(_) => Ok(format!("-> {}", out.join("hypervisor.json").display())),
             Spec::Overhead(e) => Ok(overhead::check(e, out)),
+            Spec::Rhealstone(e) => Ok(rhealstone::check(e, out)),
+            Spec::Testbed(e) => Ok(format!("2 runs -> {}", out.join(format!("{}.json", e.name)).display())),
+            Spec::Observe(e) => Ok(format!("{} runs -> {}", 3 * e.rounds, out.join(format!("{}.json", e.name)).display())),
         }
     }
 
@@ -164,6 +196,12 @@ impl Spec {
                 let (exe, _) = start(out)?;
                 overhead::run(e, root, &exe, out, jobs)
             }
+            Spec::Rhealstone(e) => {
+                let (exe, _) = start(out)?;
+                rhealstone::run(e, root, &exe, out, jobs)
+            }
+            Spec::Testbed(e) => testbed::run(e, out),
+            Spec::Observe(e) => observers::run(e, out),
         }
     }
 }

@@ -33,13 +33,16 @@ mod header;
 mod hypervisor;
 mod imagejob;
 mod osrow;
-mod overhead;
 mod kind;
 mod measure;
+mod observers;
+mod overhead;
 mod plot;
+mod rhealstone;
 mod simbed;
 mod steps;
 mod sweep;
+mod testbed;
 
 use crate::{code, Failure};
 use clap::Args;

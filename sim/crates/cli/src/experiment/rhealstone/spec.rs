@@ -3,12 +3,12 @@
 //! sources, the two edges and the agreement the cross-check asks for. Errors name the file,
 //! line and column (exit 65; 66 for a source that cannot be read).
 
-use crate::experiment::bench::{bench_name, read_sources, rows_of, OsRow, RawRow};
+use crate::experiment::header::read_name;
 use crate::experiment::measure::edges::EventSel;
-use crate::experiment::select::{read_schedulers, RawSchedulers};
-use confread::{ConfigError, Doc};
+use crate::experiment::osrow::{read_sources, OsRow, RawOsRow};
+use confread::{quoted_list, ConfigError, Doc};
 use serde::Deserialize;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use toml::Spanned;
 
 #[derive(Deserialize)]
@@ -22,6 +22,7 @@ struct Raw {
     start: Option<Spanned<String>>,
     end: Option<Spanned<String>>,
     agreement: Option<Spanned<f64>>,
+    sources: Option<Spanned<Vec<Spanned<String>>>>,
     figure: Option<Spanned<Vec<RawFigure>>>,
     row: Option<Spanned<Vec<RawRow>>>,
 }
@@ -34,6 +35,24 @@ struct RawFigure {
     schedulers: Option<RawSchedulers>,
 }
 
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawSchedulers {
+    with: Option<Vec<Spanned<String>>>,
+    without: Option<Vec<Spanned<String>>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawRow {
+    name: Spanned<String>,
+    os: Spanned<String>,
+    tick_hz: Option<Spanned<i64>>,
+    build: Option<Spanned<String>>,
+    sources: Option<Spanned<Vec<Spanned<String>>>>,
+    figures: Option<Vec<Spanned<String>>>,
+}
+
 /// One of the firmware's figures.
 #[derive(Clone, Debug)]
 pub struct FigureSpec {
@@ -42,6 +61,13 @@ pub struct FigureSpec {
     pub number: u32,
     /// The Ubik schedulers it applies to (by the policy table's properties).
     pub schedulers: Vec<&'static str>,
+}
+
+/// A row and the figures it measures (indices into `figures`).
+#[derive(Debug)]
+pub struct Row {
+    pub os: OsRow,
+    pub figures: Vec<usize>,
 }
 
 /// A Rhealstone experiment.
@@ -56,7 +82,7 @@ pub struct Rhealstone {
     /// The share of samples whose `mcycle` minus the edges must be one constant.
     pub agreement: f64,
     pub figures: Vec<FigureSpec>,
-    pub rows: Vec<OsRow>,
+    pub rows: Vec<Row>,
 }
 
 /// The error for a key the file must have.
@@ -64,13 +90,31 @@ fn missing(src: &Doc, key: &str, expected: &str) -> ConfigError {
     src.err(&(0..0), format!("no `{key}`"), expected)
 }
 
+/// The schedulers whose policies have every property of `with` and none of `without`.
+fn read_schedulers(src: &Doc, raw: Option<&RawSchedulers>) -> Result<Vec<&'static str>, ConfigError> {
+    let props = sysdesc::Policy::PROPERTIES;
+    let mut want: Vec<(&str, bool)> = Vec::new();
+    if let Some(r) = raw {
+        for (list, value) in [(&r.with, true), (&r.without, false)] {
+            for p in list.iter().flatten() {
+                if !props.contains(&p.get_ref().as_str()) {
+                    return Err(src.err(&p.span(), format!("property {:?} is not a scheduler property", p.get_ref()), format!("one of {}", quoted_list(&props))));
+                }
+                want.push((props.iter().find(|x| **x == p.get_ref()).copied().unwrap_or(""), value));
+            }
+        }
+    }
+    Ok(sysdesc::POLICIES
+        .iter()
+        .filter(|pol| want.iter().all(|&(p, v)| pol.property(p) == Some(v)))
+        .map(|pol| pol.name)
+        .collect())
+}
+
 fn read_figures(src: &Doc, raw: Option<Spanned<Vec<RawFigure>>>) -> Result<Vec<FigureSpec>, ConfigError> {
     let Some(list) = raw else {
         return Err(missing(src, "[[figure]]", "[[figure]] tables: name = \"task_switch\", number = 1 (RH_FIGURE), schedulers = { with = [...], without = [...] }"));
     };
-    if list.get_ref().is_empty() {
-        return Err(src.err(&list.span(), "no figures", "at least one [[figure]]"));
-    }
     let mut out: Vec<FigureSpec> = Vec::new();
     for f in list.into_inner() {
         let name = f.name.get_ref();
@@ -93,6 +137,36 @@ fn read_figures(src: &Doc, raw: Option<Spanned<Vec<RawFigure>>>) -> Result<Vec<F
     Ok(out)
 }
 
+fn read_rows(src: &Doc, dir: &Path, raw: Option<Spanned<Vec<RawRow>>>, sources: &[PathBuf], figures: &[FigureSpec]) -> Result<Vec<Row>, ConfigError> {
+    let Some(list) = raw else {
+        return Err(missing(src, "[[row]]", "[[row]] tables: name, os, figures"));
+    };
+    let mut rows: Vec<Row> = Vec::new();
+    for r in list.into_inner() {
+        let taken: Vec<OsRow> = rows.iter().map(|r| r.os.clone()).collect();
+        let os = OsRow::read(src, dir, RawOsRow { name: &r.name, os: &r.os, tick_hz: &r.tick_hz, build: &r.build, sources: &r.sources }, &taken, sources)?;
+        let figs = match &r.figures {
+            None => (0..figures.len()).collect(),
+            Some(list) => {
+                let mut v = Vec::new();
+                for f in list {
+                    match figures.iter().position(|x| &x.name == f.get_ref()) {
+                        Some(i) if !v.contains(&i) => v.push(i),
+                        Some(_) => return Err(src.err(&f.span(), format!("figure {:?} is listed twice", f.get_ref()), "each figure once")),
+                        None => {
+                            let names: Vec<&str> = figures.iter().map(|x| x.name.as_str()).collect();
+                            return Err(src.err(&f.span(), format!("figure {:?} is not one of the file's [[figure]]s", f.get_ref()), format!("one of {}", quoted_list(&names))));
+                        }
+                    }
+                }
+                v
+            }
+        };
+        rows.push(Row { os, figures: figs });
+    }
+    Ok(rows)
+}
+
 fn read_edge(src: &Doc, v: &Option<Spanned<String>>, key: &str) -> Result<EventSel, ConfigError> {
     match v {
         Some(s) => EventSel::read(src, s),
@@ -103,7 +177,8 @@ fn read_edge(src: &Doc, v: &Option<Spanned<String>>, key: &str) -> Result<EventS
 /// Reads the experiment file `path` (its text in `src`).
 pub fn parse(src: &Doc, path: &Path) -> Result<Rhealstone, ConfigError> {
     let raw: Raw = src.parse()?;
-    let name = bench_name(src, path, &raw.name)?;
+    let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+    let name = read_name(src, path, &raw.name)?;
     let samples = match &raw.samples {
         Some(s) => src.int_from_to(s, "samples", 1, 100_000)? as u32,
         None => return Err(missing(src, "samples", "samples = N (samples per figure, RH_SAMPLES)")),
@@ -115,24 +190,15 @@ pub fn parse(src: &Doc, path: &Path) -> Result<Rhealstone, ConfigError> {
     let start = read_edge(src, &raw.start, "start")?;
     let end = read_edge(src, &raw.end, "end")?;
     let agreement = match &raw.agreement {
-        Some(a) if (0.0..=1.0).contains(a.get_ref()) && *a.get_ref() > 0.0 => *a.get_ref(),
+        Some(a) if *a.get_ref() > 0.0 && *a.get_ref() <= 1.0 => *a.get_ref(),
         Some(a) => return Err(src.err(&a.span(), format!("agreement = {} is out of range", a.get_ref()), "a share above 0 and at most 1 (0.9: nine samples in ten)")),
-        None => return Err(missing(src, "agreement", "agreement = 0.9 (the share of samples whose mcycle - edges is one constant)")),
+        None => return Err(missing(src, "agreement", "agreement = 0.9 (the share of samples whose mcycle - edges must be one constant)")),
+    };
+    let sources = match &raw.sources {
+        Some(s) => read_sources(src, &dir, s)?,
+        None => Vec::new(),
     };
     let figures = read_figures(src, raw.figure)?;
-    let names: Vec<&str> = figures.iter().map(|f| f.name.as_str()).collect();
-    let rows = rows_of(src, raw.row, &names)?;
-    for r in &rows {
-        read_sources(src, r)?;
-    }
-    Ok(Rhealstone {
-        name,
-        samples,
-        max_cycles,
-        start,
-        end,
-        agreement,
-        figures,
-        rows,
-    })
+    let rows = read_rows(src, &dir, raw.row, &sources, &figures)?;
+    Ok(Rhealstone { name, samples, max_cycles, start, end, agreement, figures, rows })
 }
