@@ -8,9 +8,7 @@ use super::header::Header;
 use super::simbed::Variant;
 use super::steps::{io_fail, ubik_exe};
 use super::sweep::Experiment;
-use super::{
-    app, check, dpm, hypervisor, observers, overhead, rhealstone, simbed, sweep, testbed,
-};
+use super::{app, check, dpm, hypervisor, observers, overhead, rhealstone, simbed, sweep, testbed};
 use crate::Failure;
 use confread::{quoted_list, ConfigError, Doc};
 use dpm::DpmVariant;
@@ -140,9 +138,10 @@ impl Spec {
     pub fn output(&self, given: Option<PathBuf>) -> PathBuf {
         match self {
             Spec::Hypervisor(_) => given.unwrap_or_else(|| PathBuf::from("out")).join("bench"),
-            Spec::Overhead(_) | Spec::Rhealstone(_) | Spec::Testbed(_) | Spec::Observe(_) => {
-                given.unwrap_or_else(|| PathBuf::from("out").join("bench"))
-            }
+            Spec::Overhead(e) => e.header.output(given),
+            Spec::Rhealstone(e) => e.header.output(given),
+            Spec::Testbed(e) => e.header.output(given),
+            Spec::Observe(e) => e.header.output(given),
             _ => match self.header() {
                 Some(h) => h.output(given),
                 None => given.unwrap_or_else(|| PathBuf::from("out")).join("bench"),
@@ -169,8 +168,12 @@ impl Spec {
             Spec::Hypervisor(_) => Ok(format!("-> {}", out.join("hypervisor.json").display())),
             Spec::Overhead(e) => Ok(overhead::check(e, out)),
             Spec::Rhealstone(e) => Ok(rhealstone::check(e, out)),
-            Spec::Testbed(e) => Ok(format!("2 runs -> {}", out.join(format!("{}.json", e.name)).display())),
-            Spec::Observe(e) => Ok(format!("{} runs -> {}", 3 * e.rounds, out.join(format!("{}.json", e.name)).display())),
+            Spec::Testbed(e) => Ok(format!("2 runs -> {}", e.header.json(out).display())),
+            Spec::Observe(e) => Ok(format!(
+                "{} runs -> {}",
+                3 * e.rounds,
+                e.header.json(out).display()
+            )),
         }
     }
 
@@ -192,14 +195,8 @@ impl Spec {
                 app::run(e, root, &exe, out, jobs)
             }
             Spec::Hypervisor(_) => hypervisor::run(file, root, out),
-            Spec::Overhead(e) => {
-                let (exe, _) = start(out)?;
-                overhead::run(e, root, &exe, out, jobs)
-            }
-            Spec::Rhealstone(e) => {
-                let (exe, _) = start(out)?;
-                rhealstone::run(e, root, &exe, out, jobs)
-            }
+            Spec::Overhead(e) => overhead::run(e, root, out, jobs),
+            Spec::Rhealstone(e) => rhealstone::run(e, root, out, jobs),
             Spec::Testbed(e) => testbed::run(e, out),
             Spec::Observe(e) => observers::run(e, out),
         }

@@ -19,6 +19,11 @@
 //! has the header of header.rs (name, run length, seeds); fields.rs has the located readers
 //! they share. Each kind's directory holds its variants, its measurement and its tables.
 //!
+//! The benchmark kinds share the job engine (jobs/: many firmware images built once each and
+//! run in parallel, their consoles and records returned), the benchmark header
+//! (bench_header.rs: `NAME.json` and `NAME/` in `out/bench`) and the choice of schedulers by
+//! the policy table's properties (select.rs).
+//!
 //! Every input is checked before anything is built (check.rs; `--check` stops there); a build
 //! or a run that fails ends the experiment with its exit code and one line (steps.rs).
 //!
@@ -26,19 +31,24 @@
 //! files, byte for byte.
 
 mod app;
+#[allow(dead_code)] // until the benchmark kinds use all of it
+mod bench_header;
 mod check;
 mod dpm;
 mod fields;
 mod header;
 mod hypervisor;
-mod imagejob;
-mod osrow;
+#[allow(dead_code)] // until the benchmark kinds use all of it
+mod jobs;
 mod kind;
 mod measure;
 mod observers;
+mod osrow;
 mod overhead;
 mod plot;
 mod rhealstone;
+#[allow(dead_code)] // until the benchmark kinds use all of it
+mod select;
 mod simbed;
 mod steps;
 mod sweep;

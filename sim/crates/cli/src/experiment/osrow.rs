@@ -20,6 +20,7 @@
 //! keys (`[kernel] scheduler`, `tick_hz`; `os = "nos"`).
 
 use super::fields::input_file_at;
+use super::jobs::BuildWith;
 use confread::{quoted_list, ConfigError, Doc};
 use std::path::{Path, PathBuf};
 use toml::Spanned;
@@ -97,22 +98,46 @@ impl OsRow {
         };
         let ubik = matches!(os, Os::Ubik { .. });
         if let (Some(t), false) = (raw.tick_hz, ubik) {
-            return Err(src.err(&t.span(), "tick_hz is for os = \"ubik\" only", "no tick_hz in this row"));
+            return Err(src.err(
+                &t.span(),
+                "tick_hz is for os = \"ubik\" only",
+                "no tick_hz in this row",
+            ));
         }
         if let (Some(b), false) = (raw.build, matches!(os, Os::FreeRtos { .. })) {
-            return Err(src.err(&b.span(), "build is for os = \"freertos\" only", "no build in this row (ubik build builds it)"));
+            return Err(src.err(
+                &b.span(),
+                "build is for os = \"freertos\" only",
+                "no build in this row (ubik build builds it)",
+            ));
         }
         let name = raw.name.get_ref();
         let plain = name.replace("{scheduler}", "");
-        if plain.is_empty() || !plain.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
-            return Err(src.err(&raw.name.span(), format!("row name {name:?} is not a plain name"), "letters, digits, '-' and '_' (and {scheduler} for os = \"ubik\")"));
+        if plain.is_empty()
+            || !plain
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+        {
+            return Err(src.err(
+                &raw.name.span(),
+                format!("row name {name:?} is not a plain name"),
+                "letters, digits, '-' and '_' (and {scheduler} for os = \"ubik\")",
+            ));
         }
         if ubik != name.contains("{scheduler}") {
-            let expected = if ubik { "a name with {scheduler} (one row per scheduler), e.g. \"ubik-{scheduler}\"" } else { "a name without {scheduler} (it is for os = \"ubik\")" };
+            let expected = if ubik {
+                "a name with {scheduler} (one row per scheduler), e.g. \"ubik-{scheduler}\""
+            } else {
+                "a name without {scheduler} (it is for os = \"ubik\")"
+            };
             return Err(src.err(&raw.name.span(), format!("row name {name:?}"), expected));
         }
         if taken.iter().any(|r| &r.name == name) {
-            return Err(src.err(&raw.name.span(), format!("row {name:?} is listed twice"), "each row once"));
+            return Err(src.err(
+                &raw.name.span(),
+                format!("row {name:?} is listed twice"),
+                "each row once",
+            ));
         }
         let sources = match raw.sources {
             Some(s) => read_sources(src, dir, s)?,
@@ -138,8 +163,23 @@ impl OsRow {
         self.name.replace("{scheduler}", sched.unwrap_or(""))
     }
 
+    /// How the row's image is built: `ubik build` with a `system.toml` made of its keys
+    /// (Ubik with scheduler `sched`, NOS), or its external command (FreeRTOS).
+    pub fn build_with(&self, sched: Option<&str>) -> BuildWith {
+        match &self.os {
+            Os::FreeRtos { build } => BuildWith::Command {
+                program: build.clone(),
+                args: Vec::new(),
+                env: Vec::new(),
+            },
+            _ => BuildWith::Ubik {
+                system_toml: self.system_toml(sched).unwrap_or_default(),
+            },
+        }
+    }
+
     /// The `system.toml` of a Ubik or NOS image (None for FreeRTOS).
-    pub fn system_toml(&self, sched: Option<&str>) -> Option<String> {
+    fn system_toml(&self, sched: Option<&str>) -> Option<String> {
         match &self.os {
             Os::Ubik { tick_hz } => {
                 let mut t = format!("[kernel]\nscheduler = \"{}\"\n", sched.unwrap_or("prio"));
@@ -179,7 +219,9 @@ pub fn read_sources(
 /// The FreeRTOS checkout the FreeRTOS rows need (`FREERTOS_KERNEL_PATH`), or None: the rows
 /// are then left out, with a line that says how to get them.
 pub fn freertos_checkout() -> Option<String> {
-    std::env::var("FREERTOS_KERNEL_PATH").ok().filter(|p| !p.is_empty())
+    std::env::var("FREERTOS_KERNEL_PATH")
+        .ok()
+        .filter(|p| !p.is_empty())
 }
 
 /// The line printed when FreeRTOS rows are left out.

@@ -1,22 +1,23 @@
-//! The steps of an experiment: preparing a variant's application directory, `ubik build` (a
-//! child process of this executable), and a run on the testbed (in this process, its
-//! measurements returned as typed values) -- and how a step's failure becomes the
-//! experiment's: its exit code passed on (65 bad data, 66 cannot read, 69 no compiler, 74
-//! cannot write, a firmware's own 1..63, 71 machine fault, 72 a run that does not stop, 130
-//! interrupted; 70 for anything else), and one line naming the variant or run and the file
-//! that holds the details (`build.log`, `console.txt`).
+//! The steps of an experiment: preparing a variant's application directory and `ubik build`
+//! (a child process of this executable; both in jobs/build.rs, the job engine's build step,
+//! and re-exported here), building a sweep's variants in turn, and a run on the testbed (in
+//! this process, its measurements returned as typed values; loading and the run's files are
+//! the job engine's, jobs/run.rs) -- and how a step's failure becomes the experiment's: its
+//! exit code passed on (65 bad data, 66 cannot read, 69 no compiler, 74 cannot write, a
+//! firmware's own 1..63, 71 machine fault, 72 a run that does not stop, 130 interrupted; 70
+//! for anything else), and one line naming the variant or run and the file that holds the
+//! details (`build.log`, `console.txt`).
 
+pub(super) use super::jobs::{build_app, exit_code_of, prepare_app};
+use super::jobs::{load_image, sorted_record, write_run_files};
 use crate::run::{outcome_status, simulate, Observe, Simulation};
-use crate::run_stats::{write_io_csv, write_stats, Stats};
+use crate::run_stats::Stats;
 use crate::{code, Failure};
-use machine::config::{MachineConfig, RAM_BASE};
-use machine::elf::load_elf_file;
+use machine::config::MachineConfig;
 use machine::record::IoEvent;
 use std::cell::RefCell;
 use std::io::Write;
-use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
-use std::process::{Command, ExitStatus};
 use std::rc::Rc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -26,120 +27,6 @@ pub(super) fn io_fail(what: &str, p: &Path, e: impl std::fmt::Display) -> Failur
         code::IO_ERROR,
         format!("cannot write {what} {}: {e}", p.display()),
     )
-}
-
-fn write_if_changed(p: &Path, text: &[u8]) -> std::io::Result<()> {
-    if std::fs::read(p).ok().as_deref() == Some(text) {
-        return Ok(());
-    }
-    std::fs::write(p, text)
-}
-
-/// Copies the workload's sources into `dir` and writes `system_toml` there.
-pub(super) fn prepare_app(app: &Path, dir: &Path, system_toml: &str) -> Result<(), Failure> {
-    std::fs::create_dir_all(dir).map_err(|e| io_fail("the build directory", dir, e))?;
-    let entries = std::fs::read_dir(app).map_err(|e| {
-        Failure::new(
-            code::NO_INPUT,
-            format!("cannot read {}: {e}", app.display()),
-        )
-    })?;
-    for e in entries.flatten() {
-        let p = e.path();
-        let keep = matches!(
-            p.extension().and_then(|x| x.to_str()),
-            Some("c" | "h" | "S")
-        );
-        if keep && p.is_file() {
-            let text = std::fs::read(&p).map_err(|e| {
-                Failure::new(code::NO_INPUT, format!("cannot read {}: {e}", p.display()))
-            })?;
-            let to = dir.join(e.file_name());
-            write_if_changed(&to, &text).map_err(|e| io_fail("a source", &to, e))?;
-        }
-    }
-    let st = dir.join("system.toml");
-    write_if_changed(&st, system_toml.as_bytes()).map_err(|e| io_fail("system.toml", &st, e))
-}
-
-/// The exit codes of a child `ubik` that the experiment passes on as its own (besides a
-/// firmware's 1..63).
-const PASSED_ON: [u8; 7] = [
-    code::DATA,
-    code::NO_INPUT,
-    code::UNAVAILABLE,
-    code::MACHINE_FAULT,
-    code::MAX_CYCLES,
-    code::IO_ERROR,
-    code::INTERRUPTED,
-];
-
-/// The experiment's exit code for a child `ubik` (or the hypervisor experiment's runner)
-/// that failed with `status`.
-pub(super) fn exit_code_of(status: ExitStatus) -> u8 {
-    match status.code() {
-        Some(c) if (1..=63).contains(&c) || PASSED_ON.iter().any(|&p| i32::from(p) == c) => c as u8,
-        // 64: the experiment called `ubik` wrongly; 70, anything else: a bug.
-        Some(_) => code::INTERNAL,
-        None if status.signal() == Some(2) => code::INTERRUPTED,
-        None => code::INTERNAL,
-    }
-}
-
-fn how_it_ended(status: ExitStatus) -> String {
-    match (status.code(), status.signal()) {
-        (Some(c), _) => format!("exit {c}"),
-        (None, Some(s)) => format!("signal {s}"),
-        _ => "an unknown status".into(),
-    }
-}
-
-/// The first line of a child's stderr, without its `ubik: ` prefix.
-fn child_message(stderr: &[u8], pick_last: bool) -> String {
-    let text = String::from_utf8_lossy(stderr);
-    let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
-    let line = if pick_last {
-        lines.next_back()
-    } else {
-        lines.next()
-    };
-    line.unwrap_or("").trim_start_matches("ubik: ").to_string()
-}
-
-/// `ubik build DIR` (a child process of this executable); the ELF's path. The build's
-/// messages (GCC's diagnostics) are kept in `DIR/build.log`.
-pub(super) fn build_app(
-    exe: &Path,
-    root: &Path,
-    dir: &Path,
-    exp: &str,
-    label: &str,
-) -> Result<PathBuf, Failure> {
-    let o = Command::new(exe)
-        .arg("build")
-        .arg(dir)
-        .env("UBIK_ROOT", root)
-        .output()
-        .map_err(|e| {
-            Failure::new(
-                code::INTERNAL,
-                format!("cannot start {}: {e}", exe.display()),
-            )
-        })?;
-    let log = dir.join("build.log");
-    std::fs::write(&log, &o.stderr).map_err(|e| io_fail("the build log", &log, e))?;
-    if !o.status.success() {
-        let msg = child_message(&o.stderr, true);
-        return Err(Failure::new(
-            exit_code_of(o.status),
-            format!(
-                "experiment {exp}: variant {label} does not build ({}): {msg}; the build's messages are in {}",
-                how_it_ended(o.status),
-                log.display()
-            ),
-        ));
-    }
-    Ok(dir.join("build").join("app.elf"))
 }
 
 /// Writes every variant's sources (OUT/build/LABEL, from `variants`' labels and system.toml
@@ -262,14 +149,7 @@ pub(super) fn run_app(r: &RunSpec) -> Result<Ran, Failure> {
     std::fs::create_dir_all(r.dir).map_err(|e| io_fail("the run directory", r.dir, e))?;
     let cfg = MachineConfig::from_file(r.machine)
         .map_err(|e| Failure::new(e.exit_code() as u8, format!("{}: {e}", r.what)))?;
-    let image = load_elf_file(r.elf, RAM_BASE, cfg.ram_size).map_err(|e| {
-        let c = if e.is_io() {
-            code::NO_INPUT
-        } else {
-            code::DATA
-        };
-        Failure::new(c, format!("{}: {e}", r.what))
-    })?;
+    let image = load_image(r.elf, &cfg, &r.what)?;
     let console = Capture::default();
     let done = simulate(Simulation {
         cfg: &cfg,
@@ -289,15 +169,9 @@ pub(super) fn run_app(r: &RunSpec) -> Result<Ran, Failure> {
         gdb: None,
         trace: None,
     });
-    let text = String::from_utf8_lossy(&console.0.borrow()).into_owned();
-    let console_path = r.dir.join("console.txt");
-    std::fs::write(&console_path, text.as_bytes())
-        .map_err(|e| io_fail("the console output", &console_path, e))?;
-    let stats_path = r.dir.join("stats.json");
-    write_stats(&stats_path, &done.stats).map_err(|e| io_fail("statistics", &stats_path, e))?;
-    let io_path = r.dir.join("io.csv");
-    write_io_csv(&io_path, done.machine.record())
-        .map_err(|e| io_fail("the IO record", &io_path, e))?;
+    let text = console.text();
+    let record = sorted_record(&done);
+    let console_path = write_run_files(r.dir, &text, &done.stats, Some(&record))?;
     let status = outcome_status(
         r.elf,
         &done.outcome,
@@ -307,8 +181,6 @@ pub(super) fn run_app(r: &RunSpec) -> Result<Ran, Failure> {
     );
     let why = match status {
         Ok(0) => {
-            let mut record = done.machine.record().to_vec();
-            record.sort_by_key(|e| e.cycle);
             let power = done.timeline.as_ref().map_or_else(Vec::new, |t| {
                 t.counters
                     .iter()

@@ -30,9 +30,8 @@
 mod reduce;
 mod spec;
 
-use super::imagejob::{run_images, ImageJob};
+use super::jobs::{Engine, Job, MachineSrc, RunOpts, Source};
 use super::osrow::{freertos_checkout, Os, NO_FREERTOS};
-use super::steps::io_fail;
 use crate::{code, Failure};
 use reduce::{console_line, kernel_cycles, keys};
 use serde_json::{Map, Value};
@@ -48,7 +47,7 @@ struct Planned {
 }
 
 /// The images to build and run, in the rows' order, program by program.
-fn plan(e: &Overhead, out: &Path) -> (Vec<ImageJob>, Vec<Planned>) {
+fn plan(e: &Overhead) -> (Vec<Job>, Vec<Planned>) {
     let mut jobs = Vec::new();
     let mut planned = Vec::new();
     let freertos = freertos_checkout().is_some();
@@ -69,20 +68,19 @@ fn plan(e: &Overhead, out: &Path) -> (Vec<ImageJob>, Vec<Planned>) {
                 if r.bare {
                     config += "#define OV_BARE 1\n";
                 }
-                jobs.push(ImageJob {
-                    label: format!("{label} {p}"),
-                    dir: out.join(&e.name).join(format!("{label}-{p}")),
-                    sources: r.os.sources.clone(),
-                    generated: vec![("ov_config.h".into(), config)],
-                    system_toml: r.os.system_toml(s),
-                    external: match &r.os.os {
-                        Os::FreeRtos { build } => Some(build.clone()),
-                        _ => None,
+                jobs.push(Job {
+                    label: format!("{label}-{p}"),
+                    source: Source {
+                        files: r.os.sources.clone(),
+                        generated: vec![("ov_config.h".into(), config)],
+                        build: r.os.build_with(s),
                     },
-                    machine: Some(e.machine.clone()),
-                    max_cycles: e.max_cycles,
-                    record: false,
-                    energy: true,
+                    run: RunOpts {
+                        machine: MachineSrc::File(e.machine.clone()),
+                        max_cycles: e.max_cycles,
+                        energy: true,
+                        ..RunOpts::default()
+                    },
                 });
                 planned.push(Planned {
                     row: ri,
@@ -97,22 +95,41 @@ fn plan(e: &Overhead, out: &Path) -> (Vec<ImageJob>, Vec<Planned>) {
 
 /// What `--check` says the experiment will do.
 pub fn check(e: &Overhead, out: &Path) -> String {
-    let (jobs, _) = plan(e, out);
-    format!("{} images -> {}", jobs.len(), out.join(format!("{}.json", e.name)).display())
+    let (jobs, _) = plan(e);
+    format!("{} images -> {}", jobs.len(), e.header.json(out).display())
 }
 
 /// Builds and runs every image, reduces the runs and writes `OUT/NAME.json`.
-pub fn run(e: &Overhead, root: &Path, exe: &Path, out: &Path, jobs: usize) -> Result<u8, Failure> {
-    let (list, planned) = plan(e, out);
-    eprintln!("ubik experiment {}: {} images -> {}", e.name, list.len(), out.display());
-    if e.rows.iter().any(|r| matches!(r.os.os, Os::FreeRtos { .. })) && freertos_checkout().is_none() {
-        eprintln!("{}: {NO_FREERTOS}", e.name);
+pub fn run(e: &Overhead, root: &Path, out: &Path, jobs: usize) -> Result<u8, Failure> {
+    let name = &e.header.name;
+    let (list, planned) = plan(e);
+    eprintln!(
+        "ubik experiment {name}: {} images -> {}",
+        list.len(),
+        out.display()
+    );
+    if e.rows
+        .iter()
+        .any(|r| matches!(r.os.os, Os::FreeRtos { .. }))
+        && freertos_checkout().is_none()
+    {
+        println!("{name}: {NO_FREERTOS}");
     }
-    let results = run_images(exe, root, &e.name, &list, jobs)?;
+    let engine = Engine::new(name, root, &e.header.work(out), jobs)?;
+    let results = engine.run(&list)?;
     let mut lines = Vec::new();
     for ((p, r), j) in planned.iter().zip(&results).zip(&list) {
-        let l = console_line(&r.console, &p.program)
-            .map_err(|m| Failure::new(code::DATA, format!("experiment {}: {}: {m} ({})", e.name, j.label, j.dir.join("run/console.txt").display())))?;
+        let l = console_line(&r.console, &p.program).map_err(|m| {
+            let console = engine.work.join("runs").join(&j.label).join("console.txt");
+            Failure::new(
+                code::DATA,
+                format!(
+                    "experiment {name}: job {}: {m} ({})",
+                    j.label,
+                    console.display()
+                ),
+            )
+        })?;
         lines.push(l);
     }
     let mut table: BTreeMap<String, Map<String, Value>> = BTreeMap::new();
@@ -124,16 +141,22 @@ pub fn run(e: &Overhead, root: &Path, exe: &Path, out: &Path, jobs: usize) -> Re
             .ok_or_else(|| Failure::new(code::INTERNAL, "no bare-metal run".to_string()))?;
         let r = &results[i];
         let energy = r.stats.energy_j.unwrap_or(0.0);
-        match keys(&lines[i], kernel_cycles(&r.stats), energy, &lines[bare_i], e.rows[p.row].bare) {
+        match keys(
+            &lines[i],
+            kernel_cycles(&r.stats),
+            energy,
+            &lines[bare_i],
+            e.rows[p.row].bare,
+        ) {
             Ok(k) => table.entry(p.label.clone()).or_default().extend(k),
             Err(m) => bad.push(format!("{} {}: {m}", p.label, p.program)),
         }
     }
-    let path = out.join(format!("{}.json", e.name));
-    let mut text = serde_json::to_string_pretty(&table)
-        .map_err(|err| Failure::new(code::INTERNAL, err.to_string()))?;
-    text.push('\n');
-    std::fs::write(&path, text).map_err(|err| io_fail("the results", &path, err))?;
+    let table: Map<String, Value> = table
+        .into_iter()
+        .map(|(k, v)| (k, Value::Object(v)))
+        .collect();
+    let path = e.header.write_json(out, &Value::Object(table.clone()))?;
     for (row, keys) in &table {
         for p in &e.programs {
             if let Some(c) = keys.get(&format!("{p}_cycles")) {
@@ -149,7 +172,15 @@ pub fn run(e: &Overhead, root: &Path, exe: &Path, out: &Path, jobs: usize) -> Re
     if let Some(first) = bad.first() {
         return Err(Failure::new(
             1,
-            format!("experiment {}: {first}{}; the figures are in {}", e.name, if bad.len() > 1 { format!(" (and {} more)", bad.len() - 1) } else { String::new() }, path.display()),
+            format!(
+                "experiment {name}: {first}{}; the figures are in {}",
+                if bad.len() > 1 {
+                    format!(" (and {} more)", bad.len() - 1)
+                } else {
+                    String::new()
+                },
+                path.display()
+            ),
         ));
     }
     println!("overhead: wrote {}", path.display());

@@ -35,7 +35,11 @@ fn parse_line(line: &str) -> Option<OvLine> {
         return None;
     }
     let program = w.next()?;
-    if program.is_empty() || !program.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+    if program.is_empty()
+        || !program
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_')
+    {
         return None;
     }
     let mut num = |key: &str| -> Option<&str> {
@@ -43,12 +47,17 @@ fn parse_line(line: &str) -> Option<OvLine> {
         (!v.is_empty()).then_some(v)
     };
     let dec = |s: &str| -> Option<u64> {
-        s.bytes().all(|b| b.is_ascii_digit()).then(|| s.parse().ok())?
+        s.bytes()
+            .all(|b| b.is_ascii_digit())
+            .then(|| s.parse().ok())?
     };
     let cycles = dec(num("cycles")?)?;
     let bad = dec(num("bad")?)?;
     let checksum = num("checksum")?;
-    if !checksum.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')) {
+    if !checksum
+        .bytes()
+        .all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+    {
         return None;
     }
     let checksum = checksum.to_string();

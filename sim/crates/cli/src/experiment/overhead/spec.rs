@@ -1,8 +1,8 @@
 //! An OS-overhead experiment file (the format is in mod.rs), read and checked. Errors name
 //! the file, line and column (exit 65; 66 for a file that cannot be read).
 
+use crate::experiment::bench_header::BenchHeader;
 use crate::experiment::fields::input_file_at;
-use crate::experiment::header::read_name;
 use crate::experiment::osrow::{read_sources, OsRow, RawOsRow};
 use confread::{ConfigError, Doc};
 use serde::Deserialize;
@@ -47,7 +47,7 @@ pub struct Row {
 /// An OS-overhead experiment.
 #[derive(Debug)]
 pub struct Overhead {
-    pub name: String,
+    pub header: BenchHeader,
     /// `OV_SCALE`: the programs' input size.
     pub scale: u32,
     pub max_cycles: u64,
@@ -65,9 +65,18 @@ fn missing(src: &Doc, key: &str, expected: &str) -> ConfigError {
 /// The firmware's programs, in the order of `OV_PROGRAM`.
 pub const PROGRAMS: [&str; 2] = ["basicmath", "fft"];
 
-fn read_rows(src: &Doc, dir: &Path, raw: Option<Spanned<Vec<RawRow>>>, sources: &[PathBuf]) -> Result<Vec<Row>, ConfigError> {
+fn read_rows(
+    src: &Doc,
+    dir: &Path,
+    raw: Option<Spanned<Vec<RawRow>>>,
+    sources: &[PathBuf],
+) -> Result<Vec<Row>, ConfigError> {
     let Some(list) = raw else {
-        return Err(missing(src, "[[row]]", "[[row]] tables: name, os, background, bare"));
+        return Err(missing(
+            src,
+            "[[row]]",
+            "[[row]] tables: name, os, background, bare",
+        ));
     };
     let span = list.span();
     let mut rows: Vec<Row> = Vec::new();
@@ -93,7 +102,11 @@ fn read_rows(src: &Doc, dir: &Path, raw: Option<Spanned<Vec<RawRow>>>, sources: 
         });
     }
     if rows.iter().filter(|r| r.bare).count() != 1 {
-        return Err(src.err(&span, "the rows hold no bare-metal row, or more than one", "exactly one row with bare = true (the reference the others are compared with)"));
+        return Err(src.err(
+            &span,
+            "the rows hold no bare-metal row, or more than one",
+            "exactly one row with bare = true (the reference the others are compared with)",
+        ));
     }
     Ok(rows)
 }
@@ -102,14 +115,26 @@ fn read_rows(src: &Doc, dir: &Path, raw: Option<Spanned<Vec<RawRow>>>, sources: 
 pub fn parse(src: &Doc, path: &Path) -> Result<Overhead, ConfigError> {
     let raw: Raw = src.parse()?;
     let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
-    let name = read_name(src, path, &raw.name)?;
+    let header = BenchHeader::read(src, path, &raw.name)?;
     let scale = match &raw.scale {
         Some(s) => src.int_from_to(s, "scale", 1, 64)? as u32,
-        None => return Err(missing(src, "scale", "scale = N (the programs' input size, OV_SCALE)")),
+        None => {
+            return Err(missing(
+                src,
+                "scale",
+                "scale = N (the programs' input size, OV_SCALE)",
+            ))
+        }
     };
     let max_cycles = match &raw.max_cycles {
         Some(m) => src.int_from_to(m, "max_cycles", 1, i64::MAX)? as u64,
-        None => return Err(missing(src, "max_cycles", "max_cycles = N (each run's limit)")),
+        None => {
+            return Err(missing(
+                src,
+                "max_cycles",
+                "max_cycles = N (each run's limit)",
+            ))
+        }
     };
     let machine = match &raw.machine {
         Some(m) => {
@@ -117,11 +142,21 @@ pub fn parse(src: &Doc, path: &Path) -> Result<Overhead, ConfigError> {
             input_file_at(src, &m.span(), &p, "the machine file")?;
             p
         }
-        None => return Err(missing(src, "machine", "machine = \"overhead/machine.toml\" (relative to this file)")),
+        None => {
+            return Err(missing(
+                src,
+                "machine",
+                "machine = \"overhead/machine.toml\" (relative to this file)",
+            ))
+        }
     };
     let programs = src.strings(&raw.programs, "programs", &PROGRAMS, &[])?;
     if programs.is_empty() {
-        return Err(missing(src, "programs", "programs = [\"basicmath\", \"fft\"]"));
+        return Err(missing(
+            src,
+            "programs",
+            "programs = [\"basicmath\", \"fft\"]",
+        ));
     }
     let sources = match &raw.sources {
         Some(s) => read_sources(src, &dir, s)?,
@@ -129,7 +164,7 @@ pub fn parse(src: &Doc, path: &Path) -> Result<Overhead, ConfigError> {
     };
     let rows = read_rows(src, &dir, raw.row, &sources)?;
     Ok(Overhead {
-        name,
+        header,
         scale,
         max_cycles,
         machine,

@@ -38,12 +38,11 @@
 mod reduce;
 mod spec;
 
-use super::imagejob::{run_images, ImageJob, ImageResult};
+use super::jobs::{Engine, Job, JobResult, RunOpts, Source};
 use super::measure::console;
 use super::measure::edges::{pair, Policy};
 use super::osrow::{freertos_checkout, Os, NO_FREERTOS};
-use super::steps::io_fail;
-use crate::{code, Failure};
+use crate::Failure;
 use reduce::{cross_check, Figure};
 use serde_json::{Map, Value};
 pub use spec::{parse, Rhealstone};
@@ -58,7 +57,7 @@ struct Planned {
 
 /// The images to build and run: row by row, for Ubik scheduler by scheduler, figure by
 /// figure.
-fn plan(e: &Rhealstone, out: &Path) -> (Vec<ImageJob>, Vec<Planned>) {
+fn plan(e: &Rhealstone) -> (Vec<Job>, Vec<Planned>) {
     let mut jobs = Vec::new();
     let mut planned = Vec::new();
     let freertos = freertos_checkout().is_some();
@@ -72,28 +71,29 @@ fn plan(e: &Rhealstone, out: &Path) -> (Vec<ImageJob>, Vec<Planned>) {
             for &fi in &r.figures {
                 let f = &e.figures[fi];
                 if let Some(s) = s {
-                    if !f.schedulers.contains(&s) {
+                    if !f.schedulers.applies(sysdesc::Scheduler::named(s).policy()) {
                         continue;
                     }
                 }
                 let label = r.os.label(s);
-                jobs.push(ImageJob {
-                    label: format!("{} [{label}]", f.name),
-                    dir: out.join(&e.name).join(format!("{label}-{}", f.name)),
-                    sources: r.os.sources.clone(),
-                    generated: vec![(
-                        "rh_config.h".into(),
-                        format!("#define RH_FIGURE {}\n#define RH_SAMPLES {}\n", f.number, e.samples),
-                    )],
-                    system_toml: r.os.system_toml(s),
-                    external: match &r.os.os {
-                        Os::FreeRtos { build } => Some(build.clone()),
-                        _ => None,
+                jobs.push(Job {
+                    label: format!("{label}-{}", f.name),
+                    source: Source {
+                        files: r.os.sources.clone(),
+                        generated: vec![(
+                            "rh_config.h".into(),
+                            format!(
+                                "#define RH_FIGURE {}\n#define RH_SAMPLES {}\n",
+                                f.number, e.samples
+                            ),
+                        )],
+                        build: r.os.build_with(s),
                     },
-                    machine: None,
-                    max_cycles: e.max_cycles,
-                    record: true,
-                    energy: false,
+                    run: RunOpts {
+                        max_cycles: e.max_cycles,
+                        record: true,
+                        ..RunOpts::default()
+                    },
                 });
                 planned.push(Planned { label, figure: fi });
             }
@@ -104,8 +104,8 @@ fn plan(e: &Rhealstone, out: &Path) -> (Vec<ImageJob>, Vec<Planned>) {
 
 /// What `--check` says the experiment will do.
 pub fn check(e: &Rhealstone, out: &Path) -> String {
-    let (jobs, _) = plan(e, out);
-    format!("{} images -> {}", jobs.len(), out.join(format!("{}.json", e.name)).display())
+    let (jobs, _) = plan(e);
+    format!("{} images -> {}", jobs.len(), e.header.json(out).display())
 }
 
 /// The `mcycle` samples the console printed for `figure`, in sample order; the error says
@@ -116,7 +116,11 @@ fn console_samples(text: &str, figure: &str, samples: u32) -> Result<Vec<u64>, S
     let mut done = None;
     for r in c.samples("rh", figure) {
         if r.words().first().is_some_and(|w| w == "FAIL") {
-            return Err(format!("line {}: the firmware failed: rh {figure} {}", r.line, r.words().join(" ")));
+            return Err(format!(
+                "line {}: the firmware failed: rh {figure} {}",
+                r.line,
+                r.words().join(" ")
+            ));
         }
         if r.words().first().is_some_and(|w| w == "done") {
             done = r.field_u64("samples");
@@ -128,36 +132,61 @@ fn console_samples(text: &str, figure: &str, samples: u32) -> Result<Vec<u64>, S
         return Err(format!("no `rh {figure} done samples=N` line"));
     };
     if n != samples as u64 {
-        return Err(format!("`rh {figure} done samples={n}`, expected samples={samples}"));
+        return Err(format!(
+            "`rh {figure} done samples={n}`, expected samples={samples}"
+        ));
     }
     if by_index.len() as u64 != n || by_index.keys().next_back().is_some_and(|&k| k + 1 != n) {
-        return Err(format!("{} sample lines for {n} samples (one per index 0..{n} expected)", by_index.len()));
+        return Err(format!(
+            "{} sample lines for {n} samples (one per index 0..{n} expected)",
+            by_index.len()
+        ));
     }
     Ok(by_index.into_values().collect())
 }
 
 /// One image's figure, from its console and its IO record.
-fn figure_of(e: &Rhealstone, name: &str, r: &ImageResult) -> Result<Figure, String> {
+fn figure_of(e: &Rhealstone, name: &str, r: &JobResult) -> Result<Figure, String> {
     let mcycle = console_samples(&r.console, name, e.samples)?;
     let p = pair(&r.record, &e.start, &e.end, Policy::Next);
     if p.merged > 0 {
-        return Err(format!("two start edges ({}) without an end ({}) between them", e.start, e.end));
+        return Err(format!(
+            "two start edges ({}) without an end ({}) between them",
+            e.start, e.end
+        ));
     }
     if let Some(end) = p.unpaired_ends.first() {
-        return Err(format!("an end edge ({}) without a start, at cycle {}", e.end, end.cycle));
+        return Err(format!(
+            "an end edge ({}) without a start, at cycle {}",
+            e.end, end.cycle
+        ));
     }
-    let pairs: Vec<(u64, u64)> = p.pairs.iter().map(|x| (x.start.cycle, x.end.cycle)).collect();
+    let pairs: Vec<(u64, u64)> = p
+        .pairs
+        .iter()
+        .map(|x| (x.start.cycle, x.end.cycle))
+        .collect();
     cross_check(&mcycle, &pairs, e.agreement)
 }
 
 /// Builds and runs every image, reduces each and writes `OUT/NAME.json`.
-pub fn run(e: &Rhealstone, root: &Path, exe: &Path, out: &Path, jobs: usize) -> Result<u8, Failure> {
-    let (list, planned) = plan(e, out);
-    eprintln!("ubik experiment {}: {} images -> {}", e.name, list.len(), out.display());
-    if e.rows.iter().any(|r| matches!(r.os.os, Os::FreeRtos { .. })) && freertos_checkout().is_none() {
-        println!("{}: {NO_FREERTOS}", e.name);
+pub fn run(e: &Rhealstone, root: &Path, out: &Path, jobs: usize) -> Result<u8, Failure> {
+    let name = &e.header.name;
+    let (list, planned) = plan(e);
+    eprintln!(
+        "ubik experiment {name}: {} images -> {}",
+        list.len(),
+        out.display()
+    );
+    if e.rows
+        .iter()
+        .any(|r| matches!(r.os.os, Os::FreeRtos { .. }))
+        && freertos_checkout().is_none()
+    {
+        println!("{name}: {NO_FREERTOS}");
     }
-    let results = run_images(exe, root, &e.name, &list, jobs)?;
+    let engine = Engine::new(name, root, &e.header.work(out), jobs)?;
+    let results = engine.run(&list)?;
     let mut table: BTreeMap<String, Map<String, Value>> = BTreeMap::new();
     let mut bad = Vec::new();
     for ((p, r), j) in planned.iter().zip(&results).zip(&list) {
@@ -173,18 +202,28 @@ pub fn run(e: &Rhealstone, root: &Path, exe: &Path, out: &Path, jobs: usize) -> 
                     p.label, f.mean, f.min, f.max, f.samples, f.offset, f.agree
                 );
             }
-            Err(m) => bad.push(format!("{}: {m} (files in {})", j.label, j.dir.join("run").display())),
+            Err(m) => bad.push(format!(
+                "job {}: {m} (its console output and IO record are in {})",
+                j.label,
+                engine.work.join("runs").join(&j.label).display()
+            )),
         }
     }
-    let path = out.join(format!("{}.json", e.name));
+    let path = e.header.json(out);
     if !table.is_empty() {
-        let mut text = serde_json::to_string_pretty(&table).map_err(|err| Failure::new(code::INTERNAL, err.to_string()))?;
-        text.push('\n');
-        std::fs::write(&path, text).map_err(|err| io_fail("the results", &path, err))?;
+        let table: Map<String, Value> = table
+            .into_iter()
+            .map(|(k, v)| (k, Value::Object(v)))
+            .collect();
+        e.header.write_json(out, &Value::Object(table))?;
     }
     if let Some(first) = bad.first() {
-        let more = if bad.len() > 1 { format!(" (and {} more figures)", bad.len() - 1) } else { String::new() };
-        return Err(Failure::new(1, format!("experiment {}: {first}{more}", e.name)));
+        let more = if bad.len() > 1 {
+            format!(" (and {} more figures)", bad.len() - 1)
+        } else {
+            String::new()
+        };
+        return Err(Failure::new(1, format!("experiment {name}: {first}{more}")));
     }
     println!("rhealstone: wrote {}", path.display());
     Ok(0)

@@ -56,9 +56,10 @@ pub fn cross_check(mcycle: &[u64], pairs: &[(u64, u64)], agreement: f64) -> Resu
             None => offsets.push((d, 1)),
         }
     }
-    let (offset, agree) = offsets
-        .iter()
-        .fold((0, 0), |best, &(o, n)| if n > best.1 { (o, n) } else { best });
+    let (offset, agree) = offsets.iter().fold(
+        (0, 0),
+        |best, &(o, n)| if n > best.1 { (o, n) } else { best },
+    );
     if (agree as f64) < agreement * gpio.len() as f64 {
         let list: Vec<String> = offsets.iter().map(|(o, n)| format!("{o}: {n}")).collect();
         return Err(format!(

@@ -3,9 +3,10 @@
 //! sources, the two edges and the agreement the cross-check asks for. Errors name the file,
 //! line and column (exit 65; 66 for a source that cannot be read).
 
-use crate::experiment::header::read_name;
+use crate::experiment::bench_header::BenchHeader;
 use crate::experiment::measure::edges::EventSel;
 use crate::experiment::osrow::{read_sources, OsRow, RawOsRow};
+use crate::experiment::select::{RawSelect, Select};
 use confread::{quoted_list, ConfigError, Doc};
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
@@ -32,14 +33,7 @@ struct Raw {
 struct RawFigure {
     name: Spanned<String>,
     number: Spanned<i64>,
-    schedulers: Option<RawSchedulers>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawSchedulers {
-    with: Option<Vec<Spanned<String>>>,
-    without: Option<Vec<Spanned<String>>>,
+    schedulers: Option<RawSelect>,
 }
 
 #[derive(Deserialize)]
@@ -60,7 +54,7 @@ pub struct FigureSpec {
     /// `RH_FIGURE`: which path the image measures.
     pub number: u32,
     /// The Ubik schedulers it applies to (by the policy table's properties).
-    pub schedulers: Vec<&'static str>,
+    pub schedulers: Select,
 }
 
 /// A row and the figures it measures (indices into `figures`).
@@ -73,7 +67,7 @@ pub struct Row {
 /// A Rhealstone experiment.
 #[derive(Debug)]
 pub struct Rhealstone {
-    pub name: String,
+    pub header: BenchHeader,
     /// Samples per figure (`RH_SAMPLES`).
     pub samples: u32,
     pub max_cycles: u64,
@@ -90,28 +84,10 @@ fn missing(src: &Doc, key: &str, expected: &str) -> ConfigError {
     src.err(&(0..0), format!("no `{key}`"), expected)
 }
 
-/// The schedulers whose policies have every property of `with` and none of `without`.
-fn read_schedulers(src: &Doc, raw: Option<&RawSchedulers>) -> Result<Vec<&'static str>, ConfigError> {
-    let props = sysdesc::Policy::PROPERTIES;
-    let mut want: Vec<(&str, bool)> = Vec::new();
-    if let Some(r) = raw {
-        for (list, value) in [(&r.with, true), (&r.without, false)] {
-            for p in list.iter().flatten() {
-                if !props.contains(&p.get_ref().as_str()) {
-                    return Err(src.err(&p.span(), format!("property {:?} is not a scheduler property", p.get_ref()), format!("one of {}", quoted_list(&props))));
-                }
-                want.push((props.iter().find(|x| **x == p.get_ref()).copied().unwrap_or(""), value));
-            }
-        }
-    }
-    Ok(sysdesc::POLICIES
-        .iter()
-        .filter(|pol| want.iter().all(|&(p, v)| pol.property(p) == Some(v)))
-        .map(|pol| pol.name)
-        .collect())
-}
-
-fn read_figures(src: &Doc, raw: Option<Spanned<Vec<RawFigure>>>) -> Result<Vec<FigureSpec>, ConfigError> {
+fn read_figures(
+    src: &Doc,
+    raw: Option<Spanned<Vec<RawFigure>>>,
+) -> Result<Vec<FigureSpec>, ConfigError> {
     let Some(list) = raw else {
         return Err(missing(src, "[[figure]]", "[[figure]] tables: name = \"task_switch\", number = 1 (RH_FIGURE), schedulers = { with = [...], without = [...] }"));
     };
@@ -119,32 +95,62 @@ fn read_figures(src: &Doc, raw: Option<Spanned<Vec<RawFigure>>>) -> Result<Vec<F
     for f in list.into_inner() {
         let name = f.name.get_ref();
         if !crate::experiment::header::is_dir_name(name) {
-            return Err(src.err(&f.name.span(), format!("figure name {name:?} is not a plain name"), "letters, digits, '-' and '_'"));
+            return Err(src.err(
+                &f.name.span(),
+                format!("figure name {name:?} is not a plain name"),
+                "letters, digits, '-' and '_'",
+            ));
         }
         if out.iter().any(|o| &o.name == name) {
-            return Err(src.err(&f.name.span(), format!("figure {name:?} is listed twice"), "each figure once"));
+            return Err(src.err(
+                &f.name.span(),
+                format!("figure {name:?} is listed twice"),
+                "each figure once",
+            ));
         }
         let number = src.int_from_to(&f.number, "number", 1, 6)? as u32;
         if out.iter().any(|o| o.number == number) {
-            return Err(src.err(&f.number.span(), format!("number = {number} is listed twice"), "each of the firmware's figures (RH_FIGURE 1..6) once"));
+            return Err(src.err(
+                &f.number.span(),
+                format!("number = {number} is listed twice"),
+                "each of the firmware's figures (RH_FIGURE 1..6) once",
+            ));
         }
         out.push(FigureSpec {
             name: name.clone(),
             number,
-            schedulers: read_schedulers(src, f.schedulers.as_ref())?,
+            schedulers: Select::read(src, &f.schedulers.unwrap_or_default())?,
         });
     }
     Ok(out)
 }
 
-fn read_rows(src: &Doc, dir: &Path, raw: Option<Spanned<Vec<RawRow>>>, sources: &[PathBuf], figures: &[FigureSpec]) -> Result<Vec<Row>, ConfigError> {
+fn read_rows(
+    src: &Doc,
+    dir: &Path,
+    raw: Option<Spanned<Vec<RawRow>>>,
+    sources: &[PathBuf],
+    figures: &[FigureSpec],
+) -> Result<Vec<Row>, ConfigError> {
     let Some(list) = raw else {
         return Err(missing(src, "[[row]]", "[[row]] tables: name, os, figures"));
     };
     let mut rows: Vec<Row> = Vec::new();
     for r in list.into_inner() {
         let taken: Vec<OsRow> = rows.iter().map(|r| r.os.clone()).collect();
-        let os = OsRow::read(src, dir, RawOsRow { name: &r.name, os: &r.os, tick_hz: &r.tick_hz, build: &r.build, sources: &r.sources }, &taken, sources)?;
+        let os = OsRow::read(
+            src,
+            dir,
+            RawOsRow {
+                name: &r.name,
+                os: &r.os,
+                tick_hz: &r.tick_hz,
+                build: &r.build,
+                sources: &r.sources,
+            },
+            &taken,
+            sources,
+        )?;
         let figs = match &r.figures {
             None => (0..figures.len()).collect(),
             Some(list) => {
@@ -152,10 +158,24 @@ fn read_rows(src: &Doc, dir: &Path, raw: Option<Spanned<Vec<RawRow>>>, sources: 
                 for f in list {
                     match figures.iter().position(|x| &x.name == f.get_ref()) {
                         Some(i) if !v.contains(&i) => v.push(i),
-                        Some(_) => return Err(src.err(&f.span(), format!("figure {:?} is listed twice", f.get_ref()), "each figure once")),
+                        Some(_) => {
+                            return Err(src.err(
+                                &f.span(),
+                                format!("figure {:?} is listed twice", f.get_ref()),
+                                "each figure once",
+                            ))
+                        }
                         None => {
-                            let names: Vec<&str> = figures.iter().map(|x| x.name.as_str()).collect();
-                            return Err(src.err(&f.span(), format!("figure {:?} is not one of the file's [[figure]]s", f.get_ref()), format!("one of {}", quoted_list(&names))));
+                            let names: Vec<&str> =
+                                figures.iter().map(|x| x.name.as_str()).collect();
+                            return Err(src.err(
+                                &f.span(),
+                                format!(
+                                    "figure {:?} is not one of the file's [[figure]]s",
+                                    f.get_ref()
+                                ),
+                                format!("one of {}", quoted_list(&names)),
+                            ));
                         }
                     }
                 }
@@ -170,7 +190,11 @@ fn read_rows(src: &Doc, dir: &Path, raw: Option<Spanned<Vec<RawRow>>>, sources: 
 fn read_edge(src: &Doc, v: &Option<Spanned<String>>, key: &str) -> Result<EventSel, ConfigError> {
     match v {
         Some(s) => EventSel::read(src, s),
-        None => Err(missing(src, key, &format!("{key} = \"pin:N:rise\" (the path's {key} in the IO record)"))),
+        None => Err(missing(
+            src,
+            key,
+            &format!("{key} = \"pin:N:rise\" (the path's {key} in the IO record)"),
+        )),
     }
 }
 
@@ -178,27 +202,59 @@ fn read_edge(src: &Doc, v: &Option<Spanned<String>>, key: &str) -> Result<EventS
 pub fn parse(src: &Doc, path: &Path) -> Result<Rhealstone, ConfigError> {
     let raw: Raw = src.parse()?;
     let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
-    let name = read_name(src, path, &raw.name)?;
+    let header = BenchHeader::read(src, path, &raw.name)?;
     let samples = match &raw.samples {
         Some(s) => src.int_from_to(s, "samples", 1, 100_000)? as u32,
-        None => return Err(missing(src, "samples", "samples = N (samples per figure, RH_SAMPLES)")),
+        None => {
+            return Err(missing(
+                src,
+                "samples",
+                "samples = N (samples per figure, RH_SAMPLES)",
+            ))
+        }
     };
     let max_cycles = match &raw.max_cycles {
         Some(m) => src.int_from_to(m, "max_cycles", 1, i64::MAX)? as u64,
-        None => return Err(missing(src, "max_cycles", "max_cycles = N (each run's limit)")),
+        None => {
+            return Err(missing(
+                src,
+                "max_cycles",
+                "max_cycles = N (each run's limit)",
+            ))
+        }
     };
     let start = read_edge(src, &raw.start, "start")?;
     let end = read_edge(src, &raw.end, "end")?;
-    let agreement = match &raw.agreement {
-        Some(a) if *a.get_ref() > 0.0 && *a.get_ref() <= 1.0 => *a.get_ref(),
-        Some(a) => return Err(src.err(&a.span(), format!("agreement = {} is out of range", a.get_ref()), "a share above 0 and at most 1 (0.9: nine samples in ten)")),
-        None => return Err(missing(src, "agreement", "agreement = 0.9 (the share of samples whose mcycle - edges must be one constant)")),
-    };
+    let agreement =
+        match &raw.agreement {
+            Some(a) if *a.get_ref() > 0.0 && *a.get_ref() <= 1.0 => *a.get_ref(),
+            Some(a) => {
+                return Err(src.err(
+                    &a.span(),
+                    format!("agreement = {} is out of range", a.get_ref()),
+                    "a share above 0 and at most 1 (0.9: nine samples in ten)",
+                ))
+            }
+            None => return Err(missing(
+                src,
+                "agreement",
+                "agreement = 0.9 (the share of samples whose mcycle - edges must be one constant)",
+            )),
+        };
     let sources = match &raw.sources {
         Some(s) => read_sources(src, &dir, s)?,
         None => Vec::new(),
     };
     let figures = read_figures(src, raw.figure)?;
     let rows = read_rows(src, &dir, raw.row, &sources, &figures)?;
-    Ok(Rhealstone { name, samples, max_cycles, start, end, agreement, figures, rows })
+    Ok(Rhealstone {
+        header,
+        samples,
+        max_cycles,
+        start,
+        end,
+        agreement,
+        figures,
+        rows,
+    })
 }

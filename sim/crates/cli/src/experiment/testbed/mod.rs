@@ -11,15 +11,15 @@
 //! idle = "build/firmware/idle.elf"
 //! ```
 
+use super::bench_header::BenchHeader;
 use super::fields::input_file_at;
-use super::header::read_name;
+use super::jobs::load_image;
 use super::steps::io_fail;
 use crate::run::{outcome_status, simulate, Observe, Simulation, TraceStream};
 use crate::run_stats::{write_stats, Stats};
 use crate::{code, Failure};
 use confread::{ConfigError, Doc};
-use machine::config::{MachineConfig, RAM_BASE};
-use machine::elf::load_elf_file;
+use machine::config::MachineConfig;
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
@@ -38,16 +38,27 @@ struct Raw {
 /// A testbed-speed experiment.
 #[derive(Debug)]
 pub struct Testbed {
-    pub name: String,
+    pub header: BenchHeader,
     pub compute: PathBuf,
     pub idle: PathBuf,
 }
 
 /// A firmware an experiment runs as built (`key = "path"`, relative to the repository
 /// `root`): it must be readable, else 66 at its line.
-pub(super) fn read_firmware(src: &Doc, root: &Path, v: &Option<Spanned<String>>, key: &str) -> Result<PathBuf, ConfigError> {
+pub(super) fn read_firmware(
+    src: &Doc,
+    root: &Path,
+    v: &Option<Spanned<String>>,
+    key: &str,
+) -> Result<PathBuf, ConfigError> {
     let Some(s) = v else {
-        return Err(src.err(&(0..0), format!("no `{key}`"), format!("{key} = \"build/firmware/NAME.elf\" (an ELF, relative to the repository root)")));
+        return Err(src.err(
+            &(0..0),
+            format!("no `{key}`"),
+            format!(
+                "{key} = \"build/firmware/NAME.elf\" (an ELF, relative to the repository root)"
+            ),
+        ));
     };
     let p = root.join(s.get_ref());
     input_file_at(src, &s.span(), &p, "the firmware (make firmware builds it)")?;
@@ -57,25 +68,33 @@ pub(super) fn read_firmware(src: &Doc, root: &Path, v: &Option<Spanned<String>>,
 /// Reads the experiment file `path` (its text in `src`); `root` is the repository.
 pub fn parse(src: &Doc, path: &Path, root: &Path) -> Result<Testbed, ConfigError> {
     let raw: Raw = src.parse()?;
-    let name = read_name(src, path, &raw.name)?;
+    let header = BenchHeader::read(src, path, &raw.name)?;
     let compute = read_firmware(src, root, &raw.compute, "compute")?;
     let idle = read_firmware(src, root, &raw.idle, "idle")?;
-    Ok(Testbed { name, compute, idle })
+    Ok(Testbed {
+        header,
+        compute,
+        idle,
+    })
 }
 
 /// Runs `elf` on the built-in machine until it stops, observed as `observe` says (with a
 /// trace written to `trace`, for `Observe::Timeline`); its statistics, written to `stats`.
 /// `what` names the run in messages.
-pub(super) fn run_elf(elf: &Path, observe: Observe, trace: Option<&Path>, stats: &Path, what: &str) -> Result<Stats, Failure> {
+pub(super) fn run_elf(
+    elf: &Path,
+    observe: Observe,
+    trace: Option<&Path>,
+    stats: &Path,
+    what: &str,
+) -> Result<Stats, Failure> {
     let cfg = MachineConfig::default();
-    let image = load_elf_file(elf, RAM_BASE, cfg.ram_size).map_err(|e| {
-        let c = if e.is_io() { code::NO_INPUT } else { code::DATA };
-        Failure::new(c, format!("{what}: {e}"))
-    })?;
+    let image = load_image(elf, &cfg, what)?;
     let trace_path = trace;
     let trace = match trace {
         Some(p) => Some(TraceStream {
-            out: std::fs::File::create(p).map(|f| Box::new(std::io::BufWriter::new(f)) as Box<dyn std::io::Write>),
+            out: std::fs::File::create(p)
+                .map(|f| Box::new(std::io::BufWriter::new(f)) as Box<dyn std::io::Write>),
             process: format!("ubik: {}", elf.display()),
         }),
         None => None,
@@ -100,33 +119,52 @@ pub(super) fn run_elf(elf: &Path, observe: Observe, trace: Option<&Path>, stats:
     }
     match outcome_status(elf, &done.outcome, &done.machine, &done.counts, None) {
         Ok(0) => {}
-        Ok(c) => return Err(Failure::new(c, format!("{what}: the firmware stopped with exit code {c}"))),
+        Ok(c) => {
+            return Err(Failure::new(
+                c,
+                format!("{what}: the firmware stopped with exit code {c}"),
+            ))
+        }
         Err(f) => return Err(Failure::new(f.code, format!("{what}: {}", f.message))),
     }
     write_stats(stats, &done.stats).map_err(|e| io_fail("statistics", stats, e))?;
     Ok(done.stats)
 }
 
-/// Writes `value` as `OUT/NAME.json` (two-space indented, a line end).
-pub(super) fn write_json(path: &Path, value: &serde_json::Value) -> Result<(), Failure> {
-    let mut text = serde_json::to_string_pretty(value).map_err(|e| Failure::new(code::INTERNAL, e.to_string()))?;
-    text.push('\n');
-    std::fs::write(path, text).map_err(|e| io_fail("the results", path, e))
-}
-
 /// Runs both firmwares and writes `OUT/NAME.json`.
 pub fn run(e: &Testbed, out: &Path) -> Result<u8, Failure> {
-    let dir = out.join(&e.name);
+    let dir = e.header.work(out);
     std::fs::create_dir_all(&dir).map_err(|err| io_fail("the output directory", &dir, err))?;
-    let what = |k: &str| format!("experiment {}: the {k} run", e.name);
-    let c = run_elf(&e.compute, Observe::Nothing, None, &dir.join("compute.stats.json"), &what("compute"))?;
-    let i = run_elf(&e.idle, Observe::Nothing, None, &dir.join("idle.stats.json"), &what("idle"))?;
+    let what = |k: &str| format!("experiment {}: the {k} run", e.header.name);
+    let c = run_elf(
+        &e.compute,
+        Observe::Nothing,
+        None,
+        &dir.join("compute.stats.json"),
+        &what("compute"),
+    )?;
+    let i = run_elf(
+        &e.idle,
+        Observe::Nothing,
+        None,
+        &dir.join("idle.stats.json"),
+        &what("idle"),
+    )?;
     if i.host_seconds <= 0.0 {
-        return Err(Failure::new(code::INTERNAL, format!("{}: host_seconds is {}, expected > 0", what("idle"), i.host_seconds)));
+        return Err(Failure::new(
+            code::INTERNAL,
+            format!(
+                "{}: host_seconds is {}, expected > 0",
+                what("idle"),
+                i.host_seconds
+            ),
+        ));
     }
     let speedup = i.sim_time_s / i.host_seconds;
-    let path = out.join(format!("{}.json", e.name));
-    write_json(&path, &serde_json::json!({"mips": c.mips, "idle_speedup": speedup}))?;
+    let path = e.header.write_json(
+        out,
+        &serde_json::json!({"mips": c.mips, "idle_speedup": speedup}),
+    )?;
     println!(
         "testbed: {:.1} MIPS compute-bound, idle speedup {speedup:.0}x (simulated s per host s) -> {}",
         c.mips,
