@@ -12,12 +12,12 @@
 #                   + the SimBed workloads checked against a host model (tests/simbed)
 #                   + an experiment and its report end to end (tests/experiment)
 #                   + Thread-Metric's scenarios checked under each scheduler
-#   make bench      testbed speed: out/bench/testbed.json; kernel figures
+#   make bench      testbed speed (bench/testbed.toml): out/bench/testbed.json; kernel figures
 #                   (bench/kernel/run.sh): out/bench/kernel.json; observers' cost
-#                   (bench/observe/run.sh): out/bench/observe.json; Thread-Metric
+#                   (bench/observe.toml): out/bench/observe.json; Thread-Metric
 #                   (bench/threadmetric/run.sh): out/bench/threadmetric.json; Rhealstone
-#                   by GPIO edges (bench/rhealstone/run.sh): out/bench/rhealstone.json;
-#                   MiBench-like OS overhead (bench/overhead/run.sh): out/bench/overhead.json;
+#                   by GPIO edges (bench/rhealstone.toml): out/bench/rhealstone.json;
+#                   MiBench-like OS overhead (bench/overhead.toml): out/bench/overhead.json;
 #                   the hypervisor experiment (bench/hypervisor/run.sh): out/bench/hypervisor.json
 #   make results    rerun the experiments docs/results.md shows and regenerate its tables
 #                   (scripts/results-tables.sh; about 10 minutes on 2 cores)
@@ -100,23 +100,20 @@ test: sim firmware
 	$(STRICT_C) tests/experiment/run.sh
 	$(PYTHON) tests/bench/test_parsers.py
 	$(STRICT_C) bench/threadmetric/run.sh --check
-	$(STRICT_C) bench/rhealstone/run.sh --check
-	$(STRICT_C) bench/overhead/run.sh --check
+	$(STRICT_C) $(UBIK) experiment tests/bench/rhealstone-quick.toml -o build/bench-quick
+	$(STRICT_C) $(UBIK) experiment tests/bench/overhead-quick.toml -o build/bench-quick
 	$(STRICT_C) bench/hypervisor/run.sh --check
 
 bench: sim $(FW_BUILD)/compute.elf $(FW_BUILD)/idle.elf
 	@scripts/setup.sh --rtl
 	@mkdir -p $(OUT)/bench
-	$(UBIK) run $(FW_BUILD)/compute.elf --stats $(OUT)/bench/compute.stats.json --no-energy
-	$(UBIK) run $(FW_BUILD)/idle.elf --stats $(OUT)/bench/idle.stats.json --no-energy
-	@$(PYTHON) scripts/stats.py testbed $(OUT)/bench/compute.stats.json \
-	    $(OUT)/bench/idle.stats.json -o $(OUT)/bench/testbed.json
+	$(UBIK) experiment bench/testbed.toml -o $(OUT)/bench
 	bench/kernel/run.sh -o $(OUT)/bench/kernel.json
 	bench/rtm/run.sh -o $(OUT)/bench/rtm.json
-	bench/observe/run.sh $(FW_BUILD)/compute.elf $(OUT)/bench/observe.json
+	$(UBIK) experiment bench/observe.toml -o $(OUT)/bench
 	bench/threadmetric/run.sh -o $(OUT)/bench/threadmetric.json
-	bench/rhealstone/run.sh -o $(OUT)/bench/rhealstone.json
-	bench/overhead/run.sh -o $(OUT)/bench/overhead.json
+	$(UBIK) experiment bench/rhealstone.toml -o $(OUT)/bench
+	$(UBIK) experiment bench/overhead.toml -o $(OUT)/bench
 	bench/hypervisor/run.sh -o $(OUT)/bench/hypervisor.json
 
 clean:

@@ -38,11 +38,12 @@
 mod reduce;
 mod spec;
 
-use super::jobs::{Engine, Job, JobResult, RunOpts, Source};
+use super::jobs::{Engine, Job, RunOpts, Source};
 use super::measure::console;
 use super::measure::edges::{pair, Policy};
 use super::osrow::{freertos_checkout, Os, NO_FREERTOS};
 use crate::Failure;
+use machine::record::IoEvent;
 use reduce::{cross_check, Figure};
 use serde_json::{Map, Value};
 pub use spec::{parse, Rhealstone};
@@ -146,9 +147,9 @@ fn console_samples(text: &str, figure: &str, samples: u32) -> Result<Vec<u64>, S
 }
 
 /// One image's figure, from its console and its IO record.
-fn figure_of(e: &Rhealstone, name: &str, r: &JobResult) -> Result<Figure, String> {
-    let mcycle = console_samples(&r.console, name, e.samples)?;
-    let p = pair(&r.record, &e.start, &e.end, Policy::Next);
+fn figure_of(e: &Rhealstone, name: &str, text: &str, record: &[IoEvent]) -> Result<Figure, String> {
+    let mcycle = console_samples(text, name, e.samples)?;
+    let p = pair(record, &e.start, &e.end, Policy::Next);
     if p.merged > 0 {
         return Err(format!(
             "two start edges ({}) without an end ({}) between them",
@@ -191,7 +192,7 @@ pub fn run(e: &Rhealstone, root: &Path, out: &Path, jobs: usize) -> Result<u8, F
     let mut bad = Vec::new();
     for ((p, r), j) in planned.iter().zip(&results).zip(&list) {
         let name = &e.figures[p.figure].name;
-        match figure_of(e, name, r) {
+        match figure_of(e, name, &r.console, &r.record) {
             Ok(f) => {
                 let keys = table.entry(p.label.clone()).or_default();
                 keys.insert(name.clone(), f.mean.into());
@@ -228,3 +229,6 @@ pub fn run(e: &Rhealstone, root: &Path, out: &Path, jobs: usize) -> Result<u8, F
     println!("rhealstone: wrote {}", path.display());
     Ok(0)
 }
+
+#[cfg(test)]
+mod tests;
