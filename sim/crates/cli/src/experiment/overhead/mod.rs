@@ -186,3 +186,6 @@ pub fn run(e: &Overhead, root: &Path, out: &Path, jobs: usize) -> Result<u8, Fai
     println!("overhead: wrote {}", path.display());
     Ok(0)
 }
+
+#[cfg(test)]
+mod tests;

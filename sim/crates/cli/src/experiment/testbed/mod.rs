@@ -172,3 +172,63 @@ pub fn run(e: &Testbed, out: &Path) -> Result<u8, Failure> {
     );
     Ok(0)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::experiment::kind::Spec;
+
+    /// Reads `text` as `bench/x.toml` of a repository at a temporary root holding
+    /// `build/firmware/a.elf`.
+    fn read(text: &str) -> Result<Spec, String> {
+        read_spec(text)
+    }
+
+    /// The error reading `text`.
+    fn err(text: &str) -> String {
+        match read_spec(text) {
+            Ok(_) => panic!("{text} accepted"),
+            Err(e) => e,
+        }
+    }
+
+    fn read_spec(text: &str) -> Result<Spec, String> {
+        let root = std::env::temp_dir().join(format!("ubik-testbed-{}", std::process::id()));
+        std::fs::create_dir_all(root.join("build/firmware")).unwrap();
+        std::fs::write(root.join("build/firmware/a.elf"), b"x").unwrap();
+        let src = Doc::text_only("x.toml", text);
+        Spec::read(&src, &root.join("bench/x.toml"), &root).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn the_firmwares_are_relative_to_the_root_and_must_exist() {
+        let ok = "kind = \"testbed\"\ncompute = \"build/firmware/a.elf\"\nidle = \"build/firmware/a.elf\"\n";
+        match read(ok).unwrap() {
+            Spec::Testbed(t) => {
+                assert_eq!(t.header.name, "x");
+                assert!(t.idle.ends_with("build/firmware/a.elf"));
+            }
+            _ => panic!("not a testbed experiment"),
+        }
+        let e = err("kind = \"testbed\"\ncompute = \"build/firmware/a.elf\"\nidle = \"b.elf\"\n");
+        assert!(e.starts_with("x.toml:3:8: cannot read the firmware"), "{e}");
+        let e = err("kind = \"testbed\"\ncompute = \"build/firmware/a.elf\"\n");
+        assert!(e.contains("no `idle`"), "{e}");
+    }
+
+    #[test]
+    fn the_observers_cost_takes_rounds() {
+        let f = "kind = \"observe\"\nfirmware = \"build/firmware/a.elf\"\n";
+        match read(&format!("{f}rounds = 5\n")).unwrap() {
+            Spec::Observe(o) => assert_eq!(o.rounds, 5),
+            _ => panic!("not an observe experiment"),
+        }
+        let e = err(&format!("{f}rounds = 0\n"));
+        assert!(
+            e.starts_with("x.toml:3:10: rounds = 0 is out of range"),
+            "{e}"
+        );
+        let e = err(&format!("{f}rounds = 3\nround = 4\n"));
+        assert!(e.contains("round"), "{e}");
+    }
+}
