@@ -159,7 +159,7 @@ pub fn run(e: &Overhead, root: &Path, out: &Path, jobs: usize) -> Result<u8, Fai
     let path = e.header.write_json(out, &Value::Object(table.clone()))?;
     for (row, keys) in &table {
         for p in &e.programs {
-            if let Some(c) = keys.get(&format!("{p}_cycles")) {
+            if let Some(c) = keys.get(format!("{p}_cycles")) {
                 println!(
                     "overhead: {row:>16} {p:>9}: {c} cycles, +{} % (kernel {} %), {} uJ",
                     keys[&format!("{p}_overhead_pct")],

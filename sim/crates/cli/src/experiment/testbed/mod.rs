@@ -91,14 +91,11 @@ pub(super) fn run_elf(
     let cfg = MachineConfig::default();
     let image = load_image(elf, &cfg, what)?;
     let trace_path = trace;
-    let trace = match trace {
-        Some(p) => Some(TraceStream {
-            out: std::fs::File::create(p)
-                .map(|f| Box::new(std::io::BufWriter::new(f)) as Box<dyn std::io::Write>),
-            process: format!("ubik: {}", elf.display()),
-        }),
-        None => None,
-    };
+    let trace = trace.map(|p| TraceStream {
+        out: std::fs::File::create(p)
+            .map(|f| Box::new(std::io::BufWriter::new(f)) as Box<dyn std::io::Write>),
+        process: format!("ubik: {}", elf.display()),
+    });
     let stop = AtomicBool::new(false);
     let done = simulate(Simulation {
         cfg: &cfg,
