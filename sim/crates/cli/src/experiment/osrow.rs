@@ -226,3 +226,67 @@ pub fn freertos_checkout() -> Option<String> {
 
 /// The line printed when FreeRTOS rows are left out.
 pub const NO_FREERTOS: &str = "no FreeRTOS rows: set FREERTOS_KERNEL_PATH to a FreeRTOS-Kernel checkout (git clone -b V11.1.0 https://github.com/FreeRTOS/FreeRTOS-Kernel) to add them";
+
+/// The error for a key the file must have.
+pub fn missing(src: &Doc, key: &str, expected: &str) -> ConfigError {
+    src.err(&(0..0), format!("no `{key}`"), expected)
+}
+
+/// A key the file must have: an integer from `lo` to `hi`; `expected` says what it is.
+pub fn required_int(
+    src: &Doc,
+    v: &Option<Spanned<i64>>,
+    key: &str,
+    (lo, hi): (i64, i64),
+    expected: &str,
+) -> Result<i64, ConfigError> {
+    match v {
+        Some(n) => src.int_from_to(n, key, lo, hi),
+        None => Err(missing(src, key, &format!("{key} = N ({expected})"))),
+    }
+}
+
+/// The file's own `sources` (every row's without its own), none without the key.
+pub fn file_sources(
+    src: &Doc,
+    dir: &Path,
+    v: &Option<Spanned<Vec<Spanned<String>>>>,
+) -> Result<Vec<PathBuf>, ConfigError> {
+    match v {
+        Some(s) => read_sources(src, dir, s),
+        None => Ok(Vec::new()),
+    }
+}
+
+/// The line a benchmark of rows starts with (stderr), and the one that says FreeRTOS rows are
+/// left out (stdout) when `rows` has some and no checkout is named.
+pub fn announce<'a>(
+    name: &str,
+    images: usize,
+    out: &Path,
+    mut rows: impl Iterator<Item = &'a OsRow>,
+) {
+    eprintln!(
+        "ubik experiment {name}: {images} images -> {}",
+        out.display()
+    );
+    if rows.any(|r| matches!(r.os, Os::FreeRtos { .. })) && freertos_checkout().is_none() {
+        println!("{name}: {NO_FREERTOS}");
+    }
+}
+
+/// A benchmark whose own check failed for the runs `bad` describes: one line naming the
+/// first and counting the others (exit 1); Ok without any.
+pub fn own_check(name: &str, bad: &[String]) -> Result<(), crate::Failure> {
+    let Some(first) = bad.first() else {
+        return Ok(());
+    };
+    let more = match bad.len() {
+        1 => String::new(),
+        n => format!(" (and {} more)", n - 1),
+    };
+    Err(crate::Failure::new(
+        1,
+        format!("experiment {name}: {first}{more}"),
+    ))
+}

@@ -31,7 +31,7 @@ mod reduce;
 mod spec;
 
 use super::jobs::{Engine, Job, MachineSrc, RunOpts, Source};
-use super::osrow::{freertos_checkout, Os, NO_FREERTOS};
+use super::osrow::{announce, freertos_checkout, own_check, Os};
 use crate::{code, Failure};
 use reduce::{console_line, kernel_cycles, keys};
 use serde_json::{Map, Value};
@@ -103,18 +103,7 @@ pub fn check(e: &Overhead, out: &Path) -> String {
 pub fn run(e: &Overhead, root: &Path, out: &Path, jobs: usize) -> Result<u8, Failure> {
     let name = &e.header.name;
     let (list, planned) = plan(e);
-    eprintln!(
-        "ubik experiment {name}: {} images -> {}",
-        list.len(),
-        out.display()
-    );
-    if e.rows
-        .iter()
-        .any(|r| matches!(r.os.os, Os::FreeRtos { .. }))
-        && freertos_checkout().is_none()
-    {
-        println!("{name}: {NO_FREERTOS}");
-    }
+    announce(name, list.len(), out, e.rows.iter().map(|r| &r.os));
     let engine = Engine::new(name, root, &e.header.work(out), jobs)?;
     let results = engine.run(&list)?;
     let mut lines = Vec::new();
@@ -169,20 +158,7 @@ pub fn run(e: &Overhead, root: &Path, out: &Path, jobs: usize) -> Result<u8, Fai
             }
         }
     }
-    if let Some(first) = bad.first() {
-        return Err(Failure::new(
-            1,
-            format!(
-                "experiment {name}: {first}{}; the figures are in {}",
-                if bad.len() > 1 {
-                    format!(" (and {} more)", bad.len() - 1)
-                } else {
-                    String::new()
-                },
-                path.display()
-            ),
-        ));
-    }
+    own_check(name, &bad)?;
     println!("overhead: wrote {}", path.display());
     Ok(0)
 }

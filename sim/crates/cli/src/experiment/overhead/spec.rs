@@ -3,7 +3,7 @@
 
 use crate::experiment::bench_header::BenchHeader;
 use crate::experiment::fields::input_file_at;
-use crate::experiment::osrow::{read_sources, OsRow, RawOsRow};
+use crate::experiment::osrow::{file_sources, missing, required_int, OsRow, RawOsRow};
 use confread::{ConfigError, Doc};
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
@@ -56,10 +56,6 @@ pub struct Overhead {
     /// The programs, `OV_PROGRAM` 1, 2, ... in this order.
     pub programs: Vec<String>,
     pub rows: Vec<Row>,
-}
-
-fn missing(src: &Doc, key: &str, expected: &str) -> ConfigError {
-    src.err(&(0..0), format!("no `{key}`"), expected)
 }
 
 /// The firmware's programs, in the order of `OV_PROGRAM`.
@@ -116,26 +112,20 @@ pub fn parse(src: &Doc, path: &Path) -> Result<Overhead, ConfigError> {
     let raw: Raw = src.parse()?;
     let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
     let header = BenchHeader::read(src, path, &raw.name)?;
-    let scale = match &raw.scale {
-        Some(s) => src.int_from_to(s, "scale", 1, 64)? as u32,
-        None => {
-            return Err(missing(
-                src,
-                "scale",
-                "scale = N (the programs' input size, OV_SCALE)",
-            ))
-        }
-    };
-    let max_cycles = match &raw.max_cycles {
-        Some(m) => src.int_from_to(m, "max_cycles", 1, i64::MAX)? as u64,
-        None => {
-            return Err(missing(
-                src,
-                "max_cycles",
-                "max_cycles = N (each run's limit)",
-            ))
-        }
-    };
+    let scale = required_int(
+        src,
+        &raw.scale,
+        "scale",
+        (1, 64),
+        "the programs' input size, OV_SCALE",
+    )? as u32;
+    let max_cycles = required_int(
+        src,
+        &raw.max_cycles,
+        "max_cycles",
+        (1, i64::MAX),
+        "each run's limit",
+    )? as u64;
     let machine = match &raw.machine {
         Some(m) => {
             let p = dir.join(m.get_ref());
@@ -158,10 +148,7 @@ pub fn parse(src: &Doc, path: &Path) -> Result<Overhead, ConfigError> {
             "programs = [\"basicmath\", \"fft\"]",
         ));
     }
-    let sources = match &raw.sources {
-        Some(s) => read_sources(src, &dir, s)?,
-        None => Vec::new(),
-    };
+    let sources = file_sources(src, &dir, &raw.sources)?;
     let rows = read_rows(src, &dir, raw.row, &sources)?;
     Ok(Overhead {
         header,

@@ -41,7 +41,7 @@ mod spec;
 use super::jobs::{Engine, Job, RunOpts, Source};
 use super::measure::console;
 use super::measure::edges::{pair, Policy};
-use super::osrow::{freertos_checkout, Os, NO_FREERTOS};
+use super::osrow::{announce, freertos_checkout, own_check, Os};
 use crate::Failure;
 use machine::record::IoEvent;
 use reduce::{cross_check, Figure};
@@ -174,18 +174,7 @@ fn figure_of(e: &Rhealstone, name: &str, text: &str, record: &[IoEvent]) -> Resu
 pub fn run(e: &Rhealstone, root: &Path, out: &Path, jobs: usize) -> Result<u8, Failure> {
     let name = &e.header.name;
     let (list, planned) = plan(e);
-    eprintln!(
-        "ubik experiment {name}: {} images -> {}",
-        list.len(),
-        out.display()
-    );
-    if e.rows
-        .iter()
-        .any(|r| matches!(r.os.os, Os::FreeRtos { .. }))
-        && freertos_checkout().is_none()
-    {
-        println!("{name}: {NO_FREERTOS}");
-    }
+    announce(name, list.len(), out, e.rows.iter().map(|r| &r.os));
     let engine = Engine::new(name, root, &e.header.work(out), jobs)?;
     let results = engine.run(&list)?;
     let mut table: BTreeMap<String, Map<String, Value>> = BTreeMap::new();
@@ -218,14 +207,7 @@ pub fn run(e: &Rhealstone, root: &Path, out: &Path, jobs: usize) -> Result<u8, F
             .collect();
         e.header.write_json(out, &Value::Object(table))?;
     }
-    if let Some(first) = bad.first() {
-        let more = if bad.len() > 1 {
-            format!(" (and {} more figures)", bad.len() - 1)
-        } else {
-            String::new()
-        };
-        return Err(Failure::new(1, format!("experiment {name}: {first}{more}")));
-    }
+    own_check(name, &bad)?;
     println!("rhealstone: wrote {}", path.display());
     Ok(0)
 }

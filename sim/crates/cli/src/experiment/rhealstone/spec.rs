@@ -5,7 +5,7 @@
 
 use crate::experiment::bench_header::BenchHeader;
 use crate::experiment::measure::edges::EventSel;
-use crate::experiment::osrow::{read_sources, OsRow, RawOsRow};
+use crate::experiment::osrow::{file_sources, missing, required_int, OsRow, RawOsRow};
 use crate::experiment::select::{RawSelect, Select};
 use confread::{quoted_list, ConfigError, Doc};
 use serde::Deserialize;
@@ -77,11 +77,6 @@ pub struct Rhealstone {
     pub agreement: f64,
     pub figures: Vec<FigureSpec>,
     pub rows: Vec<Row>,
-}
-
-/// The error for a key the file must have.
-fn missing(src: &Doc, key: &str, expected: &str) -> ConfigError {
-    src.err(&(0..0), format!("no `{key}`"), expected)
 }
 
 fn read_figures(
@@ -203,26 +198,20 @@ pub fn parse(src: &Doc, path: &Path) -> Result<Rhealstone, ConfigError> {
     let raw: Raw = src.parse()?;
     let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
     let header = BenchHeader::read(src, path, &raw.name)?;
-    let samples = match &raw.samples {
-        Some(s) => src.int_from_to(s, "samples", 1, 100_000)? as u32,
-        None => {
-            return Err(missing(
-                src,
-                "samples",
-                "samples = N (samples per figure, RH_SAMPLES)",
-            ))
-        }
-    };
-    let max_cycles = match &raw.max_cycles {
-        Some(m) => src.int_from_to(m, "max_cycles", 1, i64::MAX)? as u64,
-        None => {
-            return Err(missing(
-                src,
-                "max_cycles",
-                "max_cycles = N (each run's limit)",
-            ))
-        }
-    };
+    let samples = required_int(
+        src,
+        &raw.samples,
+        "samples",
+        (1, 100_000),
+        "samples per figure, RH_SAMPLES",
+    )? as u32;
+    let max_cycles = required_int(
+        src,
+        &raw.max_cycles,
+        "max_cycles",
+        (1, i64::MAX),
+        "each run's limit",
+    )? as u64;
     let start = read_edge(src, &raw.start, "start")?;
     let end = read_edge(src, &raw.end, "end")?;
     let agreement =
@@ -241,10 +230,7 @@ pub fn parse(src: &Doc, path: &Path) -> Result<Rhealstone, ConfigError> {
                 "agreement = 0.9 (the share of samples whose mcycle - edges must be one constant)",
             )),
         };
-    let sources = match &raw.sources {
-        Some(s) => read_sources(src, &dir, s)?,
-        None => Vec::new(),
-    };
+    let sources = file_sources(src, &dir, &raw.sources)?;
     let figures = read_figures(src, raw.figure)?;
     let rows = read_rows(src, &dir, raw.row, &sources, &figures)?;
     Ok(Rhealstone {
