@@ -12,11 +12,12 @@
 #                   + the SimBed workloads checked against a host model (tests/simbed)
 #                   + an experiment and its report end to end (tests/experiment)
 #                   + Thread-Metric's scenarios checked under each scheduler
+#                     (tests/bench/threadmetric-quick.toml)
 #   make bench      testbed speed (bench/testbed.toml): out/bench/testbed.json; kernel figures
 #                   (bench/kernel/run.sh): out/bench/kernel.json; observers' cost
 #                   (bench/observe.toml): out/bench/observe.json; Thread-Metric
-#                   (bench/threadmetric/run.sh): out/bench/threadmetric.json; Rhealstone
-#                   by GPIO edges (bench/rhealstone.toml): out/bench/rhealstone.json;
+#                   (./ubik experiment bench/threadmetric.toml): out/bench/threadmetric.json;
+#                   Rhealstone by GPIO edges (bench/rhealstone.toml): out/bench/rhealstone.json;
 #                   MiBench-like OS overhead (bench/overhead.toml): out/bench/overhead.json;
 #                   the hypervisor experiment (bench/hypervisor/run.sh): out/bench/hypervisor.json
 #   make results    rerun the experiments docs/results.md shows and regenerate its tables
@@ -99,9 +100,9 @@ test: sim firmware
 	$(STRICT_C) tests/simbed/run.sh
 	$(STRICT_C) tests/experiment/run.sh
 	$(PYTHON) tests/bench/test_parsers.py
-	$(STRICT_C) bench/threadmetric/run.sh --check
-	$(STRICT_C) $(UBIK) experiment tests/bench/rhealstone-quick.toml -o build/bench-quick
-	$(STRICT_C) $(UBIK) experiment tests/bench/overhead-quick.toml -o build/bench-quick
+	$(STRICT_C) $(UBIK) experiment tests/bench/threadmetric-quick.toml -o $(BUILD)/bench-quick
+	$(STRICT_C) $(UBIK) experiment tests/bench/rhealstone-quick.toml -o $(BUILD)/bench-quick
+	$(STRICT_C) $(UBIK) experiment tests/bench/overhead-quick.toml -o $(BUILD)/bench-quick
 	$(STRICT_C) bench/hypervisor/run.sh --check
 
 bench: sim $(FW_BUILD)/compute.elf $(FW_BUILD)/idle.elf
@@ -111,7 +112,7 @@ bench: sim $(FW_BUILD)/compute.elf $(FW_BUILD)/idle.elf
 	bench/kernel/run.sh -o $(OUT)/bench/kernel.json
 	bench/rtm/run.sh -o $(OUT)/bench/rtm.json
 	$(UBIK) experiment bench/observe.toml -o $(OUT)/bench
-	bench/threadmetric/run.sh -o $(OUT)/bench/threadmetric.json
+	$(UBIK) experiment bench/threadmetric.toml -o $(OUT)/bench
 	$(UBIK) experiment bench/rhealstone.toml -o $(OUT)/bench
 	$(UBIK) experiment bench/overhead.toml -o $(OUT)/bench
 	bench/hypervisor/run.sh -o $(OUT)/bench/hypervisor.json

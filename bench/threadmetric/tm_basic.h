@@ -1,7 +1,7 @@
 /* Thread-Metric's basic processing (issue 12): the fixed computation one count of the basic
  * scenario is, shared by every OS's scenario code (tm_scenarios.c, tm_nos.c). It measures the
  * machine, not the OS, so the suite checks that every OS gets the same cycles per count
- * within 1 % (tm_json.py): one source keeps the workload identical.
+ * within 1 % (the threadmetric experiment kind): one source keeps the workload identical.
  *
  * It is Thread-Metric's own workload, so that the figure stands beside published ones (issue
  * 28, item 30: the suite's first cut mixed the words with shifts, 14 % dearer): a pass takes

@@ -8,7 +8,10 @@ use super::header::Header;
 use super::simbed::Variant;
 use super::steps::{io_fail, ubik_exe};
 use super::sweep::Experiment;
-use super::{app, check, dpm, hypervisor, observers, overhead, rhealstone, simbed, sweep, testbed};
+use super::{
+    app, check, dpm, hypervisor, observers, overhead, rhealstone, simbed, sweep, testbed,
+    threadmetric,
+};
 use crate::Failure;
 use confread::{quoted_list, ConfigError, Doc};
 use dpm::DpmVariant;
@@ -17,11 +20,12 @@ use std::path::{Path, PathBuf};
 use toml::Spanned;
 
 /// The experiment kinds `kind` takes, in the order of [`Kind::ALL`].
-pub const KINDS: [&str; 8] = [
+pub const KINDS: [&str; 9] = [
     "simbed",
     "dpm",
     "app",
     "hypervisor",
+    "threadmetric",
     "overhead",
     "rhealstone",
     "testbed",
@@ -35,6 +39,7 @@ pub enum Kind {
     Dpm,
     App,
     Hypervisor,
+    Threadmetric,
     Overhead,
     Rhealstone,
     Testbed,
@@ -43,11 +48,12 @@ pub enum Kind {
 
 impl Kind {
     /// Every kind, in the order of [`KINDS`].
-    pub const ALL: [Kind; 8] = [
+    pub const ALL: [Kind; 9] = [
         Kind::Simbed,
         Kind::Dpm,
         Kind::App,
         Kind::Hypervisor,
+        Kind::Threadmetric,
         Kind::Overhead,
         Kind::Rhealstone,
         Kind::Testbed,
@@ -96,6 +102,7 @@ pub enum Spec {
     Dpm(Experiment<DpmVariant>),
     App(app::AppExperiment),
     Hypervisor(hypervisor::HypervisorExperiment),
+    Threadmetric(threadmetric::ThreadMetric),
     Overhead(overhead::Overhead),
     Rhealstone(rhealstone::Rhealstone),
     Testbed(testbed::Testbed),
@@ -111,6 +118,7 @@ impl Spec {
             Kind::Dpm => Spec::Dpm(sweep::read(src, path, root)?),
             Kind::App => Spec::App(app::parse(src, path, root)?),
             Kind::Hypervisor => Spec::Hypervisor(hypervisor::check(src, root)?),
+            Kind::Threadmetric => Spec::Threadmetric(threadmetric::parse(src, path)?),
             Kind::Overhead => Spec::Overhead(overhead::parse(src, path)?),
             Kind::Rhealstone => Spec::Rhealstone(rhealstone::parse(src, path)?),
             Kind::Testbed => Spec::Testbed(testbed::parse(src, path, root)?),
@@ -118,13 +126,15 @@ impl Spec {
         })
     }
 
-    /// The header, for the kinds that have one (the hypervisor experiment has none).
+    /// The header, for the kinds that have one (the hypervisor experiment has none; the
+    /// benchmark kinds have the benchmark header, bench_header.rs).
     pub fn header(&self) -> Option<&Header> {
         match self {
             Spec::Simbed(e) => Some(&e.header),
             Spec::Dpm(e) => Some(&e.header),
             Spec::App(e) => Some(&e.header),
             Spec::Hypervisor(_)
+            | Spec::Threadmetric(_)
             | Spec::Overhead(_)
             | Spec::Rhealstone(_)
             | Spec::Testbed(_)
@@ -133,11 +143,12 @@ impl Spec {
     }
 
     /// The output directory: `-o DIR` or `out/NAME`; the hypervisor experiment's is
-    /// `DIR/bench` (default `out/bench`), so that it is `make bench`'s file; a benchmark's is
-    /// `-o DIR` or `out/bench` (it writes `DIR/NAME.json`).
+    /// `DIR/bench` (default `out/bench`), so that it is `make bench`'s file; a benchmark
+    /// kind's is `-o DIR` or `out/bench` (it writes `DIR/NAME.json`).
     pub fn output(&self, given: Option<PathBuf>) -> PathBuf {
         match self {
             Spec::Hypervisor(_) => given.unwrap_or_else(|| PathBuf::from("out")).join("bench"),
+            Spec::Threadmetric(t) => t.header.output(given),
             Spec::Overhead(e) => e.header.output(given),
             Spec::Rhealstone(e) => e.header.output(given),
             Spec::Testbed(e) => e.header.output(given),
@@ -166,6 +177,7 @@ impl Spec {
             }
             Spec::App(e) => app::check(e, out),
             Spec::Hypervisor(_) => Ok(format!("-> {}", out.join("hypervisor.json").display())),
+            Spec::Threadmetric(t) => threadmetric::check(t, out),
             Spec::Overhead(e) => Ok(overhead::check(e, out)),
             Spec::Rhealstone(e) => Ok(rhealstone::check(e, out)),
             Spec::Testbed(e) => Ok(format!("2 runs -> {}", e.header.json(out).display())),
@@ -195,6 +207,7 @@ impl Spec {
                 app::run(e, root, &exe, out, jobs)
             }
             Spec::Hypervisor(_) => hypervisor::run(file, root, out),
+            Spec::Threadmetric(t) => threadmetric::run(t, root, out, jobs),
             Spec::Overhead(e) => overhead::run(e, root, out, jobs),
             Spec::Rhealstone(e) => rhealstone::run(e, root, out, jobs),
             Spec::Testbed(e) => testbed::run(e, out),

@@ -31,14 +31,12 @@
 //! files, byte for byte.
 
 mod app;
-#[allow(dead_code)] // until the benchmark kinds use all of it
 mod bench_header;
 mod check;
 mod dpm;
 mod fields;
 mod header;
 mod hypervisor;
-#[allow(dead_code)] // until the benchmark kinds use all of it
 mod jobs;
 mod kind;
 mod measure;
@@ -47,12 +45,12 @@ mod osrow;
 mod overhead;
 mod plot;
 mod rhealstone;
-#[allow(dead_code)] // until the benchmark kinds use all of it
 mod select;
 mod simbed;
 mod steps;
 mod sweep;
 mod testbed;
+mod threadmetric;
 
 use crate::{code, Failure};
 use clap::Args;

@@ -15,6 +15,9 @@
 //! Selection is evaluated in this process from the table (`sysdesc::Scheduler::ALL`, in its
 //! order), as `ubik gen --list-schedulers --with P --without Q` prints it.
 
+// A library the benchmark kinds draw on: no kind uses all of it.
+#![allow(dead_code)]
+
 use confread::{quoted_list, ConfigError, Doc};
 use serde::Deserialize;
 use sysdesc::{Policy, Scheduler};

@@ -90,6 +90,20 @@ pub fn ubik_in<S: AsRef<std::ffi::OsStr>>(dir: &Path, args: &[S]) -> Run {
     output_of(cmd)
 }
 
+/// Runs `ubik ARGS...` against this repository (`UBIK_ROOT`) with `env` set in its
+/// environment (a `None` value removes the variable).
+pub fn ubik_env<S: AsRef<std::ffi::OsStr>>(args: &[S], env: &[(&str, Option<&str>)]) -> Run {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_ubik"));
+    cmd.args(args).env("UBIK_ROOT", repo_root());
+    for (k, v) in env {
+        match v {
+            Some(v) => cmd.env(k, v),
+            None => cmd.env_remove(k),
+        };
+    }
+    output_of(cmd)
+}
+
 fn output_of(mut cmd: Command) -> Run {
     let out: Output = cmd.stdin(Stdio::null()).output().expect("run ubik");
     Run {
