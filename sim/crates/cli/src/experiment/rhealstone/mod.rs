@@ -63,18 +63,17 @@ fn plan(e: &Rhealstone) -> (Vec<Job>, Vec<Planned>) {
     let mut planned = Vec::new();
     let freertos = freertos_checkout().is_some();
     for r in &e.rows {
-        let scheds: Vec<Option<&str>> = match r.os.os {
-            Os::Ubik { .. } => sysdesc::Scheduler::NAMES.iter().map(|s| Some(*s)).collect(),
+        let scheds: Vec<Option<&sysdesc::Policy>> = match r.os.os {
+            Os::Ubik { .. } => sysdesc::POLICIES.iter().map(Some).collect(),
             Os::FreeRtos { .. } if !freertos => continue,
             _ => vec![None],
         };
-        for s in scheds {
+        for policy in scheds {
+            let s = policy.map(|p| p.name);
             for &fi in &r.figures {
                 let f = &e.figures[fi];
-                if let Some(s) = s {
-                    if !f.schedulers.applies(sysdesc::Scheduler::named(s).policy()) {
-                        continue;
-                    }
+                if policy.is_some_and(|p| !f.schedulers.applies(p)) {
+                    continue;
                 }
                 let label = r.os.label(s);
                 jobs.push(Job {
