@@ -22,7 +22,9 @@
 //! The benchmark kinds share the job engine (jobs/: many firmware images built once each and
 //! run in parallel, their consoles and records returned), the benchmark header
 //! (bench_header.rs: `NAME.json` and `NAME/` in `out/bench`) and the choice of schedulers by
-//! the policy table's properties (select.rs).
+//! the policy table's properties (select.rs): threadmetric/, rhealstone/ and overhead/ (the
+//! last two with their rows of OSes in osrow.rs), and testbed/ and observers/ (the testbed's
+//! speed and the observers' cost: prebuilt firmware timed on the host).
 //!
 //! Every input is checked before anything is built (check.rs; `--check` stops there); a build
 //! or a run that fails ends the experiment with its exit code and one line (steps.rs).
