@@ -13,15 +13,14 @@
 #                   + an experiment and its report end to end (tests/experiment)
 #                   + Thread-Metric's scenarios checked under each scheduler
 #                     (tests/bench/threadmetric-quick.toml)
-#   make bench      testbed speed: out/bench/testbed.json; kernel, IPC and RTM figures
-#                   (ubik experiment bench/{kernel,ipc,rtm}.toml): out/bench/{kernel,ipc,
-#                   rtm}.json; observers' cost
-#                   (bench/observe/run.sh): out/bench/observe.json; Thread-Metric
-#                   (./ubik experiment bench/threadmetric.toml): out/bench/threadmetric.json;
-#                   Rhealstone
-#                   by GPIO edges (bench/rhealstone/run.sh): out/bench/rhealstone.json;
-#                   MiBench-like OS overhead (bench/overhead/run.sh): out/bench/overhead.json;
+#   make bench      testbed speed (bench/testbed.toml): out/bench/testbed.json; kernel, IPC
+#                   and RTM figures (bench/{kernel,ipc,rtm}.toml): out/bench/{kernel,ipc,
+#                   rtm}.json; observers' cost (bench/observe.toml): out/bench/observe.json;
+#                   Thread-Metric (bench/threadmetric.toml): out/bench/threadmetric.json;
+#                   Rhealstone by GPIO edges (bench/rhealstone.toml): out/bench/rhealstone.json;
+#                   MiBench-like OS overhead (bench/overhead.toml): out/bench/overhead.json;
 #                   the hypervisor experiment (bench/hypervisor.toml): out/bench/hypervisor.json
+#                   (each run as ./ubik experiment bench/NAME.toml -o out/bench)
 #   make results    rerun the experiments docs/results.md shows and regenerate its tables
 #                   (scripts/results-tables.sh; about 10 minutes on 2 cores)
 #   make format     rewrite the C sources as .clang-format says (scripts/format.sh)
@@ -107,24 +106,21 @@ test: sim firmware
 	$(STRICT_C) $(UBIK) experiment tests/bench/rtm-quick.toml -o $(BUILD)/bench-quick
 	$(PYTHON) tests/bench/check_kernel_quick.py $(BUILD)/bench-quick
 	$(STRICT_C) $(UBIK) experiment tests/bench/threadmetric-quick.toml -o $(BUILD)/bench-quick
-	$(STRICT_C) bench/rhealstone/run.sh --check
-	$(STRICT_C) bench/overhead/run.sh --check
+	$(STRICT_C) $(UBIK) experiment tests/bench/rhealstone-quick.toml -o $(BUILD)/bench-quick
+	$(STRICT_C) $(UBIK) experiment tests/bench/overhead-quick.toml -o $(BUILD)/bench-quick
 	$(STRICT_C) $(UBIK) experiment tests/bench/hypervisor-quick.toml -o $(BUILD)/bench-quick
 
 bench: sim $(FW_BUILD)/compute.elf $(FW_BUILD)/idle.elf
 	@scripts/setup.sh --rtl
 	@mkdir -p $(OUT)/bench
-	$(UBIK) run $(FW_BUILD)/compute.elf --stats $(OUT)/bench/compute.stats.json --no-energy
-	$(UBIK) run $(FW_BUILD)/idle.elf --stats $(OUT)/bench/idle.stats.json --no-energy
-	@$(PYTHON) scripts/stats.py testbed $(OUT)/bench/compute.stats.json \
-	    $(OUT)/bench/idle.stats.json -o $(OUT)/bench/testbed.json
+	$(UBIK) experiment bench/testbed.toml -o $(OUT)/bench
 	$(UBIK) experiment bench/kernel.toml -o $(OUT)/bench
 	$(UBIK) experiment bench/ipc.toml -o $(OUT)/bench
 	$(UBIK) experiment bench/rtm.toml -o $(OUT)/bench
-	bench/observe/run.sh $(FW_BUILD)/compute.elf $(OUT)/bench/observe.json
+	$(UBIK) experiment bench/observe.toml -o $(OUT)/bench
 	$(UBIK) experiment bench/threadmetric.toml -o $(OUT)/bench
-	bench/rhealstone/run.sh -o $(OUT)/bench/rhealstone.json
-	bench/overhead/run.sh -o $(OUT)/bench/overhead.json
+	$(UBIK) experiment bench/rhealstone.toml -o $(OUT)/bench
+	$(UBIK) experiment bench/overhead.toml -o $(OUT)/bench
 	$(UBIK) experiment bench/hypervisor.toml -o $(OUT)/bench
 
 clean:

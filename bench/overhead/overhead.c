@@ -10,8 +10,8 @@
  * The benchmark reads mcycle around the program and prints
  *     ov PROGRAM cycles=C bad=B checksum=H background=R interrupts=I
  * (R: periodic runs, I: interrupts handled while it ran), then the run ends: exit 0 if the
- * program's own checks passed (bad=0), 1 otherwise. run.sh adds the testbed's statistics
- * (kernel cycles, energy) of the same run. */
+ * program's own checks passed (bad=0), 1 otherwise. The experiment (bench/overhead.toml) adds
+ * the testbed's statistics (kernel cycles, energy) of the same run. */
 #include "ov_config.h"
 #include "bsp/bsp.h"
 #include "ovmath.h"

@@ -1,10 +1,10 @@
 /* Rhealstone (Kar and Porter, 1989) on the Thread-Metric portability layer (issue 12), measured
  * as a person with an oscilloscope would (seed paper 004): every sample drives GPIO pin 2 high
- * where the measured path starts and pin 3 high where it ends; run.sh reads the two rising
- * edges' cycles from the testbed's --io record. The firmware also reads mcycle just before
- * the first store and just after the second, so every sample is measured twice: the two
- * differences must differ by the same constant in every sample (the stores and the counter
- * reads), which rh_json.py checks. One image per figure: rh_config.h (written by run.sh)
+ * where the measured path starts and pin 3 high where it ends; the experiment (bench/rhealstone
+ * .toml) reads the two rising edges' cycles from the IO record. The firmware also reads mcycle
+ * just before the first store and just after the second, so every sample is measured twice: the
+ * two differences must differ by the same constant in every sample (the stores and the counter
+ * reads), which the experiment checks. One image per figure: rh_config.h (it writes it)
  * defines RH_FIGURE (1..6, below) and RH_SAMPLES. Figures (cycles of the path):
  *   1 task_switch        a task yields to another of equal priority: from the yield call
  *                        to the other task running after its own yield returned;

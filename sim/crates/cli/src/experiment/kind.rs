@@ -8,7 +8,10 @@ use super::header::Header;
 use super::simbed::Variant;
 use super::steps::{io_fail, ubik_exe};
 use super::sweep::Experiment;
-use super::{app, check, dpm, hypervisor, ipc, kernel, rtm, simbed, sweep, threadmetric};
+use super::{
+    app, check, dpm, hypervisor, ipc, kernel, observers, overhead, rhealstone, rtm, simbed,
+    sweep, testbed, threadmetric,
+};
 use crate::Failure;
 use confread::{quoted_list, ConfigError, Doc};
 use dpm::DpmVariant;
@@ -17,7 +20,7 @@ use std::path::{Path, PathBuf};
 use toml::Spanned;
 
 /// The experiment kinds `kind` takes, in the order of [`Kind::ALL`].
-pub const KINDS: [&str; 8] = [
+pub const KINDS: [&str; 12] = [
     "simbed",
     "dpm",
     "app",
@@ -26,6 +29,10 @@ pub const KINDS: [&str; 8] = [
     "kernel",
     "ipc",
     "rtm",
+    "overhead",
+    "rhealstone",
+    "testbed",
+    "observe",
 ];
 
 /// An experiment's kind (`kind` in its file; SimBed without the key).
@@ -39,11 +46,15 @@ pub enum Kind {
     Kernel,
     Ipc,
     Rtm,
+    Overhead,
+    Rhealstone,
+    Testbed,
+    Observe,
 }
 
 impl Kind {
     /// Every kind, in the order of [`KINDS`].
-    pub const ALL: [Kind; 8] = [
+    pub const ALL: [Kind; 12] = [
         Kind::Simbed,
         Kind::Dpm,
         Kind::App,
@@ -52,6 +63,10 @@ impl Kind {
         Kind::Kernel,
         Kind::Ipc,
         Kind::Rtm,
+        Kind::Overhead,
+        Kind::Rhealstone,
+        Kind::Testbed,
+        Kind::Observe,
     ];
 
     /// Its name in the file.
@@ -100,6 +115,10 @@ pub enum Spec {
     Kernel(kernel::KernelBench),
     Ipc(ipc::IpcBench),
     Rtm(rtm::RtmBench),
+    Overhead(overhead::Overhead),
+    Rhealstone(rhealstone::Rhealstone),
+    Testbed(testbed::Testbed),
+    Observe(observers::ObserveCost),
 }
 
 impl Spec {
@@ -115,6 +134,10 @@ impl Spec {
             Kind::Kernel => Spec::Kernel(kernel::parse(src, path, root)?),
             Kind::Ipc => Spec::Ipc(ipc::parse(src, path, root)?),
             Kind::Rtm => Spec::Rtm(rtm::parse(src, path, root)?),
+            Kind::Overhead => Spec::Overhead(overhead::parse(src, path)?),
+            Kind::Rhealstone => Spec::Rhealstone(rhealstone::parse(src, path)?),
+            Kind::Testbed => Spec::Testbed(testbed::parse(src, path, root)?),
+            Kind::Observe => Spec::Observe(observers::parse(src, path, root)?),
         })
     }
 
@@ -129,7 +152,11 @@ impl Spec {
             | Spec::Threadmetric(_)
             | Spec::Kernel(_)
             | Spec::Ipc(_)
-            | Spec::Rtm(_) => None,
+            | Spec::Rtm(_)
+            | Spec::Overhead(_)
+            | Spec::Rhealstone(_)
+            | Spec::Testbed(_)
+            | Spec::Observe(_) => None,
         }
     }
 
@@ -143,6 +170,10 @@ impl Spec {
             (Spec::Kernel(k), _) => k.header.output(given),
             (Spec::Ipc(b), _) => b.header.output(given),
             (Spec::Rtm(b), _) => b.header.output(given),
+            (Spec::Overhead(e), _) => e.header.output(given),
+            (Spec::Rhealstone(e), _) => e.header.output(given),
+            (Spec::Testbed(e), _) => e.header.output(given),
+            (Spec::Observe(e), _) => e.header.output(given),
             (_, Some(h)) => h.output(given),
             (_, None) => given.unwrap_or_else(|| PathBuf::from("out")),
         }
@@ -169,6 +200,14 @@ impl Spec {
             Spec::Kernel(k) => kernel::check(k, out),
             Spec::Ipc(b) => ipc::check(b, out),
             Spec::Rtm(b) => rtm::check(b, out),
+            Spec::Overhead(e) => Ok(overhead::check(e, out)),
+            Spec::Rhealstone(e) => Ok(rhealstone::check(e, out)),
+            Spec::Testbed(e) => Ok(format!("2 runs -> {}", e.header.json(out).display())),
+            Spec::Observe(e) => Ok(format!(
+                "{} runs -> {}",
+                3 * e.rounds,
+                e.header.json(out).display()
+            )),
         }
     }
 
@@ -194,6 +233,10 @@ impl Spec {
             Spec::Kernel(k) => kernel::run(k, root, out, jobs),
             Spec::Ipc(b) => ipc::run(b, root, out, jobs),
             Spec::Rtm(b) => rtm::run(b, root, out, jobs),
+            Spec::Overhead(e) => overhead::run(e, root, out, jobs),
+            Spec::Rhealstone(e) => rhealstone::run(e, root, out, jobs),
+            Spec::Testbed(e) => testbed::run(e, out),
+            Spec::Observe(e) => observers::run(e, out),
         }
     }
 }

@@ -22,8 +22,11 @@
 //! The benchmark kinds share the job engine (jobs/: many firmware images built once each and
 //! run in parallel, their consoles and records returned), the benchmark header
 //! (bench_header.rs: `NAME.json` and `NAME/` in `out/bench`) and the choice of schedulers by
-//! the policy table's properties (select.rs). kernel/ (`kernel.json`), ipc/ (`ipc.json`) and
-//! rtm/ (`rtm.json`) measure the kernel itself from the applications of `bench/kernel/`.
+//! the policy table's properties (select.rs): threadmetric/, rhealstone/ and overhead/ (the
+//! last two with their rows of OSes in osrow.rs), and testbed/ and observers/ (the testbed's
+//! speed and the observers' cost: prebuilt firmware timed on the host). kernel/
+//! (`kernel.json`), ipc/ (`ipc.json`) and rtm/ (`rtm.json`) measure the kernel itself from the
+//! applications of `bench/kernel/`; hypervisor/ the hypervisor study.
 //!
 //! Every input is checked before anything is built (check.rs; `--check` stops there); a build
 //! or a run that fails ends the experiment with its exit code and one line (steps.rs).
@@ -43,12 +46,17 @@ mod jobs;
 mod kernel;
 mod kind;
 mod measure;
+mod observers;
+mod osrow;
+mod overhead;
 mod plot;
+mod rhealstone;
 mod rtm;
 mod select;
 mod simbed;
 mod steps;
 mod sweep;
+mod testbed;
 mod threadmetric;
 
 use crate::{code, Failure};
