@@ -91,6 +91,9 @@ pub struct EnergyObserver<const TRACE: bool> {
     /// bytes below the lowest, for word stores over it).
     state_lo: u32,
     state_span: u32,
+    /// Bit (word address mod 64) set for the words that hold a known task's state byte: a
+    /// store in the range that hits no such word (a stack's, most often) is let go at once.
+    state_words: u64,
     /// Class energy of the current operating-point segment, fJ (as spilled).
     seg_class_fj: u64,
     // ---- cold
@@ -160,6 +163,7 @@ impl<const TRACE: bool> EnergyObserver<TRACE> {
             watch,
             state_lo: 0,
             state_span: 0,
+            state_words: 0,
             seg_class_fj: 0,
             flushed: vec![Flushed::default(); keys],
             funcs: map.funcs,
@@ -507,6 +511,7 @@ impl<const TRACE: bool> EnergyObserver<TRACE> {
         self.tcb_states.push((tcb, state_addr));
         let lo = self.tcb_states.iter().map(|s| s.1).min().unwrap_or(0);
         let hi = self.tcb_states.iter().map(|s| s.1).max().unwrap_or(0);
+        self.state_words |= 1 << ((state_addr >> 2) & 63);
         self.state_lo = lo.saturating_sub(3);
         self.state_span = hi - self.state_lo + 1;
     }
@@ -675,7 +680,9 @@ impl<const TRACE: bool> Observer for EnergyObserver<TRACE> {
             self.watched(pc, at, bus);
         } else if word == self.watch[2] {
             self.scan_tasks(bus);
-        } else if addr.wrapping_sub(self.state_lo) < self.state_span {
+        } else if addr.wrapping_sub(self.state_lo) < self.state_span
+            && (self.state_words >> ((addr >> 2) & 63)) & 1 != 0
+        {
             self.state_store(addr, size, at.cycle, bus);
         }
         if TRACE && addr.wrapping_sub(self.lisr_table) < 4 * 15 {
