@@ -4,6 +4,7 @@
 //! `suite.rs`; the hypervisor experiment's beside its paper: `hypervisor.rs`; any other as a
 //! table of its JSON keys).
 
+use super::app::AppResult;
 use super::results::{Bench, ExperimentResult, Table, VARIANT_COLUMNS};
 use super::suite;
 use serde_json::Value;
@@ -91,16 +92,28 @@ th{background:#eee}td:first-child,th:first-child{text-align:left}\
 .note{color:#555;font-size:13px}.wide{overflow-x:auto}";
 
 /// The whole page: an index, then each experiment's section and the benchmarks'.
-pub fn page(dir: &Path, exps: &[ExperimentResult], benches: &[Bench]) -> String {
+pub fn page(
+    dir: &Path,
+    exps: &[ExperimentResult],
+    apps: &[AppResult],
+    benches: &[Bench],
+) -> String {
     let mut h = String::new();
     let _ = write!(h, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Ubik report</title><style>{STYLE}</style></head><body>\n<h1>Ubik report</h1>\n");
-    let _ = writeln!(h, "<p class=\"note\">Results in <code>{}</code>: {} experiment(s), {} benchmark file(s). Every figure is measured on the Ubik testbed (cycle-exact Ibex timing); see docs/results.md for how.</p>", esc(&dir.display().to_string()), exps.len(), benches.len());
+    let _ = writeln!(h, "<p class=\"note\">Results in <code>{}</code>: {} experiment(s), {} benchmark file(s). Every figure is measured on the Ubik testbed (cycle-exact Ibex timing); see docs/results.md for how.</p>", esc(&dir.display().to_string()), exps.len() + apps.len(), benches.len());
     h.push_str("<ul>");
     for e in exps {
         let _ = write!(
             h,
             "<li><a href=\"#exp-{0}\">experiment {0}</a></li>",
             esc(&e.name)
+        );
+    }
+    for a in apps {
+        let _ = write!(
+            h,
+            "<li><a href=\"#exp-{0}\">experiment {0}</a></li>",
+            esc(&a.name)
         );
     }
     if !benches.is_empty() {
@@ -110,6 +123,9 @@ pub fn page(dir: &Path, exps: &[ExperimentResult], benches: &[Bench]) -> String 
 
     for e in exps {
         experiment_section(&mut h, e);
+    }
+    for a in apps {
+        super::app::html_section(&mut h, a);
     }
     if !benches.is_empty() {
         bench_section(&mut h, benches);

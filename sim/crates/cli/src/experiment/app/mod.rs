@@ -20,6 +20,7 @@
 //! ```
 
 mod spec;
+mod tasks;
 
 use super::steps::{build_app, io_fail, prepare_app, stop_on_ctrl_c, worker_pool, Capture};
 use crate::run::{outcome_status, simulate, Observe, Simulation};
@@ -194,6 +195,7 @@ fn run_one(
         .map_err(|e| io_fail("the console output", &cpath, e))?;
     let spath = dir.join("stats.json");
     write_stats(&spath, &done.stats).map_err(|e| io_fail("statistics", &spath, e))?;
+    tasks::write_tasks_csv(&dir, &done.stats)?;
     let status = outcome_status(&elfs[bi], &done.outcome, &done.machine, &done.counts, None);
     let (exit, mut why) = match status {
         Ok(c) if c == exp.exit => (Some(c), None),
