@@ -6,10 +6,12 @@
 //!
 //! One concern per file: `results.rs` reads and checks every result file first (bad data is
 //! one line naming the file, exit 65, and no page); `html.rs` renders the page, `markdown.rs`
-//! the Markdown tables; `app.rs` reads and renders the app experiments; `suite.rs` (the OS-overhead suite's files), `hypervisor.rs` (the
+//! the Markdown tables; `app.rs` reads and renders the app experiments, `bench_tables.rs`
+//! any benchmark file as tables; `suite.rs` (the OS-overhead suite's files), `hypervisor.rs` (the
 //! hypervisor experiment's) and `paper.rs` (what the papers report) are sections of it.
 
 mod app;
+mod bench_tables;
 mod html;
 mod hypervisor;
 mod markdown;

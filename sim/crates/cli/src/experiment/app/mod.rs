@@ -2,7 +2,8 @@
 //! `system.toml`, built once per combination of the axes (scheduler, tick rate, sets of
 //! `-D` defines) and run on each machine file with each seed, every run checked against
 //! what is expected of it (its exit code, lines of its console output). Writes `app.csv`
-//! (one row per run) and prints a table; exits 0 when every run passed, 1 otherwise.
+//! (one row per run) and each run's `tasks.csv` (`tasks.rs`), and prints a table; exits 0
+//! when every run passed, 1 otherwise.
 //!
 //! ```toml
 //! kind = "app"
