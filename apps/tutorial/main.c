@@ -9,6 +9,7 @@ void produce(void *arg)
     (void)arg;
     for (uint32_t i = 1; i <= 3; i++) {
         uk_task_sleep(10); /* 10 ticks */
+        bsp_io_out(0, i);  /* "sending i" on IO port 0: --io records it */
         uk_queue_send(&items, &i, UK_FOREVER);
     }
 }
@@ -19,6 +20,7 @@ void consume(void *arg)
     for (int n = 0; n < 3; n++) {
         uint32_t v;
         uk_queue_recv(&items, &v, UK_FOREVER);
+        bsp_io_out(1, v); /* "received v" on IO port 1 */
         bsp_printf("got %u at tick %u\n", (unsigned)v, (unsigned)uk_time());
     }
     bsp_exit(0); /* stop the machine: `ubik run` exits with 0 */

@@ -167,28 +167,76 @@ if "$ubik" experiment "$root/experiments/tutorial-schedulers.toml" -o "$work/app
     if "$ubik" report "$work/app" -o "$work/app-report" > "$work/app-report.log" 2>&1; then
         page="$work/app-report/index.html"
         grep -q 'Experiment app (app)' "$page" && grep -q '8 of 8 runs passed' "$page" &&
-            grep -q '<td>prio-1000hz</td><td>default</td><td>1</td><td>0</td><td>3015475</td>' "$page" &&
-            grep -q '<td>prio-1000hz-m0-s1</td><td>consumer</td><td>49.160</td><td>4</td><td>0</td>' "$page" ||
+            grep -q '<td>prio-1000hz</td><td>default</td><td>1</td><td>0</td><td>[0-9]*</td>' "$page" &&
+            grep -q '<td>prio-1000hz-m0-s1</td><td>consumer</td><td>[0-9.]*</td><td>4</td><td>0</td>' "$page" ||
             bad "report of the app experiment: the runs or the tasks table is missing"
     else
         bad "ubik report on the app experiment failed: $(cat "$work/app-report.log")"
     fi
     md=$("$ubik" report "$work/app" --markdown 2>&1)
-    grep -q '^| prio-1000hz-m0-s1 | producer | 19.520 | 6 | 3 | ' <<< "$md" ||
+    grep -q '^| prio-1000hz-m0-s1 | producer | [0-9.]* | 6 | 3 | ' <<< "$md" ||
         bad "report --markdown of the app experiment: no producer row: $md"
+    # The latency pair's columns: three handoffs a run, none unpaired, a few microseconds each.
+    head -1 "$work/app/app.csv" | grep -q ',energy_j,handoff_p50_us,handoff_p99_us,handoff_max_us,handoff_count,handoff_unpaired,pass,why$' ||
+        bad "app experiment: app.csv lacks the latency's columns: $(head -1 "$work/app/app.csv")"
+    awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+        !($col["handoff_count"] == 3 && $col["handoff_unpaired"] == 0 && $col["handoff_p50_us"] > 0 &&
+          $col["handoff_max_us"] < 50) { exit 1 }' "$work/app/app.csv" ||
+        bad "app experiment: expected 3 handoffs of under 50 us in every row of app.csv"
+    [[ -s $work/app/runs/prio-1000hz-m0-s1/io.csv ]] || bad "app experiment: the run's IO record (io.csv) is missing"
+    grep -q '<testsuite name="tutorial-schedulers" tests="8" failures="0"' "$work/app/junit.xml" &&
+        [[ $(grep -c '<testcase ' "$work/app/junit.xml") -eq 8 ]] ||
+        bad "app experiment: junit.xml should hold 8 passing test cases"
 else
     bad "app experiment failed: $(tail -3 "$work/app.txt")"
 fi
 mkdir -p "$work/appfail"
-printf 'kind = "app"\napp = "apps/tutorial"\nrun_ms = 100\n[sweep]\nscheduler = ["prio"]\ncflags = [["-DUNUSED=1"]]\n[expect]\nconsole = ["got 4"]\n' > "$work/appfail/e.toml"
+cat > "$work/appfail/e.toml" <<'TOML'
+kind = "app"
+app = "apps/tutorial"
+run_ms = 100
+[sweep]
+scheduler = ["prio"]
+cflags = [["-DUNUSED=1"]]
+[[latency]]
+name = "handoff"
+from = "out:0"
+to = "out:1"
+[expect]
+console = ["got 4"]
+[[expect.bound]]
+figure = "latency.handoff.max_us"
+max = 1
+TOML
 "$ubik" experiment "$work/appfail/e.toml" -o "$work/appfail/out" > "$work/appfail.txt" 2>&1
 rc=$?
-[[ $rc -eq 1 ]] && grep -q 'FAIL: the console output lacks "got 4"' "$work/appfail.txt" &&
-    grep -q ',false,"the console output lacks ""got 4"""' "$work/appfail/out/app.csv" ||
-    bad "app experiment with a failing check: expected exit 1 and the reason (got $rc: $(cat "$work/appfail.txt"))"
-# A failing run shows as such in the report, with its reason.
-"$ubik" report "$work/appfail/out" --markdown 2>&1 | grep -q '^| prio-UNUSED_1 | default | 1 | 0 | [0-9]* | [0-9.e-]* | false | the console output lacks "got 4" |$' ||
-    bad "report of a failing app run: expected its row with pass false and the reason"
+why='the console output lacks "got 4"; latency.handoff.max_us = 3.77, above the bound max = 1'
+[[ $rc -eq 1 ]] && grep -qF "FAIL: $why" "$work/appfail.txt" &&
+    grep -qF ",3,0,false,\"${why//\"/\"\"}\"" "$work/appfail/out/app.csv" ||
+    bad "app experiment with failing checks: expected exit 1 and the reasons (got $rc: $(cat "$work/appfail.txt"))"
+# junit.xml: one test case, a failure per failed check, the quotes escaped, well formed.
+junit=$work/appfail/out/junit.xml
+grep -q '<testsuite name="e" tests="1" failures="1"' "$junit" &&
+    grep -q '<failure message="the console output lacks &quot;got 4&quot;"' "$junit" &&
+    grep -q '<failure message="latency.handoff.max_us = 3.77, above the bound max = 1"' "$junit" &&
+    python3 -c 'import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])' "$junit" ||
+    bad "app experiment with failing checks: junit.xml should hold the two failures, well formed: $(cat "$junit")"
+# A failing run shows as such in the report, with its reasons.
+"$ubik" report "$work/appfail/out" --markdown 2>&1 | grep '^| prio-UNUSED_1 | default | 1 | 0 | ' | grep -qF "| false | $why |" ||
+    bad "report of a failing app run: expected its row with pass false and the reasons"
+# A bad latency pair, and a bound on a figure that does not exist: one line at the file's
+# line and column, exit 65, before anything is built.
+bad_app_file() { # SED-EXPRESSION EXPECTED-MESSAGE
+    sed "$1" "$work/appfail/e.toml" > "$work/appfail/bad.toml"
+    "$ubik" experiment "$work/appfail/bad.toml" -o "$work/appfail/bad" > /dev/null 2> "$work/appfail/err.txt"
+    local rc=$?
+    [[ $rc -eq 65 && $(wc -l < "$work/appfail/err.txt") -eq 1 && ! -e $work/appfail/bad ]] &&
+        grep -qF "$2" "$work/appfail/err.txt" ||
+        bad "bad app check: expected exit 65 and \"$2\" (got $rc: $(cat "$work/appfail/err.txt"))"
+}
+bad_app_file 's/^from = .*/from = "pin:2:up"/' 'bad.toml:9:8: event "pin:2:up": the edge "up" is not rise or fall'
+bad_app_file 's/^figure = .*/figure = "latency.handof.p99_us"/' 'bad.toml:14:10: figure "latency.handof.p99_us" is not a figure of this experiment'
+bad_app_file 's/^figure = .*/figure = "task.consumer.p99_us"/' 'bad.toml:14:10: figure "task.consumer.p99_us" is not a figure of this experiment'
 
 # Two sets of defines that read alike (-DFAIL=1 and -DFAIL_1 both read FAIL_1) are two builds
 # and two runs, each in its own directory: the one that fails alone is reported as failing

@@ -63,8 +63,8 @@ pub struct TaskStats {
     pub cpu_cycles: u64,
     pub cpu_us: f64,
     pub preemptions: u64,
-    /// Nearest-rank percentiles and the maximum of the response times, us; null when the
-    /// task completed no response.
+    /// Percentiles (nearest rank, observe::tasks::nearest_rank) and the maximum of the
+    /// response times, us; null when the task completed no response.
     pub response_max_us: Option<f64>,
     pub response_p50_us: Option<f64>,
     pub response_p99_us: Option<f64>,

@@ -47,7 +47,11 @@ fn periodic_tasks_have_their_known_figures() {
     let v = stats(&elf, &d, &[]);
     let tasks = v["tasks"].as_object().expect("tasks object");
     let names: Vec<&str> = tasks.keys().map(String::as_str).collect();
-    assert_eq!(names, ["fast", "idle", "slow"], "the boot context is no task");
+    assert_eq!(
+        names,
+        ["fast", "idle", "slow"],
+        "the boot context is no task"
+    );
     let (fast, slow, idle) = (&tasks["fast"], &tasks["slow"], &tasks["idle"]);
     assert_eq!(counts(fast), (5, 0, 5), "fast: {fast}");
     assert_eq!(counts(slow), (6, 4, 1), "slow: {slow}");
@@ -58,7 +62,10 @@ fn periodic_tasks_have_their_known_figures() {
     assert!((f(fast, "cpu_us") - cpu(fast) as f64 / 100.0).abs() < 1e-6);
     // Its responses: 200 us of work each (and the tail's wake-up), the last one short.
     let (p50, max) = (f(fast, "response_p50_us"), f(fast, "response_max_us"));
-    assert!((200.0..210.0).contains(&p50) && (p50..210.0).contains(&max), "{fast}");
+    assert!(
+        (200.0..210.0).contains(&p50) && (p50..210.0).contains(&max),
+        "{fast}"
+    );
     // slow's one response starts at its activation in main, before fast's first run: the
     // release is the store that made it ready, not its first switch-in (200 us later).
     let r = f(slow, "response_max_us");
@@ -67,11 +74,17 @@ fn periodic_tasks_have_their_known_figures() {
     // The idle task sleeps the tick between slow's sleep and its end.
     assert!((99_000..101_000).contains(&cpu(idle)), "{idle}");
     let all: u64 = tasks.values().map(cpu).sum();
-    assert!(all <= u(&v, "cycles") && all * 100 > u(&v, "cycles") * 97, "{all} of {v}");
+    assert!(
+        all <= u(&v, "cycles") && all * 100 > u(&v, "cycles") * 97,
+        "{all} of {v}"
+    );
     // Six ticks, each a timer interrupt; the kernel's tail is not a line.
     let timer = &v["irqs"]["timer"];
     assert_eq!(timer["count"].as_u64(), Some(6), "{v}");
-    let (mean, maxc) = (f(timer, "mean_cycles"), timer["max_cycles"].as_u64().unwrap());
+    let (mean, maxc) = (
+        f(timer, "mean_cycles"),
+        timer["max_cycles"].as_u64().unwrap(),
+    );
     assert!(mean > 20.0 && mean <= maxc as f64 && maxc < 300, "{timer}");
     assert!(v["irqs"].get("software").is_none(), "{v}");
 }

@@ -563,3 +563,29 @@ fn bad_kinds_defines_and_machine_files_get_their_own_messages_and_codes() {
         );
     }
 }
+
+#[test]
+fn a_bad_latency_pair_or_check_of_an_app_experiment_is_65_at_its_line() {
+    // Each a line (or table) of its own after a valid head; `--check` builds nothing.
+    let head =
+        "kind = \"app\"\napp = \"apps/tutorial\"\n[sweep]\nscheduler = [\"prio\", \"edf\"]\n\
+                [[latency]]\nname = \"handoff\"\nfrom = \"out:0\"\nto = \"out:1\"\n";
+    for (tail, at, what) in [
+        ("[[latency]]\nname = \"x\"\nfrom = \"uart:rx:300\"\nto = \"out:1\"", "11:8:", "event \"uart:rx:300\": the byte \"300\" is not a number from 0 to 255; expected stimulus:LINE, pin:PIN:rise|fall"),
+        ("[[latency]]\nname = \"x\"\nfrom = \"out:0\"\nto = \"out:1\"\npolicy = \"any\"", "13:10:", "policy \"any\" is not a pairing policy"),
+        ("[[latency]]\nname = \"handoff\"\nfrom = \"out:0\"\nto = \"out:2\"", "10:8:", "latency \"handoff\" is declared twice"),
+        ("[expect]\nconsole_regex = ['got [']", "10:18:", "console_regex \"got [\" is not a regular expression"),
+        ("[[expect.bound]]\nfigure = \"latency.handof.p99_us\"\nmax = 1", "10:10:", "figure \"latency.handof.p99_us\" is not a figure of this experiment"),
+        ("[[expect.bound]]\nfigure = \"latency.handoff.p99_us\"", "10:10:", "has neither min nor max"),
+        ("[[expect.when]]\nscheduler = \"rtm\"\nconsole = [\"x\"]", "10:13:", "scheduler \"rtm\" is not one of the experiment's; expected one of the [sweep] scheduler values: prio, edf"),
+        ("[[expect.when]]\nmachine = \"slow.toml\"", "10:11:", "machine \"slow.toml\" is not one of the experiment's; expected one of the [sweep] machine values: default"),
+    ] {
+        let (d, f) = setup("exp-app-checks", &format!("{head}{tail}\n"), &[]);
+        let out = d.join("out");
+        let r = experiment(&f, &out, &["--check"], &[]);
+        assert_one_line_failure(&r, 65, &[&format!("exp.toml:{at}"), what], tail);
+        let r = experiment(&f, &out, &[], &[]);
+        assert_one_line_failure(&r, 65, &[&format!("exp.toml:{at}"), what], tail);
+        assert!(!out.exists(), "{tail}: the output directory was made");
+    }
+}

@@ -368,7 +368,11 @@ fn an_app_experiment_is_shown_and_its_bad_files_are_65() {
     assert!(page.contains("<td>idle</td><td>29950.670</td><td>3</td><td>3</td><td>none</td>"));
     let d = scratch("appalone");
     app_results(&d);
-    let r = ubik(&["report".as_ref(), d.join("app").as_os_str(), "--markdown".as_ref()]);
+    let r = ubik(&[
+        "report".as_ref(),
+        d.join("app").as_os_str(),
+        "--markdown".as_ref(),
+    ]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(
         r.stdout_str()
@@ -382,28 +386,54 @@ fn an_app_experiment_is_shown_and_its_bad_files_are_65() {
         app_results(d);
         edit(&d.join("app/app.csv"), |t| t.replacen("cycles", "cycle", 1));
     });
-    expect_bad("appnum", 65, "app.csv:2", &["\"cycles\"", "expected a number"], |d| {
-        app_results(d);
-        edit(&d.join("app/app.csv"), |t| t.replace("3015475", "lots"));
-    });
+    expect_bad(
+        "appnum",
+        65,
+        "app.csv:2",
+        &["\"cycles\"", "expected a number"],
+        |d| {
+            app_results(d);
+            edit(&d.join("app/app.csv"), |t| t.replace("3015475", "lots"));
+        },
+    );
     expect_bad("appquote", 65, "app.csv:2", &["quote is left open"], |d| {
         app_results(d);
         edit(&d.join("app/app.csv"), |t| t.replace("sorry\"", "sorry"));
     });
-    expect_bad("apppass", 65, "app.csv:2", &["\"pass\"", "true or false"], |d| {
-        app_results(d);
-        edit(&d.join("app/app.csv"), |t| t.replace(",false,", ",maybe,"));
-    });
+    expect_bad(
+        "apppass",
+        65,
+        "app.csv:2",
+        &["\"pass\"", "true or false"],
+        |d| {
+            app_results(d);
+            edit(&d.join("app/app.csv"), |t| t.replace(",false,", ",maybe,"));
+        },
+    );
     expect_bad("appnoruns", 65, "app.csv", &["no runs"], |d| {
         app_results(d);
-        edit(&d.join("app/app.csv"), |t| t.lines().next().unwrap().to_string() + "\n");
+        edit(&d.join("app/app.csv"), |t| {
+            t.lines().next().unwrap().to_string() + "\n"
+        });
     });
-    expect_bad("tasksrow", 65, "tasks.csv:3", &["3 fields; expected 7"], |d| {
-        app_results(d);
-        edit(&tasks(d), |t| t.replace("idle,29950.67,3,3,,,", "idle,1,2"));
-    });
-    expect_bad("tasksempty", 65, "tasks.csv:2", &["\"activations\" is empty"], |d| {
-        app_results(d);
-        edit(&tasks(d), |t| t.replace("49.16,4,0", "49.16,,0"));
-    });
+    expect_bad(
+        "tasksrow",
+        65,
+        "tasks.csv:3",
+        &["3 fields; expected 7"],
+        |d| {
+            app_results(d);
+            edit(&tasks(d), |t| t.replace("idle,29950.67,3,3,,,", "idle,1,2"));
+        },
+    );
+    expect_bad(
+        "tasksempty",
+        65,
+        "tasks.csv:2",
+        &["\"activations\" is empty"],
+        |d| {
+            app_results(d);
+            edit(&tasks(d), |t| t.replace("49.16,4,0", "49.16,,0"));
+        },
+    );
 }

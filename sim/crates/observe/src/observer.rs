@@ -393,7 +393,8 @@ impl<const TRACE: bool> EnergyObserver<TRACE> {
         self.close(at);
         self.depth += 1;
         if cause >> 31 != 0 {
-            self.acct.irq_enter(cause & 0x7fff_ffff, at.cycle, self.depth);
+            self.acct
+                .irq_enter(cause & 0x7fff_ffff, at.cycle, self.depth);
         }
         self.mode = mode::TRAP;
         self.rekey(vector);
@@ -544,7 +545,11 @@ impl<const TRACE: bool> EnergyObserver<TRACE> {
         let end = end.cycle;
         let (tasks, mut irqs) = self.acct.finish(end);
         for i in &mut irqs {
-            if let Some(n) = i.cause.checked_sub(16).and_then(|l| self.irq_sys_names.get(l as usize)) {
+            if let Some(n) = i
+                .cause
+                .checked_sub(16)
+                .and_then(|l| self.irq_sys_names.get(l as usize))
+            {
                 i.name.clone_from(n);
             }
         }

@@ -119,14 +119,13 @@ pub struct IrqFigures {
     pub max_cycles: u64,
 }
 
-/// The nearest-rank percentile `p` (0 < p <= 100) of sorted `v`: the smallest value with at
-/// least p% of the values at or below it.
+/// The percentile `p` (0 to 100) of `sorted` (ascending), nearest rank as everywhere in
+/// Ubik (the experiments' `measure::dist`, docs/experiments.md): the sample at index
+/// round(p / 100 x (n - 1)), ties rounded away from zero, so always a measured value.
 pub fn nearest_rank<T: Copy>(sorted: &[T], p: f64) -> Option<T> {
-    if sorted.is_empty() {
-        return None;
-    }
-    let rank = ((p / 100.0) * sorted.len() as f64).ceil() as usize;
-    Some(sorted[rank.clamp(1, sorted.len()) - 1])
+    let last = sorted.len().checked_sub(1)?;
+    let i = (((p / 100.0).clamp(0.0, 1.0) * last as f64).round() as usize).min(last);
+    Some(sorted[i])
 }
 
 /// The name of interrupt `cause` in `--stats`.
@@ -164,7 +163,9 @@ impl TaskAccounting {
     fn fs_at(&self, cycle: u64) -> u128 {
         let i = self.segments.partition_point(|s| s.cycle <= cycle);
         match i.checked_sub(1).map(|i| self.segments[i]) {
-            Some(s) if s.hz > 0 => s.fs + (cycle - s.cycle) as u128 * 1_000_000_000_000_000 / s.hz as u128,
+            Some(s) if s.hz > 0 => {
+                s.fs + (cycle - s.cycle) as u128 * 1_000_000_000_000_000 / s.hz as u128
+            }
             _ => 0,
         }
     }
@@ -334,12 +335,19 @@ mod tests {
 
     #[test]
     fn nearest_rank_percentiles() {
+        // 1..=100: index round(q x 99), as measure::dist's tests.
         let v: Vec<u32> = (1..=100).collect();
-        assert_eq!(nearest_rank(&v, 50.0), Some(50));
+        assert_eq!(nearest_rank(&v, 50.0), Some(51));
         assert_eq!(nearest_rank(&v, 99.0), Some(99));
         assert_eq!(nearest_rank(&v, 100.0), Some(100));
+        assert_eq!(nearest_rank(&v, 0.0), Some(1));
         assert_eq!(nearest_rank(&[7u32], 99.0), Some(7));
         assert_eq!(nearest_rank(&[1u32, 2, 3], 50.0), Some(2));
+        assert_eq!(
+            nearest_rank(&[1u32, 2, 3, 4], 50.0),
+            Some(3),
+            "the upper middle one"
+        );
         assert_eq!(nearest_rank::<u32>(&[], 50.0), None);
     }
 
@@ -379,7 +387,10 @@ mod tests {
         a.switch(10, 1, true, Some(STATE_READY)); // a HISR runs over t
         a.switch(15, 1, false, Some(STATE_READY));
         let (t, _) = a.finish(20);
-        assert_eq!((t[0].cpu_cycles, t[0].activations, t[0].preemptions), (15, 1, 0));
+        assert_eq!(
+            (t[0].cpu_cycles, t[0].activations, t[0].preemptions),
+            (15, 1, 0)
+        );
         // Released before it was known: the response starts at its switch-in, and is open.
         assert_eq!(t[0].responses, 0);
     }

@@ -32,6 +32,7 @@ mod fields;
 mod header;
 mod hypervisor;
 mod kind;
+mod measure;
 mod plot;
 mod simbed;
 mod steps;

@@ -270,7 +270,11 @@ fn passed(a: &AppResult) -> (usize, usize) {
 /// One app experiment's section of the HTML page.
 pub fn html_section(h: &mut String, a: &AppResult) {
     let (ok, n) = passed(a);
-    let _ = writeln!(h, "<h2 id=\"exp-{0}\">Experiment {0} (app)</h2>", esc(&a.name));
+    let _ = writeln!(
+        h,
+        "<h2 id=\"exp-{0}\">Experiment {0} (app)</h2>",
+        esc(&a.name)
+    );
     let _ = writeln!(h, "<p class=\"note\">{ok} of {n} runs passed. Per task: CPU time, activations (times switched in), preemptions (switched out while ready), response time from release (the task made ready) to block, nearest-rank percentiles in us of simulated time (docs/observe.md, \"Tasks and interrupt lines\"); none: no response completed.</p>");
     let (runs, tasks) = table_rows(a);
     let mut task_header = vec!["run"];

@@ -1,9 +1,11 @@
 //! Experiments on any application (`kind = "app"`): the application of a directory with its
 //! `system.toml`, built once per combination of the axes (scheduler, tick rate, sets of
-//! `-D` defines) and run on each machine file with each seed, every run checked against
-//! what is expected of it (its exit code, lines of its console output). Writes `app.csv`
-//! (one row per run) and each run's `tasks.csv` (`tasks.rs`), and prints a table; exits 0
-//! when every run passed, 1 otherwise.
+//! `-D` defines) and run on each machine file with each seed, the latency pairs of its IO
+//! record measured (latency.rs), every run checked against what is expected of it (its exit
+//! code, its console output, bounds on its figures: checks.rs, figures.rs). Writes `app.csv`
+//! (one row per run, with each latency's columns), `junit.xml` (junit.rs: a test case per
+//! run) and `runs/LABEL-mM-sSEED/` (`console.txt`, `stats.json`, `io.csv`, and `tasks.csv`:
+//! tasks.rs), and prints a table; exits 0 when every run passed, 1 otherwise.
 //!
 //! ```toml
 //! kind = "app"
@@ -15,18 +17,35 @@
 //! tick_hz = [1000, 250]
 //! cflags = [[], ["-DFAST=1"]]    # sets of extra defines, one build each
 //! machine = ["default", "slow.toml"] # "default": the built-in machine; else relative to this file
+//! [[latency]]                    # any number: a start and an end event of the IO record
+//! name = "handoff"
+//! from = "out:0"
+//! to = "out:1"
 //! [expect]
 //! exit = 0                       # the firmware's exit code (default 0)
 //! console = ["got 3 at tick 30"] # text each run's console output must contain
+//! console_regex = ['^got 1 ', '^got 3 ']  # in order
+//! [[expect.bound]]
+//! figure = "latency.handoff.p99_us"
+//! max = 50
+//! [[expect.when]]                # checks for the runs of one machine and/or scheduler
+//! scheduler = "rtm"
+//! console = ["got 3"]
 //! ```
 
+mod checks;
+mod figures;
+mod junit;
+mod latency;
 mod spec;
 mod tasks;
 
 use super::steps::{build_app, io_fail, prepare_app, stop_on_ctrl_c, worker_pool, Capture};
 use crate::run::{outcome_status, simulate, Observe, Simulation};
-use crate::run_stats::write_stats;
+use crate::run_stats::{write_io_csv, write_stats};
 use crate::{code, Failure};
+use figures::Figures;
+use latency::Measured;
 use machine::config::{MachineConfig, RAM_BASE};
 use machine::elf::load_elf_file;
 use rayon::prelude::*;
@@ -88,7 +107,9 @@ struct Row {
     cycles: u64,
     sim_time_s: f64,
     energy_j: Option<f64>,
-    why: Option<String>,
+    latencies: Vec<Measured>,
+    /// The checks it failed (none: it passed).
+    failures: Vec<String>,
 }
 
 /// Checks the machine files (each run's) before anything is built; what the experiment will
@@ -183,7 +204,7 @@ fn run_one(
         max_cycles: None,
         max_time_fs: Some(exp.header.run_ms as u128 * 1_000_000_000_000),
         observe: Observe::Energy,
-        record: false,
+        record: true,
         itrace: None,
         console: Box::new(console.clone()),
         stop,
@@ -197,27 +218,38 @@ fn run_one(
     let spath = dir.join("stats.json");
     write_stats(&spath, &done.stats).map_err(|e| io_fail("statistics", &spath, e))?;
     tasks::write_tasks_csv(&dir, &done.stats)?;
+    let ipath = dir.join("io.csv");
+    write_io_csv(&ipath, done.machine.record()).map_err(|e| io_fail("the IO record", &ipath, e))?;
+    let mut record = done.machine.record().to_vec();
+    record.sort_by_key(|e| e.cycle);
+    let latencies = latency::measure(&exp.latencies, &record);
     let status = outcome_status(&elfs[bi], &done.outcome, &done.machine, &done.counts, None);
-    let (exit, mut why) = match status {
-        Ok(c) if c == exp.exit => (Some(c), None),
-        Ok(c) => (
-            Some(c),
-            Some(format!("exit code {c}, expected {}", exp.exit)),
-        ),
+    let want = exp.expect.exit;
+    let (exit, failures) = match status {
+        Ok(c) if c == want => {
+            let mut f = Figures::of_run(
+                done.counts.cycles,
+                done.counts.sim_time_s,
+                done.stats.energy_j,
+            );
+            f.add_latencies(&exp.latencies, &latencies);
+            f.add_tasks(&done.stats);
+            let b = &exp.builds[bi];
+            let m = &exp.machines[mi].0;
+            (
+                Some(c),
+                exp.expect.judge(m, b.scheduler.as_deref(), &text, &f),
+            )
+        }
+        Ok(c) => (Some(c), vec![format!("exit code {c}, expected {want}")]),
         Err(f) if f.code == code::INTERRUPTED => return Err(f),
         Err(f) => (
             None,
-            Some(
-                f.message
-                    .replace(&elfs[bi].display().to_string(), "the firmware"),
-            ),
+            vec![f
+                .message
+                .replace(&elfs[bi].display().to_string(), "the firmware")],
         ),
     };
-    if why.is_none() {
-        if let Some(missing) = exp.console.iter().find(|l| !text.contains(l.as_str())) {
-            why = Some(format!("the console output lacks {missing:?}"));
-        }
-    }
     Ok(Row {
         build: bi,
         machine: mi,
@@ -226,25 +258,38 @@ fn run_one(
         cycles: done.counts.cycles,
         sim_time_s: done.counts.sim_time_s,
         energy_j: done.stats.energy_j,
-        why,
+        latencies,
+        failures,
     })
 }
 
-/// Writes app.csv and prints a line per run and the count that passed: exit code 0 when
-/// every run passed, else 1.
+/// Writes app.csv and junit.xml and prints a line per run and the count that passed: exit
+/// code 0 when every run passed, else 1.
 fn report(exp: &AppExperiment, out: &Path, ok: &[Row]) -> Result<u8, Failure> {
-    let mut csv = String::from(
-        "build,scheduler,tick_hz,cflags,machine,seed,exit,cycles,sim_time_s,energy_j,pass,why\n",
+    let mut csv = format!(
+        "build,scheduler,tick_hz,cflags,machine,seed,exit,cycles,sim_time_s,energy_j{},pass,why\n",
+        latency::csv_header(&exp.latencies)
     );
     let mut table = String::new();
+    let mut cases = Vec::new();
     let mut failed = 0;
     for r in ok {
         let b = &exp.builds[r.build];
-        let pass = r.why.is_none();
+        let pass = r.failures.is_empty();
         failed += !pass as usize;
+        let why = r.failures.join("; ");
         let q = |s: &str| format!("\"{}\"", s.replace('"', "\"\""));
+        cases.push(junit::Case {
+            name: format!(
+                "{} {} seed {}",
+                b.label(),
+                exp.machines[r.machine].0,
+                r.seed
+            ),
+            failures: r.failures.clone(),
+        });
         csv += &format!(
-            "{},{},{},{},{},{},{},{},{},{},{},{}\n",
+            "{},{},{},{},{},{},{},{},{},{}{},{},{}\n",
             b.label(),
             b.scheduler.as_deref().unwrap_or(""),
             b.tick_hz.map_or(String::new(), |t| t.to_string()),
@@ -255,8 +300,9 @@ fn report(exp: &AppExperiment, out: &Path, ok: &[Row]) -> Result<u8, Failure> {
             r.cycles,
             r.sim_time_s,
             r.energy_j.map_or(String::new(), |e| e.to_string()),
+            latency::csv_cells(&r.latencies),
             pass,
-            q(r.why.as_deref().unwrap_or(""))
+            q(&why)
         );
         table += &format!(
             "{:<32} {:<16} seed {:<4} {:>12} cycles  {}\n",
@@ -264,14 +310,18 @@ fn report(exp: &AppExperiment, out: &Path, ok: &[Row]) -> Result<u8, Failure> {
             exp.machines[r.machine].0,
             r.seed,
             r.cycles,
-            match &r.why {
-                None => "pass".to_string(),
-                Some(w) => format!("FAIL: {w}"),
+            if pass {
+                "pass".to_string()
+            } else {
+                format!("FAIL: {why}")
             }
         );
     }
     let p = out.join("app.csv");
     std::fs::write(&p, csv).map_err(|e| io_fail("the results", &p, e))?;
+    let j = out.join("junit.xml");
+    std::fs::write(&j, junit::xml(&exp.header.name, &cases))
+        .map_err(|e| io_fail("the checks' report", &j, e))?;
     print!("{table}");
     println!(
         "{} of {} runs passed; rows in {}",

@@ -1,8 +1,10 @@
 //! An `app` experiment's file (the format is in mod.rs): its header, the builds (the product
-//! of the scheduler, tick-rate and define-set axes, each labelled uniquely), the machines and
-//! `[expect]`. Errors name the file, line and column (exit 65; 66 for a machine file that
+//! of the scheduler, tick-rate and define-set axes, each labelled uniquely), the machines,
+//! the latency pairs (latency.rs) and `[expect]` (checks.rs). Errors name the file, line and column (exit 65; 66 for a machine file that
 //! cannot be read).
 
+use super::checks::{self, Context, Expect, RawExpect};
+use super::latency::{self, Latency, RawLatency};
 use crate::experiment::fields::{axis_empty, check_size, defines_fit, input_file_at, twice};
 use crate::experiment::header::{app_seeds, read_name, read_run_ms, Header};
 use confread::{ConfigError, Doc};
@@ -29,6 +31,7 @@ struct Raw {
     run_ms: Option<Spanned<i64>>,
     seeds: Option<Spanned<Vec<Spanned<i64>>>>,
     sweep: Option<Spanned<RawSweep>>,
+    latency: Option<Vec<Spanned<RawLatency>>>,
     expect: Option<RawExpect>,
 }
 
@@ -39,13 +42,6 @@ struct RawSweep {
     tick_hz: Option<Vec<Spanned<i64>>>,
     cflags: Option<Vec<Spanned<Vec<Spanned<String>>>>>,
     machine: Option<Vec<Spanned<String>>>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawExpect {
-    exit: Option<Spanned<i64>>,
-    console: Option<Vec<String>>,
 }
 
 /// One build of the application.
@@ -111,8 +107,10 @@ pub struct AppExperiment {
     pub builds: Vec<Build>,
     /// (as written, the file or None for the built-in machine).
     pub machines: Vec<(String, Option<PathBuf>)>,
-    pub exit: u8,
-    pub console: Vec<String>,
+    /// `[[latency]]`: measured over every run's IO record.
+    pub latencies: Vec<Latency>,
+    /// `[expect]`: what every run must give.
+    pub expect: Expect,
 }
 
 /// Reads the experiment file `path` (its text in `src`); `root` is the repository (the
@@ -185,7 +183,13 @@ pub fn parse(src: &Doc, path: &Path, root: &Path) -> Result<AppExperiment, Confi
         }
     }
     unique_labels(&mut builds);
-    let (exit, console) = read_expect(src, raw.expect)?;
+    let latencies = latency::read(src, raw.latency)?;
+    let cx = Context {
+        latencies: &latencies,
+        machines: machines.iter().map(|(m, _)| m.as_str()).collect(),
+        schedulers: schedulers.iter().flatten().map(String::as_str).collect(),
+    };
+    let expect = checks::read(src, raw.expect, &cx)?;
     Ok(AppExperiment {
         header: Header {
             name,
@@ -195,8 +199,8 @@ pub fn parse(src: &Doc, path: &Path, root: &Path) -> Result<AppExperiment, Confi
         app: app_dir,
         builds,
         machines,
-        exit,
-        console,
+        latencies,
+        expect,
     })
 }
 
@@ -336,27 +340,6 @@ fn read_machines(
     })
 }
 
-/// `[expect]`: the exit code and the console lines every run must give.
-fn read_expect(src: &Doc, expect: Option<RawExpect>) -> Result<(u8, Vec<String>), ConfigError> {
-    Ok(match expect {
-        Some(e) => {
-            let exit = match &e.exit {
-                Some(x) if (0..=63).contains(x.get_ref()) => *x.get_ref() as u8,
-                Some(x) => {
-                    return Err(src.err(
-                        &x.span(),
-                        format!("exit = {} is not a firmware's exit code", x.get_ref()),
-                        "0 to 63",
-                    ))
-                }
-                None => 0,
-            };
-            (exit, e.console.unwrap_or_default())
-        }
-        None => (0, vec![]),
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -391,7 +374,14 @@ mod tests {
         assert_eq!(e.builds.len(), 8);
         assert_eq!(e.builds[7].label(), "rtm-500hz-X_1");
         assert_eq!(e.machines, [("default".to_string(), None)]);
-        assert_eq!((e.exit, e.console.len(), e.header.seeds.len()), (0, 1, 2));
+        assert_eq!(
+            (
+                e.expect.exit,
+                e.expect.all.console.len(),
+                e.header.seeds.len()
+            ),
+            (0, 1, 2)
+        );
     }
 
     #[test]

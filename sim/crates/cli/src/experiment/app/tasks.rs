@@ -22,9 +22,8 @@ use std::path::Path;
 pub const TASKS_CSV_HEADER: &str =
     "task,cpu_us,activations,preemptions,response_p50_us,response_p99_us,response_max_us";
 
-/// The figures of `stats` that an experiment names `task.NAME.FIGURE` (for bounds): every
-/// column of `tasks.csv` but the name, for every task.
-#[cfg_attr(not(test), allow(dead_code))] // for the bounds of [[expect.bound]] (issue 30)
+/// The figures of `stats` that an experiment names `task.NAME.FIGURE` (figures.rs, for
+/// `[[expect.bound]]`): every column of `tasks.csv` but the name, for every task.
 pub fn figures(stats: &Stats) -> Vec<(String, Option<f64>)> {
     let mut out = Vec::new();
     for (name, t) in stats.tasks.iter().flatten() {
@@ -110,11 +109,19 @@ mod tests {
     fn one_row_per_task_by_name() {
         assert_eq!(
             tasks_csv(&stats()),
-            format!(
-                "{TASKS_CSV_HEADER}\n\"a,b\",49.16,4,0,17,17.5,18.25\nidle,2000.5,3,3,,,\n"
-            )
+            format!("{TASKS_CSV_HEADER}\n\"a,b\",49.16,4,0,17,17.5,18.25\nidle,2000.5,3,3,,,\n")
         );
-        assert_eq!(tasks_csv(&Stats::default()), format!("{TASKS_CSV_HEADER}\n"));
+        assert_eq!(
+            tasks_csv(&Stats::default()),
+            format!("{TASKS_CSV_HEADER}\n")
+        );
+    }
+
+    #[test]
+    fn the_columns_are_the_figures_a_bound_may_name() {
+        let cols = row_values(&TaskStats::default()).map(|(c, _)| c);
+        assert_eq!(cols, super::super::figures::TASK);
+        assert_eq!(TASKS_CSV_HEADER, format!("task,{}", cols.join(",")));
     }
 
     #[test]

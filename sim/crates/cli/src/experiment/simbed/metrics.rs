@@ -16,6 +16,8 @@
 //!   unanswered;
 //! - **utilisation**: the share of cycles not idle; energy and cycles by category.
 
+use crate::experiment::measure::dist::{mean, percentile};
+use crate::experiment::measure::edges::{pair, time_ns, EventSel, Policy};
 use crate::run_stats::Stats;
 use machine::record::{IoEvent, IoKind};
 use std::collections::BTreeMap;
@@ -107,20 +109,10 @@ pub fn measure(record: &[IoEvent], stats: &Stats, want: &Expected) -> RunMetrics
     let tolerance_ns = (period_ns as f64 * want.tolerance_pct / 100.0).round() as i64;
     let end_ns = (stats.sim_time_s * 1e9).round() as i64;
     let mut last_out: BTreeMap<u32, i64> = BTreeMap::new();
-    let mut pending: Vec<i64> = Vec::new();
     for e in record {
-        let t_ns = (e.time_s() * 1e9).round() as i64;
+        let t_ns = time_ns(e);
         let port = e.port;
         match e.kind {
-            IoKind::Stimulus if port == 0 => pending.push(t_ns),
-            IoKind::Out if port == 0 => {
-                // One response answers every stimulus latched before it (events that came
-                // while the line was still pending share one interrupt).
-                for s in pending.drain(..) {
-                    m.stimuli += 1;
-                    m.delay_ns.push(t_ns - s);
-                }
-            }
             IoKind::Out if port >= 1 && port <= want.tasks => {
                 m.produced[port as usize - 1] += 1;
                 if let Some(prev) = last_out.insert(port, t_ns) {
@@ -138,11 +130,24 @@ pub fn measure(record: &[IoEvent], stats: &Stats, want: &Expected) -> RunMetrics
             _ => {}
         }
     }
-    let missed = pending
+    // One response answers every stimulus latched before it (events that came while the
+    // line was still pending share one interrupt): measure's `next` pairing.
+    let delay = pair(
+        record,
+        &EventSel::Stimulus { line: 0 },
+        &EventSel::Out {
+            port: 0,
+            value: None,
+        },
+        Policy::Next,
+    );
+    m.delay_ns = delay.ns();
+    let missed = delay
+        .unpaired_starts
         .iter()
-        .filter(|&&s| s <= end_ns - STIMULUS_GRACE_NS)
+        .filter(|s| time_ns(s) <= end_ns - STIMULUS_GRACE_NS)
         .count() as u64;
-    m.stimuli += missed;
+    m.stimuli = m.delay_ns.len() as u64 + missed;
     m.unanswered = missed;
 
     m.cycles = stats.cycles;
@@ -182,16 +187,10 @@ pub fn histogram(samples_ns: &[i64], bin_us: u32) -> Vec<(f64, f64)> {
         .collect()
 }
 
-/// The q-quantile (0..=1) of the samples, in microseconds (nearest rank); `None` if there are
-/// none.
+/// The q-quantile (0..=1) of the samples, in microseconds (nearest rank: measure's
+/// percentile); `None` if there are none.
 pub fn quantile_us(samples_ns: &[i64], q: f64) -> Option<f64> {
-    if samples_ns.is_empty() {
-        return None;
-    }
-    let mut v = samples_ns.to_vec();
-    v.sort_unstable();
-    let i = ((q * (v.len() - 1) as f64).round() as usize).min(v.len() - 1);
-    Some(v[i] as f64 / 1000.0)
+    percentile(samples_ns, q).map(|v| v as f64 / 1000.0)
 }
 
 /// The q-quantile of the samples' magnitudes |x|, in microseconds; `None` if there are none.
@@ -201,10 +200,7 @@ pub fn abs_quantile_us(samples_ns: &[i64], q: f64) -> Option<f64> {
 }
 
 pub fn mean_us(samples_ns: &[i64]) -> Option<f64> {
-    if samples_ns.is_empty() {
-        return None;
-    }
-    Some(samples_ns.iter().map(|&x| x as f64).sum::<f64>() / samples_ns.len() as f64 / 1000.0)
+    mean(samples_ns).map(|m| m / 1000.0)
 }
 
 #[cfg(test)]
