@@ -29,7 +29,7 @@ fn build(dir: &Path, name: &str) -> PathBuf {
 fn stats(elf: &Path, d: &Path, extra: &[&str]) -> Value {
     let st = d.join("s.json");
     let mut args = vec![elf.as_os_str(), "--stats".as_ref(), st.as_os_str()];
-    args.extend(extra.iter().map(|a| std::ffi::OsStr::new(a)));
+    args.extend(extra.iter().map(std::ffi::OsStr::new));
     let r = ubik_run(&args);
     assert_eq!(r.code, 0, "stderr: {}", r.stderr);
     read_json(&st)
