@@ -365,21 +365,10 @@ impl Expect {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::experiment::measure::edges::{EventSel, Policy};
+    use crate::experiment::app::latency::example;
 
     fn lat() -> Vec<Latency> {
-        vec![Latency {
-            name: "h".into(),
-            from: EventSel::Out {
-                port: 0,
-                value: None,
-            },
-            to: EventSel::Out {
-                port: 1,
-                value: None,
-            },
-            policy: Policy::Next,
-        }]
+        vec![example("h")]
     }
 
     fn read_text(text: &str) -> Result<Expect, String> {

@@ -129,23 +129,12 @@ impl Figures {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::experiment::app::latency::example;
     use crate::experiment::measure::dist::Distribution;
-    use crate::experiment::measure::edges::{EventSel, Policy};
 
     #[test]
     fn every_name_has_its_value() {
-        let l = [Latency {
-            name: "h".into(),
-            from: EventSel::Out {
-                port: 0,
-                value: None,
-            },
-            to: EventSel::Out {
-                port: 1,
-                value: None,
-            },
-            policy: Policy::Next,
-        }];
+        let l = [example("h")];
         let mut f = Figures::of_run(1000, 0.5, Some(1e-3));
         f.add_latencies(
             &l,

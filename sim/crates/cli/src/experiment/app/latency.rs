@@ -160,6 +160,29 @@ pub fn csv_cells(m: &[Measured]) -> String {
         .collect()
 }
 
+/// A latency pair for tests: NAME from a write to OUT[0] to one to OUT[1].
+#[cfg(test)]
+pub fn example(name: &str) -> Latency {
+    Latency {
+        name: name.into(),
+        from: EventSel::parse("out:0").unwrap(),
+        to: EventSel::parse("out:1").unwrap(),
+        policy: Policy::Next,
+    }
+}
+
+/// The latencies of one run for the table on stdout: `NAME p99 X us  ` each (`NAME none  `
+/// without a pair).
+pub fn summary(lat: &[Latency], m: &[Measured]) -> String {
+    lat.iter()
+        .zip(m)
+        .map(|(l, m)| match m.ns {
+            Some(d) => format!("{} p99 {} us  ", l.name, us(d.p99)),
+            None => format!("{} none  ", l.name),
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -211,6 +234,7 @@ mod tests {
              irq_p50_us,irq_p99_us,irq_max_us,irq_count,irq_unpaired"
         );
         assert_eq!(csv_cells(&m), ",2,2,2,2,1,,,,0,0");
+        assert_eq!(summary(&l, &m), "handoff p99 2 us  irq none  ");
     }
 
     #[test]

@@ -305,11 +305,12 @@ fn report(exp: &AppExperiment, out: &Path, ok: &[Row]) -> Result<u8, Failure> {
             q(&why)
         );
         table += &format!(
-            "{:<32} {:<16} seed {:<4} {:>12} cycles  {}\n",
+            "{:<32} {:<16} seed {:<4} {:>12} cycles  {}{}\n",
             b.label(),
             exp.machines[r.machine].0,
             r.seed,
             r.cycles,
+            latency::summary(&exp.latencies, &r.latencies),
             if pass {
                 "pass".to_string()
             } else {

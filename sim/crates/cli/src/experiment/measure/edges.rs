@@ -497,4 +497,40 @@ mod tests {
         assert!(msg.starts_with("e.toml:1:10: policy \"oldest\""), "{msg}");
         assert_eq!(Policy::read(&doc, &None).unwrap(), Policy::Next);
     }
+
+    #[test]
+    fn merged_gives_the_kernel_benchmarks_interrupt_latency_figures() {
+        // A record with shared and orphan ends; the figures are those bench/kernel's
+        // kernel_json.py irqlat printed for it (latency = end - 2 - start: the store's cost).
+        let rec: Vec<IoEvent> = "s29 s58 o63 s71 o100 s104 o148 s155 s184 o187 o222 s236 s239 \
+            s268 o269 o281 s310 s311 o312 s315 o320 s372 s374 o399 s403 o420 s437 s456 s462 o484 \
+            s489 o499 o503 s535 s584 s603 s640 s647 s652 s653 o670 o676 o700 s713 s738 o748 \
+            s765 o768 s806"
+            .split_whitespace()
+            .map(|w| {
+                let c = w[1..].parse().unwrap();
+                if w.starts_with('s') {
+                    stim(c)
+                } else {
+                    out(c)
+                }
+            })
+            .collect();
+        let p = pair(&rec, &S, &O, Policy::Merged);
+        let lat: Vec<i64> = p.cycles().iter().map(|c| c - 2).collect();
+        let worst = *lat.iter().max().unwrap();
+        let worst_at = p
+            .pairs
+            .iter()
+            .zip(&lat)
+            .filter(|(_, &l)| l == worst)
+            .map(|(q, _)| q.start.cycle)
+            .min();
+        assert_eq!((worst, worst_at), (133, Some(535)));
+        assert_eq!(lat.iter().sum::<i64>() / lat.len() as i64, 28);
+        assert_eq!(lat.len(), 29);
+        assert_eq!(p.unpaired_starts.len(), 1);
+        assert_eq!(p.merged, 15);
+        assert_eq!(p.unpaired_ends.len(), 2);
+    }
 }
