@@ -147,6 +147,35 @@ rc=$?
 if "$ubik" experiment "$root/experiments/tutorial-schedulers.toml" -o "$work/app" > "$work/app.txt" 2>&1; then
     [[ $(grep -c ',true,' "$work/app/app.csv") -eq 8 ]] || bad "app experiment: expected 8 passing rows in app.csv"
     grep -q '^8 of 8 runs passed' "$work/app.txt" || bad "app experiment: no summary line"
+    # Every run's tasks.csv has the tutorial's tasks with their known counts under every
+    # scheduler (apps/tutorial/main.c): the consumer runs 4 times and is never preempted;
+    # the producer runs 6 times and is preempted by each of its 3 sends; each completes 3
+    # responses (the consumer's fourth ends the run).
+    n_csv=0
+    for t in "$work"/app/runs/*/tasks.csv; do
+        n_csv=$((n_csv + 1))
+        head -1 "$t" | grep -qx 'task,cpu_us,activations,preemptions,response_p50_us,response_p99_us,response_max_us' ||
+            bad "$t: not the tasks.csv header"
+        awk -F, 'NR > 1 { seen[$1] = $3 "/" $4 }
+            END { exit !(seen["consumer"] == "4/0" && seen["producer"] == "6/3" && seen["idle"] != "" && NR == 4) }' "$t" ||
+            bad "$t: expected consumer 4/0, producer 6/3 and idle (activations/preemptions): $(tr '\n' ' ' < "$t")"
+        awk -F, 'NR > 1 && $1 != "idle" && !($5 > 0 && $5 <= $6 && $6 <= $7) { exit 1 }' "$t" ||
+            bad "$t: a task's response percentiles are missing or out of order"
+    done
+    [[ $n_csv -eq 8 ]] || bad "app experiment: expected a tasks.csv in each of 8 runs, found $n_csv"
+    # The report, pointed at the app experiment itself: the runs and every run's tasks.
+    if "$ubik" report "$work/app" -o "$work/app-report" > "$work/app-report.log" 2>&1; then
+        page="$work/app-report/index.html"
+        grep -q 'Experiment app (app)' "$page" && grep -q '8 of 8 runs passed' "$page" &&
+            grep -q '<td>prio-1000hz</td><td>default</td><td>1</td><td>0</td><td>[0-9]*</td>' "$page" &&
+            grep -q '<td>prio-1000hz-m0-s1</td><td>consumer</td><td>[0-9.]*</td><td>4</td><td>0</td>' "$page" ||
+            bad "report of the app experiment: the runs or the tasks table is missing"
+    else
+        bad "ubik report on the app experiment failed: $(cat "$work/app-report.log")"
+    fi
+    md=$("$ubik" report "$work/app" --markdown 2>&1)
+    grep -q '^| prio-1000hz-m0-s1 | producer | [0-9.]* | 6 | 3 | ' <<< "$md" ||
+        bad "report --markdown of the app experiment: no producer row: $md"
     # The latency pair's columns: three handoffs a run, none unpaired, a few microseconds each.
     head -1 "$work/app/app.csv" | grep -q ',energy_j,handoff_p50_us,handoff_p99_us,handoff_max_us,handoff_count,handoff_unpaired,pass,why$' ||
         bad "app experiment: app.csv lacks the latency's columns: $(head -1 "$work/app/app.csv")"
@@ -192,6 +221,9 @@ grep -q '<testsuite name="e" tests="1" failures="1"' "$junit" &&
     grep -q '<failure message="latency.handoff.max_us = 3.77, above the bound max = 1"' "$junit" &&
     python3 -c 'import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])' "$junit" ||
     bad "app experiment with failing checks: junit.xml should hold the two failures, well formed: $(cat "$junit")"
+# A failing run shows as such in the report, with its reasons.
+"$ubik" report "$work/appfail/out" --markdown 2>&1 | grep '^| prio-UNUSED_1 | default | 1 | 0 | ' | grep -qF "| false | $why |" ||
+    bad "report of a failing app run: expected its row with pass false and the reasons"
 # A bad latency pair, and a bound on a figure that does not exist: one line at the file's
 # line and column, exit 65, before anything is built.
 bad_app_file() { # SED-EXPRESSION EXPECTED-MESSAGE
@@ -204,6 +236,7 @@ bad_app_file() { # SED-EXPRESSION EXPECTED-MESSAGE
 }
 bad_app_file 's/^from = .*/from = "pin:2:up"/' 'bad.toml:9:8: event "pin:2:up": the edge "up" is not rise or fall'
 bad_app_file 's/^figure = .*/figure = "latency.handof.p99_us"/' 'bad.toml:14:10: figure "latency.handof.p99_us" is not a figure of this experiment'
+bad_app_file 's/^figure = .*/figure = "task.consumer.p99_us"/' 'bad.toml:14:10: figure "task.consumer.p99_us" is not a figure of this experiment'
 
 # Two sets of defines that read alike (-DFAIL=1 and -DFAIL_1 both read FAIL_1) are two builds
 # and two runs, each in its own directory: the one that fails alone is reported as failing

@@ -40,6 +40,9 @@ pub struct Stats {
     pub energy_j: Option<f64>,
     pub host_seconds: f64,
     pub instret: u64,
+    /// Interrupt line (`timer`, `line3`, ...) -> its service times; null without the
+    /// observer.
+    pub irqs: Option<BTreeMap<String, IrqStats>>,
     pub mcycle: u64,
     pub mips: f64,
     /// Operating-point index (as a string, a JSON key) -> seconds spent there.
@@ -48,6 +51,70 @@ pub struct Stats {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub run: Option<RunInfo>,
     pub sim_time_s: f64,
+    /// Task name -> its figures (kernel-aware images; empty for bare metal); null without
+    /// the observer.
+    pub tasks: Option<BTreeMap<String, TaskStats>>,
+}
+
+/// One task's figures in `--stats` `tasks` (observe::tasks defines them).
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct TaskStats {
+    pub activations: u64,
+    pub cpu_cycles: u64,
+    pub cpu_us: f64,
+    pub preemptions: u64,
+    /// Percentiles (nearest rank, observe::tasks::nearest_rank) and the maximum of the
+    /// response times, us; null when the task completed no response.
+    pub response_max_us: Option<f64>,
+    pub response_p50_us: Option<f64>,
+    pub response_p99_us: Option<f64>,
+    /// Responses completed.
+    pub responses: u64,
+}
+
+/// One interrupt line's service times in `--stats` `irqs`, cycles.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct IrqStats {
+    pub count: u64,
+    pub max_cycles: u64,
+    pub mean_cycles: f64,
+    /// The line's name in `system.toml` (null when the image does not carry it).
+    pub name: Option<String>,
+}
+
+/// The per-task and per-line objects of `--stats` from the observer's results.
+fn tasks_and_irqs(r: &Results) -> (BTreeMap<String, TaskStats>, BTreeMap<String, IrqStats>) {
+    let tasks = r
+        .tasks
+        .iter()
+        .map(|t| {
+            let s = TaskStats {
+                activations: t.activations,
+                cpu_cycles: t.cpu_cycles,
+                cpu_us: t.cpu_us,
+                preemptions: t.preemptions,
+                response_max_us: t.response_max_us,
+                response_p50_us: t.response_p50_us,
+                response_p99_us: t.response_p99_us,
+                responses: t.responses,
+            };
+            (t.name.clone(), s)
+        })
+        .collect();
+    let irqs = r
+        .irqs
+        .iter()
+        .map(|i| {
+            let s = IrqStats {
+                count: i.count,
+                max_cycles: i.max_cycles,
+                mean_cycles: i.mean_cycles,
+                name: i.name.clone(),
+            };
+            (i.line.clone(), s)
+        })
+        .collect();
+    (tasks, irqs)
 }
 
 /// The run's provenance in `--stats`: enough to rerun it and to know it is the same image.
@@ -108,8 +175,11 @@ pub fn stats_of(s: &RunStats) -> Stats {
     let c = s.counts;
     let mut by_category = BTreeMap::new();
     let (energy, power, current);
+    let (mut tasks, mut irqs) = (None, None);
     match s.observed {
         Some(r) => {
+            let (t, i) = tasks_and_irqs(r);
+            (tasks, irqs) = (Some(t), Some(i));
             for cat in Category::ALL {
                 let st = r.category(cat);
                 by_category.insert(
@@ -176,11 +246,13 @@ pub fn stats_of(s: &RunStats) -> Stats {
         energy_j: energy,
         host_seconds: s.host_seconds,
         instret: c.instret,
+        irqs,
         mcycle: c.mcycle,
         mips,
         run: None,
         opp_time_s,
         sim_time_s: c.sim_time_s,
+        tasks,
     }
 }
 

@@ -1,7 +1,8 @@
 //! `ubik report DIR` over bad result data (issue 10, item 15): a corrupt, empty, truncated or
-//! mistyped `summary.json`, `variants.csv`, `dpm.csv`, figure or `bench/*.json` is one line
-//! naming the file, exit 65, and no page; a file or directory that cannot be read is 66. The
-//! valid folder is real output of `ubik experiment` (tests/data/results).
+//! mistyped `summary.json`, `variants.csv`, `dpm.csv`, app `app.csv` or `tasks.csv`, figure
+//! or `bench/*.json` is one line naming the file, exit 65, and no page; a file or directory
+//! that cannot be read is 66. The valid folder is real output of `ubik experiment`
+//! (tests/data/results); an app experiment's files are written by the test.
 
 mod support;
 use std::path::{Path, PathBuf};
@@ -331,5 +332,108 @@ fn missing_files_are_66_and_bad_figures_and_benches_65() {
         66,
         &["/nonexistent/ubik-results"],
         "missing results directory",
+    );
+}
+
+/// An app experiment's files as `ubik experiment` writes them (kind = "app"), under `d/app`.
+fn app_results(d: &Path) {
+    let app = d.join("app");
+    std::fs::create_dir_all(app.join("runs/prio-m0-s1")).unwrap();
+    std::fs::write(
+        app.join("app.csv"),
+        "build,scheduler,tick_hz,cflags,machine,seed,exit,cycles,sim_time_s,energy_j,pass,why\n\
+         prio,prio,,\"\",\"default\",1,0,3015475,0.03015475,0.0000023,false,\"lacks \"\"got 4\"\", sorry\"\n",
+    )
+    .unwrap();
+    std::fs::write(
+        app.join("runs/prio-m0-s1/tasks.csv"),
+        "task,cpu_us,activations,preemptions,response_p50_us,response_p99_us,response_max_us\n\
+         consumer,49.16,4,0,17.07,17.07,17.5\nidle,29950.67,3,3,,,\n",
+    )
+    .unwrap();
+}
+
+#[test]
+fn an_app_experiment_is_shown_and_its_bad_files_are_65() {
+    // Beside the other results, and pointed at directly (once "no results").
+    let (r, page_dir) = report_over("app", app_results);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let page = std::fs::read_to_string(page_dir.join("index.html")).unwrap();
+    assert!(page.contains("Experiment app (app)"), "{page}");
+    assert!(page.contains("0 of 1 runs passed"));
+    assert!(page.contains("<td>false</td><td>lacks &quot;got 4&quot;, sorry</td>"));
+    assert!(page.contains(
+        "<td>prio-m0-s1</td><td>consumer</td><td>49.160</td><td>4</td><td>0</td><td>17.070</td><td>17.070</td><td>17.500</td>"
+    ));
+    assert!(page.contains("<td>idle</td><td>29950.670</td><td>3</td><td>3</td><td>none</td>"));
+    let d = scratch("appalone");
+    app_results(&d);
+    let r = ubik(&[
+        "report".as_ref(),
+        d.join("app").as_os_str(),
+        "--markdown".as_ref(),
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout_str()
+            .contains("| prio-m0-s1 | consumer | 49.160 | 4 | 0 | 17.070 | 17.070 | 17.500 |"),
+        "{}",
+        r.stdout_str()
+    );
+
+    let tasks = |d: &Path| d.join("app/runs/prio-m0-s1/tasks.csv");
+    expect_bad("appcol", 65, "app.csv:1", &["no column \"cycles\""], |d| {
+        app_results(d);
+        edit(&d.join("app/app.csv"), |t| t.replacen("cycles", "cycle", 1));
+    });
+    expect_bad(
+        "appnum",
+        65,
+        "app.csv:2",
+        &["\"cycles\"", "expected a number"],
+        |d| {
+            app_results(d);
+            edit(&d.join("app/app.csv"), |t| t.replace("3015475", "lots"));
+        },
+    );
+    expect_bad("appquote", 65, "app.csv:2", &["quote is left open"], |d| {
+        app_results(d);
+        edit(&d.join("app/app.csv"), |t| t.replace("sorry\"", "sorry"));
+    });
+    expect_bad(
+        "apppass",
+        65,
+        "app.csv:2",
+        &["\"pass\"", "true or false"],
+        |d| {
+            app_results(d);
+            edit(&d.join("app/app.csv"), |t| t.replace(",false,", ",maybe,"));
+        },
+    );
+    expect_bad("appnoruns", 65, "app.csv", &["no runs"], |d| {
+        app_results(d);
+        edit(&d.join("app/app.csv"), |t| {
+            t.lines().next().unwrap().to_string() + "\n"
+        });
+    });
+    expect_bad(
+        "tasksrow",
+        65,
+        "tasks.csv:3",
+        &["3 fields; expected 7"],
+        |d| {
+            app_results(d);
+            edit(&tasks(d), |t| t.replace("idle,29950.67,3,3,,,", "idle,1,2"));
+        },
+    );
+    expect_bad(
+        "tasksempty",
+        65,
+        "tasks.csv:2",
+        &["\"activations\" is empty"],
+        |d| {
+            app_results(d);
+            edit(&tasks(d), |t| t.replace("49.16,4,0", "49.16,,0"));
+        },
     );
 }

@@ -1,6 +1,7 @@
 //! Measurement without perturbation (docs/observe.md): the energy model of
 //! `docs/energy.md`, attribution of every cycle and joule to a category and a function,
-//! kernel awareness from the `uk_debug_info` descriptor, and the writers of `--profile`
+//! kernel awareness from the `uk_debug_info` descriptor (with per-task CPU time, activations,
+//! preemptions and response times, and interrupt lines' service times), and the writers of `--profile`
 //! (CSV), `--trace` (Chrome/Perfetto trace-event JSON) and `--vcd` (value change dump).
 //!
 //! The observer sees the core through `rv32::Observer` and the machine through
@@ -15,6 +16,7 @@ pub mod energy;
 pub mod kernel;
 pub mod observer;
 pub mod report;
+pub mod tasks;
 pub mod tasktable;
 pub mod trace;
 pub mod vcd_out;
@@ -24,6 +26,7 @@ pub use energy::Model;
 pub use kernel::{DebugInfo, DebugInfoError};
 pub use observer::EnergyObserver;
 pub use report::{Results, Stat};
+pub use tasks::{IrqFigures, TaskFigures};
 
 /// Where a cycle (and its energy) goes (`docs/contract.md`, "Attribution convention").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -24,6 +24,7 @@ use crate::codemap::{CodeMap, Func, CALL, ENTRY, FN_MASK, SLEEP};
 use crate::energy::{Model, Rates};
 use crate::kernel::{self, DebugInfo};
 use crate::report::{Results, Stat};
+use crate::tasks::TaskAccounting;
 use crate::trace::Timeline;
 use crate::{category_in, mode, Category};
 use machine::config::{MachineConfig, Opp};
@@ -83,8 +84,16 @@ pub struct EnergyObserver<const TRACE: bool> {
     cur: Open,
     counts: Counts,
     calls: Vec<u64>,
-    /// Word addresses of the current-task and current-HISR pointers (u32::MAX: none).
-    watch: [u32; 2],
+    /// Word addresses of the current-task and current-HISR pointers and of the task list's
+    /// head (u32::MAX: none).
+    watch: [u32; 3],
+    /// The known tasks' state bytes lie in `state_lo .. state_lo + state_span` (from 3
+    /// bytes below the lowest, for word stores over it).
+    state_lo: u32,
+    state_span: u32,
+    /// Bit (word address mod 64) set for the words that hold a known task's state byte: a
+    /// store in the range that hits no such word (a stack's, most often) is let go at once.
+    state_words: u64,
     /// Class energy of the current operating-point segment, fJ (as spilled).
     seg_class_fj: u64,
     // ---- cold
@@ -113,6 +122,10 @@ pub struct EnergyObserver<const TRACE: bool> {
     /// The interrupts' names of `system.toml` (`uk__gen_irq_names`), by line.
     irq_sys_names: [Option<String>; 15],
     pub timeline: Timeline,
+    /// Per-task and per-line figures (`crate::tasks`).
+    acct: TaskAccounting,
+    /// The known tasks' control blocks and the addresses of their state bytes.
+    tcb_states: Vec<(u32, u32)>,
 }
 
 impl<const TRACE: bool> EnergyObserver<TRACE> {
@@ -127,8 +140,12 @@ impl<const TRACE: bool> EnergyObserver<TRACE> {
     ) -> Self {
         let keys = map.funcs.len() * mode::COUNT;
         let watch = match &debug {
-            Some(d) => [d.current_task & !3, d.current_hisr & !3],
-            None => [u32::MAX; 2],
+            Some(d) => [
+                d.current_task & !3,
+                d.current_hisr & !3,
+                d.tasks.map_or(u32::MAX, |t| t.head & !3),
+            ],
+            None => [u32::MAX; 3],
         };
         let rates = model.rates(opps[0]);
         let mut timeline = Timeline::new(debug.is_some());
@@ -144,6 +161,9 @@ impl<const TRACE: bool> EnergyObserver<TRACE> {
             counts: Counts::default(),
             calls: vec![0; map.funcs.len()],
             watch,
+            state_lo: 0,
+            state_span: 0,
+            state_words: 0,
             seg_class_fj: 0,
             flushed: vec![Flushed::default(); keys],
             funcs: map.funcs,
@@ -166,6 +186,8 @@ impl<const TRACE: bool> EnergyObserver<TRACE> {
             irq_names: [None; 15],
             irq_sys_names: Default::default(),
             timeline,
+            acct: TaskAccounting::new(debug.is_some()),
+            tcb_states: Vec::new(),
         }
     }
 
@@ -187,11 +209,11 @@ impl<const TRACE: bool> EnergyObserver<TRACE> {
             .filter(|s| !s.is_func)
             .map(|s| (s.addr, s.name.clone()))
             .collect();
+        o.irq_sys_names = system_irq_names(image);
         if TRACE {
             if let Some(t) = image.symbols.iter().find(|s| s.name == "uk__lisr_table") {
                 o.lisr_table = t.addr;
             }
-            o.irq_sys_names = system_irq_names(image);
             for line in 0..15 {
                 if let Some(n) = &o.irq_sys_names[line] {
                     let name = format!("irq line {line}: {n}");
@@ -370,6 +392,10 @@ impl<const TRACE: bool> EnergyObserver<TRACE> {
     fn trap_enter(&mut self, cause: u32, at: At, vector: u32) {
         self.close(at);
         self.depth += 1;
+        if cause >> 31 != 0 {
+            self.acct
+                .irq_enter(cause & 0x7fff_ffff, at.cycle, self.depth);
+        }
         self.mode = mode::TRAP;
         self.rekey(vector);
         if TRACE {
@@ -400,6 +426,13 @@ impl<const TRACE: bool> EnergyObserver<TRACE> {
         }
         let at = now.cycle;
         self.close(now);
+        let old_state = (self.task != 0)
+            .then(|| kernel::read_u8(bus, self.task.wrapping_add(d.off_state as u32)))
+            .flatten();
+        if task != 0 && !self.acct.is_known(task) {
+            self.learn_task(task, bus, false);
+        }
+        self.acct.switch(at, task, hisr != 0, old_state);
         self.saved_depth.insert((self.task, self.hisr), self.depth);
         self.depth = self.saved_depth.get(&(task, hisr)).copied().unwrap_or(0);
         let task_name = kernel::read_u32(bus, task.wrapping_add(d.off_name as u32))
@@ -409,6 +442,9 @@ impl<const TRACE: bool> EnergyObserver<TRACE> {
                 Some(t) => t == task,
                 None => task_name.as_deref() == Some("idle"),
             };
+        if let (Some(n), 0) = (&task_name, hisr) {
+            self.acct.name(task, n.clone());
+        }
         self.task = task;
         self.hisr = hisr;
         self.task_switches += 1;
@@ -442,6 +478,57 @@ impl<const TRACE: bool> EnergyObserver<TRACE> {
         }
     }
 
+    /// A store to the task list's head (a task was created or deleted): every task on the
+    /// list is known from now on (its releases are seen).
+    #[cold]
+    fn scan_tasks<B: Bus>(&mut self, bus: &B) {
+        let Some(list) = self.debug.and_then(|d| d.tasks) else {
+            return;
+        };
+        let mut tcb = kernel::read_u32(bus, list.head).unwrap_or(0);
+        // A list longer than this is corrupt (or not a list): stop rather than loop.
+        for _ in 0..1024 {
+            if tcb == 0 {
+                break;
+            }
+            if !self.acct.is_known(tcb) {
+                self.learn_task(tcb, bus, true);
+            }
+            tcb = kernel::read_u32(bus, tcb.wrapping_add(list.off_next as u32)).unwrap_or(0);
+        }
+    }
+
+    /// The task control block at `tcb` becomes known (`listed`: found on the kernel's list
+    /// of tasks): its name, its state, and its state byte watched.
+    #[cold]
+    fn learn_task<B: Bus>(&mut self, tcb: u32, bus: &B, listed: bool) {
+        let Some(d) = self.debug else { return };
+        let name = kernel::read_u32(bus, tcb.wrapping_add(d.off_name as u32))
+            .and_then(|p| kernel::read_cstr(bus, p))
+            .or_else(|| self.symbol_at(tcb));
+        let state_addr = tcb.wrapping_add(d.off_state as u32);
+        let state = kernel::read_u8(bus, state_addr).unwrap_or(0);
+        self.acct.known(tcb, name, state, listed);
+        self.tcb_states.push((tcb, state_addr));
+        let lo = self.tcb_states.iter().map(|s| s.1).min().unwrap_or(0);
+        let hi = self.tcb_states.iter().map(|s| s.1).max().unwrap_or(0);
+        self.state_words |= 1 << ((state_addr >> 2) & 63);
+        self.state_lo = lo.saturating_sub(3);
+        self.state_span = hi - self.state_lo + 1;
+    }
+
+    /// A store of `size` bytes at `addr` near the known tasks' state bytes, at `cycle`.
+    #[cold]
+    fn state_store<B: Bus>(&mut self, addr: u32, size: u32, cycle: u64, bus: &B) {
+        for i in 0..self.tcb_states.len() {
+            let (tcb, state_addr) = self.tcb_states[i];
+            if state_addr.wrapping_sub(addr) < size {
+                let state = kernel::read_u8(bus, state_addr).unwrap_or(0);
+                self.acct.state_stored(tcb, state, cycle);
+            }
+        }
+    }
+
     fn symbol_at(&self, addr: u32) -> Option<String> {
         self.objects.get(&addr).cloned()
     }
@@ -456,6 +543,16 @@ impl<const TRACE: bool> EnergyObserver<TRACE> {
     pub fn finish(&mut self, end: At) -> Results {
         self.close(end);
         let end = end.cycle;
+        let (tasks, mut irqs) = self.acct.finish(end);
+        for i in &mut irqs {
+            if let Some(n) = i
+                .cause
+                .checked_sub(16)
+                .and_then(|l| self.irq_sys_names.get(l as usize))
+            {
+                i.name.clone_from(n);
+            }
+        }
         let charged = self.charged();
         debug_assert_eq!(charged, end, "attributed {charged} cycles of {end}");
         if TRACE {
@@ -495,6 +592,8 @@ impl<const TRACE: bool> EnergyObserver<TRACE> {
             functions,
             task_switches: self.task_switches,
             kernel_aware: self.debug.is_some(),
+            tasks,
+            irqs,
         }
     }
 
@@ -564,6 +663,7 @@ impl<const TRACE: bool> Observer for EnergyObserver<TRACE> {
     fn mret(&mut self, at: At, pc: u32) {
         self.counts.mret += 1;
         self.close(at);
+        self.acct.mret(at.cycle, self.depth);
         self.depth = self.depth.saturating_sub(1);
         self.mode = self.compute_mode();
         self.rekey(pc);
@@ -579,9 +679,16 @@ impl<const TRACE: bool> Observer for EnergyObserver<TRACE> {
     }
 
     #[inline(always)]
-    fn store<B: Bus>(&mut self, pc: u32, addr: u32, _size: u32, at: At, bus: &B) {
-        if addr & !3 == self.watch[0] || addr & !3 == self.watch[1] {
+    fn store<B: Bus>(&mut self, pc: u32, addr: u32, size: u32, at: At, bus: &B) {
+        let word = addr & !3;
+        if word == self.watch[0] || word == self.watch[1] {
             self.watched(pc, at, bus);
+        } else if word == self.watch[2] {
+            self.scan_tasks(bus);
+        } else if addr.wrapping_sub(self.state_lo) < self.state_span
+            && (self.state_words >> ((addr >> 2) & 63)) & 1 != 0
+        {
+            self.state_store(addr, size, at.cycle, bus);
         }
         if TRACE && addr.wrapping_sub(self.lisr_table) < 4 * 15 {
             self.lisr_installed(addr, bus);
@@ -626,6 +733,7 @@ impl<const TRACE: bool> Probe for EnergyObserver<TRACE> {
     }
 
     fn opp_changed(&mut self, at: u64, now: At, time_fs: u128, idx: usize, hz: u64, volts: f64) {
+        self.acct.clock(at, time_fs, hz);
         let new = self.model.rates(Opp { hz, volts });
         let now_at = now;
         let now = now.cycle;

@@ -1,6 +1,7 @@
 //! Results of an observation: totals, the split by category (`--stats` `by_category`) and
 //! by function (`--profile`).
 
+use crate::tasks::{IrqFigures, TaskFigures};
 use crate::Category;
 use std::io::Write;
 
@@ -33,6 +34,10 @@ pub struct Results {
     pub task_switches: u64,
     /// The ELF had the kernel's descriptor (task timeline, idle and HISR contexts).
     pub kernel_aware: bool,
+    /// Per task, by name (kernel-aware runs; empty otherwise): `crate::tasks`.
+    pub tasks: Vec<TaskFigures>,
+    /// Per interrupt line that was served, by cause.
+    pub irqs: Vec<IrqFigures>,
 }
 
 impl Results {
@@ -106,6 +111,8 @@ mod tests {
             ],
             task_switches: 0,
             kernel_aware: false,
+            tasks: Vec::new(),
+            irqs: Vec::new(),
         };
         let mut out = Vec::new();
         r.write_profile(&mut out).unwrap();

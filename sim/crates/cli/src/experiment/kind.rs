@@ -9,8 +9,8 @@ use super::simbed::Variant;
 use super::steps::{io_fail, ubik_exe};
 use super::sweep::Experiment;
 use super::{
-    app, check, dpm, hypervisor, ipc, kernel, observers, overhead, rhealstone, rtm, simbed,
-    sweep, testbed, threadmetric,
+    app, check, dpm, hypervisor, ipc, kernel, observers, overhead, rhealstone, rtm, simbed, sweep,
+    testbed, threadmetric,
 };
 use crate::Failure;
 use confread::{quoted_list, ConfigError, Doc};

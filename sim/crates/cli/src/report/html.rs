@@ -1,9 +1,10 @@
 //! `ubik report`'s HTML page: every experiment's settings, definitions, the paper's numbers,
 //! table and figures (inlined SVG, so the page is a single file that reads offline), and the
 //! benchmark files (the OS-overhead suite's as tables and bar charts, OS beside OS:
-//! `suite.rs`; the hypervisor experiment's beside its paper: `hypervisor.rs`; any other as a
-//! table of its JSON keys).
+//! `suite.rs`; the hypervisor experiment's beside its paper: `hypervisor.rs`; any other as
+//! tables by the shape of its keys: `bench_tables.rs`).
 
+use super::app::AppResult;
 use super::results::{Bench, ExperimentResult, Table, VARIANT_COLUMNS};
 use super::suite;
 use serde_json::Value;
@@ -55,52 +56,41 @@ fn html_table(t: &Table, cols: &[&str]) -> String {
     s
 }
 
-/// A benchmark JSON (nested objects of numbers) as a table of dotted keys.
+/// A benchmark JSON as tables by the shape of its keys (`bench_tables.rs`).
 fn json_table(v: &Value) -> String {
-    fn walk(prefix: &str, v: &Value, rows: &mut Vec<(String, String)>) {
-        match v {
-            Value::Object(m) => {
-                for (k, x) in m {
-                    let p = if prefix.is_empty() {
-                        k.clone()
-                    } else {
-                        format!("{prefix}.{k}")
-                    };
-                    walk(&p, x, rows);
-                }
-            }
-            other => rows.push((prefix.to_string(), other.to_string())),
-        }
-    }
-    let mut rows = Vec::new();
-    walk("", v, &mut rows);
-    let mut s =
-        String::from("<table><thead><tr><th>figure</th><th>value</th></tr></thead><tbody>\n");
-    for (k, x) in rows {
-        let _ = writeln!(s, "<tr><td>{}</td><td>{}</td></tr>", esc(&k), esc(&x));
-    }
-    s.push_str("</tbody></table>\n");
-    s
+    super::bench_tables::html(v)
 }
 
 const STYLE: &str = "body{font-family:sans-serif;max-width:1200px;margin:2em auto;padding:0 1em;color:#222}\
 h1{border-bottom:2px solid #444}h2{margin-top:2em;border-bottom:1px solid #aaa}\
-table{border-collapse:collapse;font-size:12px;margin:1em 0}td,th{border:1px solid #ccc;padding:2px 6px;text-align:right}\
+table{border-collapse:collapse;font-size:12px;margin:1em 0}caption{text-align:left;font-weight:bold;padding:2px 0}td,th{border:1px solid #ccc;padding:2px 6px;text-align:right}\
 th{background:#eee}td:first-child,th:first-child{text-align:left}\
 .figs{display:flex;flex-wrap:wrap;gap:12px}.figs figure{margin:0;width:calc(50% - 6px)}.figs svg{max-width:100%;height:auto;border:1px solid #ddd}\
 .note{color:#555;font-size:13px}.wide{overflow-x:auto}";
 
 /// The whole page: an index, then each experiment's section and the benchmarks'.
-pub fn page(dir: &Path, exps: &[ExperimentResult], benches: &[Bench]) -> String {
+pub fn page(
+    dir: &Path,
+    exps: &[ExperimentResult],
+    apps: &[AppResult],
+    benches: &[Bench],
+) -> String {
     let mut h = String::new();
     let _ = write!(h, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Ubik report</title><style>{STYLE}</style></head><body>\n<h1>Ubik report</h1>\n");
-    let _ = writeln!(h, "<p class=\"note\">Results in <code>{}</code>: {} experiment(s), {} benchmark file(s). Every figure is measured on the Ubik testbed (cycle-exact Ibex timing); see docs/results.md for how.</p>", esc(&dir.display().to_string()), exps.len(), benches.len());
+    let _ = writeln!(h, "<p class=\"note\">Results in <code>{}</code>: {} experiment(s), {} benchmark file(s). Every figure is measured on the Ubik testbed (cycle-exact Ibex timing); see docs/results.md for how.</p>", esc(&dir.display().to_string()), exps.len() + apps.len(), benches.len());
     h.push_str("<ul>");
     for e in exps {
         let _ = write!(
             h,
             "<li><a href=\"#exp-{0}\">experiment {0}</a></li>",
             esc(&e.name)
+        );
+    }
+    for a in apps {
+        let _ = write!(
+            h,
+            "<li><a href=\"#exp-{0}\">experiment {0}</a></li>",
+            esc(&a.name)
         );
     }
     if !benches.is_empty() {
@@ -110,6 +100,9 @@ pub fn page(dir: &Path, exps: &[ExperimentResult], benches: &[Bench]) -> String 
 
     for e in exps {
         experiment_section(&mut h, e);
+    }
+    for a in apps {
+        super::app::html_section(&mut h, a);
     }
     if !benches.is_empty() {
         bench_section(&mut h, benches);

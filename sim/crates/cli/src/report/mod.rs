@@ -1,13 +1,17 @@
 //! `ubik report OUT/ -o OUT/report`: one HTML page with every figure and table of the
 //! experiments under OUT (each directory holding a `summary.json` written by `ubik
-//! experiment`, OUT itself included) and the benchmark figures of `OUT/bench/*.json`; with
-//! `--markdown`, the experiments' tables as Markdown on stdout instead.
+//! experiment`, or the `app.csv` of `kind = "app"`, OUT itself included) and the benchmark
+//! figures of `OUT/bench/*.json`; with `--markdown`, the experiments' tables as Markdown on
+//! stdout instead.
 //!
 //! One concern per file: `results.rs` reads and checks every result file first (bad data is
 //! one line naming the file, exit 65, and no page); `html.rs` renders the page, `markdown.rs`
-//! the Markdown tables; `suite.rs` (the OS-overhead suite's files), `hypervisor.rs` (the
+//! the Markdown tables; `app.rs` reads and renders the app experiments, `bench_tables.rs`
+//! any benchmark file as tables; `suite.rs` (the OS-overhead suite's files), `hypervisor.rs` (the
 //! hypervisor experiment's) and `paper.rs` (what the papers report) are sections of it.
 
+mod app;
+mod bench_tables;
 mod html;
 mod hypervisor;
 mod markdown;
@@ -52,25 +56,32 @@ pub fn report(args: ReportArgs) -> Result<u8, Failure> {
         .iter()
         .map(|d| read_experiment(d))
         .collect::<Result<Vec<_>, _>>()?;
+    let apps = app::app_dirs(&args.dir)?
+        .iter()
+        .map(|d| app::read_app(d))
+        .collect::<Result<Vec<_>, _>>()?;
     if args.markdown {
-        if exps.is_empty() {
+        if exps.is_empty() && apps.is_empty() {
             return Err(Failure::new(
                 code::NO_INPUT,
-                format!("{}: no experiments; expected directories with a summary.json (from `ubik experiment`)", args.dir.display()),
+                format!("{}: no experiments; expected directories with a summary.json or an app.csv (from `ubik experiment`)", args.dir.display()),
             ));
         }
         print!("{}", markdown::render(&exps));
+        for a in &apps {
+            print!("{}", app::markdown(a));
+        }
         return Ok(0);
     }
     let benches = read_benches(&args.dir)?;
-    if exps.is_empty() && benches.is_empty() {
+    if exps.is_empty() && apps.is_empty() && benches.is_empty() {
         return Err(Failure::new(
             code::NO_INPUT,
-            format!("{}: no results; expected experiment directories (from `ubik experiment`) or bench/*.json", args.dir.display()),
+            format!("{}: no results; expected experiment directories (from `ubik experiment`: a summary.json or an app.csv) or bench/*.json", args.dir.display()),
         ));
     }
 
-    let h = html::page(&args.dir, &exps, &benches);
+    let h = html::page(&args.dir, &exps, &apps, &benches);
     std::fs::create_dir_all(&out).map_err(|e| {
         Failure::new(
             code::IO_ERROR,

@@ -113,15 +113,15 @@ pub struct Bench {
     pub suite: Option<super::suite::SuiteTable>,
 }
 
-fn bad(path: &Path, what: impl std::fmt::Display) -> Failure {
+pub(super) fn bad(path: &Path, what: impl std::fmt::Display) -> Failure {
     Failure::new(code::DATA, format!("{}: {what}", path.display()))
 }
 
-fn bad_at(path: &Path, line: usize, what: impl std::fmt::Display) -> Failure {
+pub(super) fn bad_at(path: &Path, line: usize, what: impl std::fmt::Display) -> Failure {
     Failure::new(code::DATA, format!("{}:{line}: {what}", path.display()))
 }
 
-fn cannot_read(path: &Path, what: &str, e: &std::io::Error) -> Failure {
+pub(super) fn cannot_read(path: &Path, what: &str, e: &std::io::Error) -> Failure {
     let reason = e.to_string();
     let reason = reason
         .split(" (os error")
@@ -159,7 +159,7 @@ fn line_col(bytes: &[u8], offset: usize) -> (usize, usize) {
 
 /// The text of a result file: readable (66), not too large, not empty, UTF-8 (65).
 /// `what` describes the file as `ubik experiment` writes it.
-fn read_text(path: &Path, what: &str) -> Result<String, Failure> {
+pub(super) fn read_text(path: &Path, what: &str) -> Result<String, Failure> {
     let bytes = read_bounded(path, MAX_RESULT_BYTES, Pipes::Refused).map_err(|e| match e {
         ReadError::TooLarge { limit } => bad(
             path,

@@ -22,7 +22,7 @@
 //! did not stop with the expected exit code fails on that alone (its console and figures
 //! are not judged). Bad checks are errors at their line and column (exit 65).
 
-use super::figures::{forms, names, Figures};
+use super::figures::{forms, is_name, names, Figures};
 use super::latency::Latency;
 use confread::{ConfigError, Doc};
 use regex::{Regex, RegexBuilder};
@@ -246,7 +246,7 @@ fn read_bound(
             "figure = \"NAME\" (docs/experiments.md lists the figures)",
         ));
     };
-    if !known.contains(figure.get_ref()) {
+    if !is_name(known, figure.get_ref()) {
         return Err(src.err(
             &figure.span(),
             format!(

@@ -7,13 +7,18 @@
 //! | `sim_time_s`           | its simulated time, seconds                             |
 //! | `energy_j`             | its energy, joules                                      |
 //! | `latency.NAME.FIGURE`  | `[[latency]]` NAME's `count`, `unpaired`, `min_us`, `mean_us`, `p50_us`, `p90_us`, `p99_us` or `max_us` |
+//! | `task.NAME.FIGURE`     | task NAME's `cpu_us`, `activations`, `preemptions`, `response_p50_us`, `response_p99_us` or `response_max_us` (tasks.rs) |
 //!
 //! A family is added in two places: its names in [`names`] (checked when the file is read,
 //! so a bound on a figure that does not exist is an error at its line) and its values in
 //! [`Figures`] (filled as each run is measured). A figure a run does not have (a latency's
 //! percentiles without a pair) is absent from its [`Figures`], and a bound on it fails.
+//! Tasks are known only when a run has been measured (an application may create tasks in
+//! its code), so a task figure's FIGURE is checked when the file is read and its NAME by
+//! the runs: a task a run does not have fails the bound there.
 
 use super::latency::{us, Latency, Measured};
+use crate::run_stats::Stats;
 use std::collections::BTreeMap;
 
 /// The run-wide figures.
@@ -23,7 +28,27 @@ pub const LATENCY: [&str; 8] = [
     "count", "unpaired", "min_us", "mean_us", "p50_us", "p90_us", "p99_us", "max_us",
 ];
 
-/// Every figure name a bound of the experiment may use.
+/// The figures of each task, `task.NAME.` before each (the columns of tasks.csv).
+pub const TASK: [&str; 6] = [
+    "cpu_us",
+    "activations",
+    "preemptions",
+    "response_p50_us",
+    "response_p99_us",
+    "response_max_us",
+];
+
+/// Whether a bound may use `name`: one of `known` (from [`names`]) or a task's figure
+/// (`task.NAME.FIGURE`, NAME any task name, FIGURE one of [`TASK`]).
+pub fn is_name(known: &[String], name: &str) -> bool {
+    known.iter().any(|k| k == name)
+        || name
+            .strip_prefix("task.")
+            .and_then(|r| r.rsplit_once('.'))
+            .is_some_and(|(task, f)| !task.is_empty() && TASK.contains(&f))
+}
+
+/// Every figure name but the tasks' a bound of the experiment may use.
 pub fn names(latencies: &[Latency]) -> Vec<String> {
     let mut v: Vec<String> = RUN.iter().map(|s| s.to_string()).collect();
     for l in latencies {
@@ -44,7 +69,11 @@ pub fn forms(latencies: &[Latency]) -> String {
             LATENCY.join(", ")
         )
     };
-    format!("{}, or {lat}", RUN.join(", "))
+    format!(
+        "{}, or {lat}, or task.NAME.FIGURE with NAME a task of the application and FIGURE one of {}",
+        RUN.join(", "),
+        TASK.join(", ")
+    )
 }
 
 /// One run's figures by name.
@@ -78,6 +107,16 @@ impl Figures {
                 put("p90_us", us(d.p90));
                 put("p99_us", us(d.p99));
                 put("max_us", us(d.max));
+            }
+        }
+    }
+
+    /// Adds each task's figures (`--stats` `tasks`; a response figure only when the task
+    /// completed a response).
+    pub fn add_tasks(&mut self, stats: &Stats) {
+        for (name, v) in super::tasks::figures(stats) {
+            if let Some(v) = v {
+                self.0.insert(name, v);
             }
         }
     }
@@ -123,5 +162,32 @@ mod tests {
             (None, Some(0.0))
         );
         assert!(forms(&l).contains("NAME one of h"), "{}", forms(&l));
+    }
+
+    #[test]
+    fn task_figures_by_name() {
+        let known = names(&[]);
+        assert!(is_name(&known, "task.consumer.response_p99_us"));
+        assert!(is_name(&known, "task.a.b.cpu_us"), "a name with a dot");
+        assert!(!is_name(&known, "task.consumer.p99_us"));
+        assert!(!is_name(&known, "task..cpu_us"));
+        assert!(!is_name(&known, "task.cpu_us"));
+        assert!(is_name(&known, "cycles"));
+        let t = crate::run_stats::TaskStats {
+            activations: 4,
+            cpu_us: 49.5,
+            response_p99_us: Some(17.0),
+            ..Default::default()
+        };
+        let stats = Stats {
+            tasks: Some([("consumer".to_string(), t)].into_iter().collect()),
+            ..Stats::default()
+        };
+        let mut f = Figures::default();
+        f.add_tasks(&stats);
+        assert_eq!(f.get("task.consumer.response_p99_us"), Some(17.0));
+        assert_eq!(f.get("task.consumer.activations"), Some(4.0));
+        assert_eq!(f.get("task.consumer.response_p50_us"), None);
+        assert_eq!(f.get("task.producer.cpu_us"), None);
     }
 }

@@ -4,8 +4,8 @@
 //! record measured (latency.rs), every run checked against what is expected of it (its exit
 //! code, its console output, bounds on its figures: checks.rs, figures.rs). Writes `app.csv`
 //! (one row per run, with each latency's columns), `junit.xml` (junit.rs: a test case per
-//! run) and `runs/LABEL-mM-sSEED/` (`console.txt`, `stats.json`, `io.csv`), and prints a
-//! table; exits 0 when every run passed, 1 otherwise.
+//! run) and `runs/LABEL-mM-sSEED/` (`console.txt`, `stats.json`, `io.csv`, and `tasks.csv`:
+//! tasks.rs), and prints a table; exits 0 when every run passed, 1 otherwise.
 //!
 //! ```toml
 //! kind = "app"
@@ -38,6 +38,7 @@ mod figures;
 mod junit;
 mod latency;
 mod spec;
+mod tasks;
 
 use super::steps::{build_app, io_fail, prepare_app, stop_on_ctrl_c, worker_pool, Capture};
 use crate::run::{outcome_status, simulate, Observe, Simulation};
@@ -216,6 +217,7 @@ fn run_one(
         .map_err(|e| io_fail("the console output", &cpath, e))?;
     let spath = dir.join("stats.json");
     write_stats(&spath, &done.stats).map_err(|e| io_fail("statistics", &spath, e))?;
+    tasks::write_tasks_csv(&dir, &done.stats)?;
     let ipath = dir.join("io.csv");
     write_io_csv(&ipath, done.machine.record()).map_err(|e| io_fail("the IO record", &ipath, e))?;
     let mut record = done.machine.record().to_vec();
@@ -231,6 +233,7 @@ fn run_one(
                 done.stats.energy_j,
             );
             f.add_latencies(&exp.latencies, &latencies);
+            f.add_tasks(&done.stats);
             let b = &exp.builds[bi];
             let m = &exp.machines[mi].0;
             (

@@ -251,6 +251,7 @@ mod tests {
             opp_time_s: Default::default(),
             run: None,
             sim_time_s: 0.006,
+            ..Stats::default()
         };
         let want = Expected {
             tasks: 2,
