@@ -699,8 +699,7 @@ impl Reader<'_> {
         Ok(())
     }
 
-    /// `profile`: true for "minimal", which takes only [`MINIMAL_SCHEDULERS`] and no
-    /// `checks = "full"` (the invariant checks walk the normal profile's ready map).
+    /// `profile`: true for "minimal", which takes only [`MINIMAL_SCHEDULERS`].
     fn profile(
         &self,
         v: &Spanned<String>,
@@ -730,13 +729,6 @@ impl Reader<'_> {
                     "one of {} with profile = \"minimal\"",
                     quoted_list(&MINIMAL_SCHEDULERS)
                 ),
-            ));
-        }
-        if k.checks_full {
-            return Err(self.doc.err(
-                &v.span(),
-                "profile = \"minimal\" has no invariant checks (checks = \"full\")",
-                "checks = \"off\" or profile = \"normal\"",
             ));
         }
         Ok(true)
@@ -981,6 +973,10 @@ mod tests {
         let m = k("[kernel]\nprofile = \"minimal\"\nscheduler = \"prio_rr\"\n");
         assert!(m.minimal);
         assert_eq!((m.prios(), m.lowest_task_priority()), (32, 30));
+        let h = gen::config_header(&parse("[kernel]\nprofile = \"minimal\"\n").unwrap());
+        assert!(h.contains("#define UK_CONFIG_PROFILE_MINIMAL 1\n"));
+        assert!(h.contains("#define UK_POLICY_PRIOS 32\n"));
+        assert!(!gen::config_header(&parse("").unwrap()).contains("PROFILE_MINIMAL"));
         assert_eq!(k("").prios(), 256);
         assert_eq!(
             err("[kernel]\nprofile = \"tiny\"\n"),
@@ -990,10 +986,7 @@ mod tests {
             err("[kernel]\nscheduler = \"edf\"\nprofile = \"minimal\"\n"),
             "system.toml:2:13: scheduler \"edf\" is not in the minimal profile; expected one of \"prio\", \"prio_rr\" with profile = \"minimal\""
         );
-        assert_eq!(
-            err("[kernel]\nchecks = \"full\"\nprofile = \"minimal\"\n"),
-            "system.toml:3:11: profile = \"minimal\" has no invariant checks (checks = \"full\"); expected checks = \"off\" or profile = \"normal\""
-        );
+        assert!(k("[kernel]\nchecks = \"full\"\nprofile = \"minimal\"\n").checks_full);
         assert_eq!(
             err("[kernel]\nprofile = \"minimal\"\n[task.t]\nentry = \"f\"\npriority = 31\n"),
             "system.toml:5:12: priority = 31 is out of range for scheduler \"prio\"; expected an integer from 0 (highest) to 30 (31 is the idle task's)"
