@@ -1,4 +1,5 @@
-/* Scheduler policy "prio": preemptive by priority, 256 priorities (0 highest), FIFO among
+/* Scheduler policy "prio": preemptive by priority, 256 priorities (0 highest; 32 in the
+ * minimal profile, whose ready map is one word), FIFO among
  * equal priorities, no time slicing. O(1) selection with the two-level bitmap of prio_map.h
  * (de Bruijn lowest-bit lookup: the core has no CLZ/CTZ).
  *
@@ -17,9 +18,17 @@
 #define UK_PRIO_ROUND_ROBIN 0
 #endif
 
+/* One word holds the ready map of 32 priorities or fewer (the minimal profile's), two levels
+ * that of up to 256. */
+#define UK_PRIO_ONE_WORD (UK_PRIOS <= 32)
+
 /* heads[p]: the first task of priority p's ready ring (ready_ring.h), or none. */
 static uk_task_t *heads[UK_PRIOS];
+#if UK_PRIO_ONE_WORD
+static uint32_t map; /* bit p: heads[p] is set */
+#else
 static uk_prio_map_t map;
+#endif
 /* The highest ready priority, kept up to date: raised by insert, recomputed from the map by
  * the remove that empties its list. pick() is then two loads. */
 static unsigned top = UK_PRIOS - 1;
@@ -28,7 +37,11 @@ UK_SCHED_FN(uk__sched_init) void uk__sched_init(void)
 {
     for (unsigned p = 0; p < UK_PRIOS; p++)
         heads[p] = 0;
+#if UK_PRIO_ONE_WORD
+    map = 0;
+#else
     uk__pmap_init(&map);
+#endif
     top = UK_PRIOS - 1;
 }
 
@@ -45,7 +58,11 @@ UK_SCHED_FN(uk__sched_insert) void uk__sched_insert(uk_task_t *t)
 #endif
     if (!uk__ring_append(&heads[p], t)) /* behind its equals */
         return;
+#if UK_PRIO_ONE_WORD
+    map |= 1u << p;
+#else
     uk__pmap_set(&map, p);
+#endif
     if (p < top)
         top = p;
 }
@@ -55,10 +72,16 @@ UK_SCHED_FN(uk__sched_remove) void uk__sched_remove(uk_task_t *t)
     unsigned p = t->prio;
     if (!uk__ring_remove(&heads[p], t))
         return;
+#if UK_PRIO_ONE_WORD
+    map &= ~(1u << p);
+    if (p == top)
+        top = uk__lowest_bit(map); /* the idle task keeps the map non-empty */
+#else
     if (p == top)
         top = uk__pmap_clear_first(&map, p); /* the idle task keeps the map non-empty */
     else
         uk__pmap_clear(&map, p);
+#endif
 }
 
 UK_SCHED_FN(uk__sched_pick) uk_task_t *uk__sched_pick(void) { return heads[top]; }
@@ -124,6 +147,16 @@ static UK_SCHED_FN(check_level) unsigned check_level(unsigned p)
  * priority, and `top` is the first of them. Returns the number of tasks found; the core
  * compares it with the number of ready tasks, so a ready task in a list outside the map (or
  * in none) shows as a shortfall, and the unmapped lists need no walk. */
+#if UK_PRIO_ONE_WORD
+UK_SCHED_FN(uk__sched_check) unsigned uk__sched_check(void)
+{
+    unsigned n = 0;
+    for (uint32_t row = map; row; row &= row - 1)
+        n += check_level(uk__lowest_bit(row));
+    UK_CHECK(map && top == uk__lowest_bit(map), "top is the highest ready priority");
+    return n;
+}
+#else
 UK_SCHED_FN(uk__sched_check) unsigned uk__sched_check(void)
 {
     unsigned n = 0, first = UK_PRIOS;
@@ -139,4 +172,5 @@ UK_SCHED_FN(uk__sched_check) unsigned uk__sched_check(void)
     UK_CHECK(top == first, "top is the highest ready priority");
     return n;
 }
+#endif
 #endif

@@ -21,7 +21,7 @@ void (*uk__lisr_table[FAST_LINES])(unsigned line) = {
 
 UK_OTHER_FN(uk_irq_install) int uk_irq_install(unsigned line, void (*lisr)(unsigned line))
 {
-    if (line >= FAST_LINES || !lisr)
+    if (UK_ARG_BAD(line >= FAST_LINES || !lisr))
         return UK_EINVAL;
     unsigned key = uk_irq_disable();
     uk__lisr_table[line] = lisr;

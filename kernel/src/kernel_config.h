@@ -23,6 +23,16 @@
 #define UK_IPC_FN(name) __attribute__((section(".text.uk_ipc." #name)))
 #define UK_OTHER_FN(name) __attribute__((section(".text.uk_other." #name)))
 
+/* Argument and context checks of the kernel calls: UK_ARG_BAD(cond) is cond, the call
+ * returning its error when it holds. The minimal profile ([kernel] profile = "minimal",
+ * UK_CONFIG_PROFILE_MINIMAL) compiles them out: a call given a bad argument, or made from a
+ * context it refuses (a LISR, before uk_start), is then undefined. */
+#ifdef UK_CONFIG_PROFILE_MINIMAL
+#define UK_ARG_BAD(cond) 0
+#else
+#define UK_ARG_BAD(cond) (cond)
+#endif
+
 #define UK_TASK_MAGIC 0x4b534154u /* "TASK" */
 #define UK_SEM_MAGIC 0x4d455355u
 #define UK_MUTEX_MAGIC 0x5854554du

@@ -11,11 +11,11 @@ static UK_IPC_FN(valid_sem) bool valid_sem(const uk_sem_t *s)
 
 UK_IPC_FN(uk_sem_init) int uk_sem_init(uk_sem_t *s, uint32_t initial, uint32_t max)
 {
-    if (UK_IN_ISR())
+    if (UK_ARG_BAD(UK_IN_ISR()))
         return UK_EPERM;
-    if (!s || max == 0 || initial > max)
+    if (UK_ARG_BAD(!s || max == 0 || initial > max))
         return UK_EINVAL;
-    if (s->magic == UK_SEM_MAGIC && !uk__list_empty(&s->waiters))
+    if (UK_ARG_BAD(s->magic == UK_SEM_MAGIC && !uk__list_empty(&s->waiters)))
         return UK_ESTATE; /* a live semaphore with waiters: delete it first */
     s->count = initial;
     s->max = max;
@@ -26,11 +26,11 @@ UK_IPC_FN(uk_sem_init) int uk_sem_init(uk_sem_t *s, uint32_t initial, uint32_t m
 
 UK_IPC_FN(uk_sem_take) int uk_sem_take(uk_sem_t *s, uk_tick_t timeout)
 {
-    if (!valid_sem(s))
+    if (UK_ARG_BAD(!valid_sem(s)))
         return UK_EINVAL;
-    if (UK_IN_LISR())
+    if (UK_ARG_BAD(UK_IN_LISR()))
         return UK_EPERM; /* the count may be in the middle of a kernel call's change */
-    if (UK_HISR_TIMEOUT(timeout))
+    if (UK_ARG_BAD(UK_HISR_TIMEOUT(timeout)))
         return UK_EPERM; /* an interrupt handler never waits: UK_NO_WAIT only (kernel.h) */
     unsigned key = uk__lock();
     int r;
@@ -39,7 +39,7 @@ UK_IPC_FN(uk_sem_take) int uk_sem_take(uk_sem_t *s, uk_tick_t timeout)
         r = UK_OK;
     } else if (timeout == UK_NO_WAIT) {
         r = UK_EAGAIN;
-    } else if (uk__current_hisr || !uk__started) {
+    } else if (UK_ARG_BAD(uk__current_hisr || !uk__started)) {
         r = UK_EPERM;
     } else {
         r = uk__wait(&s->waiters, s, timeout);
@@ -78,7 +78,7 @@ static UK_IPC_FN(sem_give_deferred) int sem_give_deferred(void *obj, uint32_t ar
 UK_IPC_FN(uk_sem_give) int uk_sem_give(uk_sem_t *s)
 {
     if (UK_IN_LISR()) {
-        if (!valid_sem(s))
+        if (UK_ARG_BAD(!valid_sem(s)))
             return UK_EINVAL;
         if (uk__lisr_direct() && uk__list_empty(&s->waiters)) {
             if (s->count < s->max)
@@ -91,7 +91,7 @@ UK_IPC_FN(uk_sem_give) int uk_sem_give(uk_sem_t *s)
     }
     unsigned key = uk__lock();
     int r = UK_EINVAL;
-    if (valid_sem(s)) {
+    if (!UK_ARG_BAD(!valid_sem(s))) {
         r = sem_give(s);
         if (r > 0) {
             uk__reschedule();

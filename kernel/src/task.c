@@ -12,16 +12,17 @@ UK_OTHER_FN(uk_task_create)
 int uk_task_create(uk_task_t *t, const char *name, void (*entry)(void *), void *arg, uint8_t prio,
                    void *stack, size_t stack_bytes)
 {
-    if (!t || !entry || !stack || stack_bytes < 128 || ((uintptr_t)stack & 3))
+    if (UK_ARG_BAD(!t || !entry || !stack || stack_bytes < 128 || ((uintptr_t)stack & 3)))
         return UK_EINVAL;
     /* The lowest priority is the idle task's alone: a task beside it would queue behind the
      * idle task, which never gives way (system.toml refuses it too). */
-    if (uk__sched_valid_prio(prio) != UK_OK || (prio == UK_IDLE_PRIO && t != &uk__idle_task))
+    if (UK_ARG_BAD(uk__sched_valid_prio(prio) != UK_OK ||
+                   (prio == UK_IDLE_PRIO && t != &uk__idle_task)))
         return UK_EINVAL;
-    if (UK_IN_ISR())
+    if (UK_ARG_BAD(UK_IN_ISR()))
         return UK_EPERM;
     unsigned key = uk__lock();
-    if (t->magic == UK_TASK_MAGIC && t->state != UK_TASK_DELETED) {
+    if (UK_ARG_BAD(t->magic == UK_TASK_MAGIC && t->state != UK_TASK_DELETED)) {
         uk__unlock(key);
         return UK_ESTATE; /* this TCB is a live task */
     }
@@ -68,7 +69,7 @@ static UK_OTHER_FN(task_activate) int task_activate(void *obj, uint32_t arg)
 {
     (void)arg;
     uk_task_t *t = obj;
-    if (!valid_task(t) || t->state != UK_TASK_CREATED)
+    if (UK_ARG_BAD(!valid_task(t) || t->state != UK_TASK_CREATED))
         return UK_ESTATE; /* activated before: resume, not activate, undoes a suspend */
     uk__make_ready(t);
     return UK_OK;
@@ -135,7 +136,7 @@ static UK_OTHER_FN(task_op) int task_op(uk__deferred_fn op, uk_task_t *t)
 
 UK_OTHER_FN(uk_task_activate) int uk_task_activate(uk_task_t *t)
 {
-    if (!valid_task(t))
+    if (UK_ARG_BAD(!valid_task(t)))
         return UK_EINVAL;
     return task_op(task_activate, t);
 }
@@ -187,9 +188,9 @@ UK_OTHER_FN(uk_task_delete) int uk_task_delete(uk_task_t *t)
 {
     if (!t)
         t = uk__current;
-    if (UK_IN_ISR())
+    if (UK_ARG_BAD(UK_IN_ISR()))
         return UK_EPERM;
-    if (!valid_task(t) || t == &uk__idle_task)
+    if (UK_ARG_BAD(!valid_task(t) || t == &uk__idle_task))
         return UK_EINVAL;
     unsigned key = uk__lock();
     switch (t->state) {

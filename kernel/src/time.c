@@ -88,9 +88,9 @@ UK_TIME_FN(uk_ms_timeout) uk_tick_t uk_ms_timeout(uint32_t ms)
 
 UK_TIME_FN(uk_task_sleep) int uk_task_sleep(uk_tick_t ticks)
 {
-    if (UK_IN_ISR() || !uk__started)
+    if (UK_ARG_BAD(UK_IN_ISR() || !uk__started))
         return UK_EPERM;
-    if (ticks == UK_FOREVER)
+    if (UK_ARG_BAD(ticks == UK_FOREVER))
         return UK_EINVAL;
     unsigned key = uk__lock();
     uk__current->wait_result = UK_OK; /* UK_EINTR if a signal ends the sleep */

@@ -101,7 +101,8 @@ bsp_vector_fast_irq:
  * stay short. Any other tick is the tail's: the timer stays masked (its level is high until
  * the compare register moves), uk__tick_due is set and the software interrupt raised; the
  * tail runs uk__tick and moves the compare. So does every tick of the debug kernel (its checks
- * run at the tail's exit). Frame, 32 bytes on the interrupted stack:
+ * run at the tail's exit) and of the minimal profile (the short path's code is its size).
+ * Frame, 32 bytes on the interrupted stack:
  *     0: t0  4: t1  8: t2  12: t3  16: mepc  20: mstatus */
     .globl bsp_vector_timer
     .type bsp_vector_timer, @function
@@ -115,7 +116,8 @@ bsp_vector_timer:
     li      t1, 128
     csrc    mie, t1                 /* the timer, until its compare has moved */
     andi    t0, t0, 8
-#if defined(UK_POLICY_TIME_SLICES) && !UK_POLICY_TIME_SLICES && !defined(UK_CONFIG_CHECKS_FULL)
+#if defined(UK_POLICY_TIME_SLICES) && !UK_POLICY_TIME_SLICES && !defined(UK_CONFIG_CHECKS_FULL) && \
+    !defined(UK_CONFIG_PROFILE_MINIMAL)
     beqz    t0, 8f                  /* a kernel section was interrupted: the tail's tick */
     sw      t3, 12(sp)
     csrr    t1, mepc

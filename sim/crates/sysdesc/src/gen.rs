@@ -49,7 +49,7 @@ pub fn config_header(d: &SystemDesc) -> String {
     let policy = k.scheduler.policy();
     s.push_str(&format!(
         "#define UK_POLICY_PRIOS {}\n#define UK_POLICY_UNIQUE_PRIOS {}\n#define UK_POLICY_TIME_SLICES {}\n#define UK_POLICY_DEADLINES {}\n#define UK_POLICY_RTM {}\n",
-        policy.lowest_task_priority as u32 + 2,
+        k.prios(),
         policy.unique_priorities as u32,
         policy.time_slices as u32,
         policy.deadlines as u32,
@@ -69,6 +69,10 @@ pub fn config_header(d: &SystemDesc) -> String {
         k.idle_stack_bytes
     ));
     s.push_str(&format!("#define UK_TICK_START {}u\n", k.tick_start));
+    if k.minimal {
+        s.push_str("/* [kernel] profile = \"minimal\": argument checks compiled out. */\n");
+        s.push_str("#define UK_CONFIG_PROFILE_MINIMAL 1\n");
+    }
     if k.checks_full {
         s.push_str("/* [kernel] checks = \"full\": invariants asserted at every kernel exit. */\n");
         s.push_str("#define UK_CONFIG_CHECKS_FULL 1\n");

@@ -329,8 +329,36 @@ pub struct KernelConfig {
     /// `checks = "full"` (`UK_CONFIG_CHECKS_FULL`): the debug kernel that asserts the
     /// scheduler's and wait lists' invariants at every kernel exit; `"off"` compiles them out.
     pub checks_full: bool,
+    /// `profile = "minimal"` (`UK_CONFIG_PROFILE_MINIMAL`): [`MINIMAL_PRIOS`] priorities and
+    /// the kernel calls' argument and context checks compiled out; `"normal"` (the default)
+    /// is the full kernel.
+    pub minimal: bool,
     /// Enabled features, in the order of [`FEATURES`].
     pub features: Vec<&'static str>,
+}
+
+/// The schedulers the minimal profile supports: the priority policies of `prio.c`, whose
+/// ready map shrinks to one word at [`MINIMAL_PRIOS`] priorities.
+pub const MINIMAL_SCHEDULERS: [&str; 2] = ["prio", "prio_rr"];
+
+/// The priorities of the minimal profile, the idle task's included (one 32-bit ready map).
+pub const MINIMAL_PRIOS: u32 = 32;
+
+impl KernelConfig {
+    /// The number of priorities the kernel is built with, the idle task's included
+    /// (`UK_POLICY_PRIOS`).
+    pub fn prios(&self) -> u32 {
+        if self.minimal {
+            MINIMAL_PRIOS
+        } else {
+            self.scheduler.policy().lowest_task_priority as u32 + 2
+        }
+    }
+
+    /// The lowest priority a task may have (the next one is the idle task's).
+    pub fn lowest_task_priority(&self) -> u8 {
+        (self.prios() - 2) as u8
+    }
 }
 
 impl Default for KernelConfig {
@@ -344,6 +372,7 @@ impl Default for KernelConfig {
             idle_stack_bytes: DEFAULT_IDLE_STACK_BYTES,
             tick_start: kernel_defaults::TICK_START,
             checks_full: false,
+            minimal: false,
             features: default_features(),
         }
     }
@@ -502,6 +531,7 @@ struct RawKernel {
     idle_stack_bytes: Option<Spanned<i64>>,
     tick_start: Option<Spanned<i64>>,
     checks: Option<Spanned<String>>,
+    profile: Option<Spanned<String>>,
 }
 
 #[derive(Deserialize)]
@@ -558,6 +588,7 @@ impl Reader<'_> {
             &self.doc,
             d.kernel.os,
             d.kernel.scheduler,
+            d.kernel.lowest_task_priority(),
             &d.kernel.features,
         );
         if let Some(p) = raw.power {
@@ -636,6 +667,9 @@ impl Reader<'_> {
                 }
             };
         }
+        if let Some(v) = &k.profile {
+            out.minimal = self.profile(v, k.scheduler.as_ref(), out)?;
+        }
         if let Some(list) = &k.features {
             let mut on = [false; FEATURES.len()];
             for f in list.get_ref() {
@@ -663,6 +697,41 @@ impl Reader<'_> {
                 .collect();
         }
         Ok(())
+    }
+
+    /// `profile`: true for "minimal", which takes only [`MINIMAL_SCHEDULERS`].
+    fn profile(
+        &self,
+        v: &Spanned<String>,
+        scheduler: Option<&Spanned<String>>,
+        k: &KernelConfig,
+    ) -> R<bool> {
+        match v.get_ref().as_str() {
+            "normal" => return Ok(false),
+            "minimal" => {}
+            other => {
+                return Err(self.doc.err(
+                    &v.span(),
+                    format!("profile = {other:?} is not a kernel profile"),
+                    "one of \"normal\", \"minimal\"",
+                ))
+            }
+        }
+        if !MINIMAL_SCHEDULERS.contains(&k.scheduler.name()) {
+            let at = scheduler.map_or(v.span(), |s| s.span());
+            return Err(self.doc.err(
+                &at,
+                format!(
+                    "scheduler {:?} is not in the minimal profile",
+                    k.scheduler.name()
+                ),
+                format!(
+                    "one of {} with profile = \"minimal\"",
+                    quoted_list(&MINIMAL_SCHEDULERS)
+                ),
+            ));
+        }
+        Ok(true)
     }
 
     /// The flags of `list` (`[build] cflags` or `ldflags`, a `what` flag such as "-DNAME=1"),
@@ -893,6 +962,34 @@ mod tests {
         assert_eq!(
             err("[kernel]\nchecks = \"some\"\n"),
             "system.toml:2:10: checks = \"some\" is not a check level; expected one of \"off\", \"full\""
+        );
+    }
+
+    #[test]
+    fn minimal_profile() {
+        let k = |text: &str| parse(text).unwrap().kernel;
+        assert!(!k("").minimal);
+        assert!(!k("[kernel]\nprofile = \"normal\"\n").minimal);
+        let m = k("[kernel]\nprofile = \"minimal\"\nscheduler = \"prio_rr\"\n");
+        assert!(m.minimal);
+        assert_eq!((m.prios(), m.lowest_task_priority()), (32, 30));
+        let h = gen::config_header(&parse("[kernel]\nprofile = \"minimal\"\n").unwrap());
+        assert!(h.contains("#define UK_CONFIG_PROFILE_MINIMAL 1\n"));
+        assert!(h.contains("#define UK_POLICY_PRIOS 32\n"));
+        assert!(!gen::config_header(&parse("").unwrap()).contains("PROFILE_MINIMAL"));
+        assert_eq!(k("").prios(), 256);
+        assert_eq!(
+            err("[kernel]\nprofile = \"tiny\"\n"),
+            "system.toml:2:11: profile = \"tiny\" is not a kernel profile; expected one of \"normal\", \"minimal\""
+        );
+        assert_eq!(
+            err("[kernel]\nscheduler = \"edf\"\nprofile = \"minimal\"\n"),
+            "system.toml:2:13: scheduler \"edf\" is not in the minimal profile; expected one of \"prio\", \"prio_rr\" with profile = \"minimal\""
+        );
+        assert!(k("[kernel]\nchecks = \"full\"\nprofile = \"minimal\"\n").checks_full);
+        assert_eq!(
+            err("[kernel]\nprofile = \"minimal\"\n[task.t]\nentry = \"f\"\npriority = 31\n"),
+            "system.toml:5:12: priority = 31 is out of range for scheduler \"prio\"; expected an integer from 0 (highest) to 30 (31 is the idle task's)"
         );
     }
 

@@ -253,6 +253,8 @@ struct Function {
 pub(crate) struct Resolver<'c, 'a> {
     doc: &'c Doc<'a>,
     scheduler: Scheduler,
+    /// The lowest task priority of the kernel's profile and scheduler.
+    lowest_prio: u8,
     os: Os,
     features: &'c [&'static str],
     /// The declared names in the order written, and where each is in it (lookups by name
@@ -273,11 +275,13 @@ impl<'c, 'a> Resolver<'c, 'a> {
         doc: &'c Doc<'a>,
         os: Os,
         scheduler: Scheduler,
+        lowest_prio: u8,
         features: &'c [&'static str],
     ) -> Self {
         Resolver {
             doc,
             scheduler,
+            lowest_prio,
             os,
             features,
             names: Vec::new(),

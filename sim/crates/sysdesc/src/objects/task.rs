@@ -119,7 +119,7 @@ impl Resolver<'_, '_> {
             }
         };
         let sched = self.scheduler.name();
-        let hi = self.scheduler.policy().lowest_task_priority as i64;
+        let hi = self.lowest_prio as i64;
         let priority = match &t.priority {
             Some(p) => {
                 let n = *p.get_ref();
@@ -227,7 +227,7 @@ impl Resolver<'_, '_> {
     pub(super) fn task_count(&self, d: &Decls<RawTask>) -> R<()> {
         let policy = self.scheduler.policy();
         let limit = if policy.unique_priorities {
-            policy.lowest_task_priority as usize + 1
+            self.lowest_prio as usize + 1
         } else {
             usize::MAX
         };
