@@ -14,6 +14,7 @@
 pub mod codemap;
 pub mod energy;
 pub mod kernel;
+pub mod kevents;
 pub mod observer;
 pub mod report;
 pub mod tasks;

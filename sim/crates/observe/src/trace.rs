@@ -79,6 +79,9 @@ pub struct Timeline {
     last_power: Option<f64>,
     /// Every context switch: (cycle, track) (not kept while streaming).
     pub switches: Vec<(u64, u32)>,
+    /// Kernel events, ready slices and user markers (`crate::kevents`), as JSON events
+    /// (not kept while streaming).
+    pub extra: Vec<Value>,
     stream: Option<Stream>,
 }
 
@@ -149,6 +152,7 @@ impl Timeline {
             last_sample: (0, 0, 0.0),
             last_power: None,
             switches: Vec::new(),
+            extra: Vec::new(),
             stream: None,
         }
     }
@@ -295,6 +299,76 @@ impl Timeline {
     fn close_traps(&mut self, at: u64) {
         while let Some((name, start)) = self.traps_open.pop() {
             self.push(TRACK_IRQ, name, start, at);
+        }
+    }
+
+    /// The track of task `task` called `name` (made now if it has not run yet).
+    pub fn task_track(&mut self, task: u32, name: &str) -> u32 {
+        let key = (task, 0, name.to_string());
+        if let Some(&t) = self.ctx_tracks.get(&key) {
+            return t;
+        }
+        let t = self.tracks.len() as u32;
+        self.tracks.push(Track {
+            name: name.to_string(),
+            prio: None,
+        });
+        self.ctx_tracks.insert(key, t);
+        t
+    }
+
+    /// The track of the code running now: the interrupts' while a trap runs, else the
+    /// current context's (`core` before the first).
+    pub fn running_track(&self) -> u32 {
+        if self.traps_open.is_empty() {
+            self.ctx.unwrap_or(TRACK_CORE)
+        } else {
+            TRACK_IRQ
+        }
+    }
+
+    /// Who runs now, for a reader: the innermost trap's name, else the context's.
+    pub fn running_name(&self) -> String {
+        match self.traps_open.last() {
+            Some(&(n, _)) => self.names[n as usize].clone(),
+            None => self.tracks[self.ctx.unwrap_or(TRACK_CORE) as usize].name.clone(),
+        }
+    }
+
+    /// An instant `name` on `track` at cycle `at`, of category `cat`, with `args`.
+    pub fn event(&mut self, track: u32, cat: &str, name: &str, at: u64, mut args: Value) {
+        args["cycle"] = json!(at);
+        let e = json!({
+            "name": name, "cat": cat, "ph": "i", "s": "t", "pid": PID, "tid": track + 1,
+            "ts": self.time_us(at), "args": args
+        });
+        self.extra_event(e);
+    }
+
+    /// A slice "ready" on `track` from `start` to `end` (category `ready`).
+    pub fn ready_slice(&mut self, track: u32, start: u64, end: u64) {
+        let ts = self.time_us(start);
+        let e = json!({
+            "name": "ready", "cat": "ready", "ph": "X", "pid": PID, "tid": track + 1,
+            "ts": ts, "dur": (self.time_us(end) - ts).max(0.0),
+            "args": {"start_cycle": start, "cycles": end.saturating_sub(start)}
+        });
+        self.extra_event(e);
+    }
+
+    /// A user counter `name` takes `value` at `at`.
+    pub fn user_counter(&mut self, name: &str, at: u64, value: f64) {
+        let e = json!({
+            "name": name, "cat": "user", "ph": "C", "pid": PID, "ts": self.time_us(at),
+            "args": {"value": value}
+        });
+        self.extra_event(e);
+    }
+
+    fn extra_event(&mut self, e: Value) {
+        match &mut self.stream {
+            Some(st) => st.event(&e),
+            None => self.extra.push(e),
         }
     }
 
@@ -507,6 +581,7 @@ impl Timeline {
         for &(n, at, arg) in &self.instants {
             ev.push(self.instant_event(n, at, arg));
         }
+        ev.extend(self.extra.iter().cloned());
         ev
     }
 
