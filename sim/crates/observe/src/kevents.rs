@@ -102,7 +102,11 @@ fn image_u32(image: &Image, addr: u32) -> Option<u32> {
 
 fn image_cstr(image: &Image, addr: u32) -> Option<String> {
     let text: Vec<u8> = (0..64)
-        .map_while(|i| image_bytes(image, addr + i, 1).map(|b| b[0]).filter(|&b| b != 0))
+        .map_while(|i| {
+            image_bytes(image, addr + i, 1)
+                .map(|b| b[0])
+                .filter(|&b| b != 0)
+        })
         .collect();
     (!text.is_empty() && text.iter().all(|b| (0x20..0x7f).contains(b)))
         .then(|| String::from_utf8_lossy(&text).into_owned())

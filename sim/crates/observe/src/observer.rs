@@ -557,7 +557,8 @@ impl<const TRACE: bool> EnergyObserver<TRACE> {
                     .unwrap_or(("object", format!("0x{q:08x}")))
             })
         });
-        self.kev.switch(old, state, wait, new, at, &mut self.timeline);
+        self.kev
+            .switch(old, state, wait, new, at, &mut self.timeline);
     }
 
     fn symbol_at(&self, addr: u32) -> Option<String> {

@@ -331,7 +331,9 @@ impl Timeline {
     pub fn running_name(&self) -> String {
         match self.traps_open.last() {
             Some(&(n, _)) => self.names[n as usize].clone(),
-            None => self.tracks[self.ctx.unwrap_or(TRACK_CORE) as usize].name.clone(),
+            None => self.tracks[self.ctx.unwrap_or(TRACK_CORE) as usize]
+                .name
+                .clone(),
         }
     }
 
