@@ -17,6 +17,7 @@ pub mod energy;
 pub mod kernel;
 pub mod kevents;
 pub mod observer;
+pub mod perfetto_pb;
 pub mod report;
 pub mod tasks;
 pub mod tasktable;

@@ -90,12 +90,35 @@ struct Stream {
     w: std::io::BufWriter<Box<dyn Write>>,
     first: bool,
     error: Option<std::io::Error>,
+    /// Perfetto's protobuf format instead of JSON (`crate::perfetto_pb`).
+    pb: Option<crate::perfetto_pb::Writer>,
 }
 
 impl Stream {
+    /// Writes `e`; `tracks` name the threads (for the protobuf format's descriptors).
+    fn event_on(&mut self, e: &Value, tracks: &[Track]) {
+        let Some(pb) = &mut self.pb else {
+            return self.event(e);
+        };
+        if self.error.is_some() {
+            return;
+        }
+        let name = |tid: u64| {
+            tracks
+                .get((tid as usize).wrapping_sub(1))
+                .map_or_else(|| format!("track {tid}"), |t| t.name.clone())
+        };
+        if let Err(err) = pb.event(&mut self.w, e, name) {
+            self.error = Some(err);
+        }
+    }
+
     fn event(&mut self, e: &Value) {
         if self.error.is_some() {
             return;
+        }
+        if self.pb.is_some() {
+            return self.event_on(e, &[]);
         }
         let sep: &[u8] = if self.first { b"\n" } else { b",\n" };
         self.first = false;
@@ -160,12 +183,25 @@ impl Timeline {
     /// From now on, write every event to `w` as it closes instead of keeping it
     /// ([`Timeline::finish_stream`] ends the file). `process` names the process.
     pub fn stream_to(&mut self, w: Box<dyn Write>, process: &str) -> std::io::Result<()> {
+        self.stream_as(w, process, false)
+    }
+
+    /// As [`Timeline::stream_to`], in Perfetto's protobuf format when `protobuf`.
+    pub fn stream_as(
+        &mut self,
+        w: Box<dyn Write>,
+        process: &str,
+        protobuf: bool,
+    ) -> std::io::Result<()> {
         let mut w = std::io::BufWriter::with_capacity(1 << 16, w);
-        w.write_all(b"{\"traceEvents\":[")?;
+        if !protobuf {
+            w.write_all(b"{\"traceEvents\":[")?;
+        }
         let mut s = Stream {
             w,
             first: true,
             error: None,
+            pb: protobuf.then(Default::default),
         };
         s.event(&json!({
             "name": "process_name", "ph": "M", "pid": PID, "tid": 0,
@@ -182,13 +218,16 @@ impl Timeline {
             return Ok(());
         };
         for e in self.track_metadata() {
-            s.event(&e);
+            s.event_on(&e, &self.tracks);
         }
         for e in io {
-            s.event(&self.io_event(e));
+            s.event_on(&self.io_event(e), &self.tracks);
         }
         if let Some(e) = s.error.take() {
             return Err(e);
+        }
+        if s.pb.is_some() {
+            return s.w.flush();
         }
         let tail = json!({"generator": "ubik run --trace", "kernel_aware": self.kernel_aware});
         write!(
@@ -281,7 +320,7 @@ impl Timeline {
         let Some(mut st) = self.stream.take() else {
             return false;
         };
-        st.event(&make(self));
+        st.event_on(&make(self), &self.tracks);
         self.stream = Some(st);
         true
     }
@@ -368,8 +407,11 @@ impl Timeline {
     }
 
     fn extra_event(&mut self, e: Value) {
-        match &mut self.stream {
-            Some(st) => st.event(&e),
+        match self.stream.take() {
+            Some(mut st) => {
+                st.event_on(&e, &self.tracks);
+                self.stream = Some(st);
+            }
             None => self.extra.push(e),
         }
     }
