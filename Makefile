@@ -88,6 +88,7 @@ test: sim firmware
 	tests/gpio/run.sh
 	tests/uart/run.sh
 	$(STRICT_C) tests/trace/run.sh
+	$(STRICT_C) tests/trace/kevents.sh
 	tests/readme/recipe.sh
 	tests/readme/docs.sh
 	tests/layout/check.sh

@@ -60,7 +60,8 @@ pub struct RunArgs {
     /// Write a per-function profile as CSV: function,calls,cycles,instret,energy_j.
     #[arg(long, value_name = "OUT.csv")]
     pub profile: Option<PathBuf>,
-    /// Write a Chrome/Perfetto trace (JSON): tasks, HISRs and interrupts as slices, power,
+    /// Write a Chrome/Perfetto trace (JSON; Perfetto's protobuf format when OUT ends in
+    /// .perfetto-trace): tasks, HISRs and interrupts as slices, kernel events, power,
     /// frequency and voltage as counters. Open it at https://ui.perfetto.dev.
     #[arg(long, value_name = "OUT.json")]
     pub trace: Option<PathBuf>,
@@ -242,6 +243,7 @@ pub fn run(args: RunArgs) -> Result<u8, Failure> {
     let itrace_out = create_output(&args.itrace, "--itrace")?;
     let profile_out = create_output(&args.profile, "--profile")?;
     let trace_out = create_output(&args.trace, "--trace")?;
+    set_trace_format(&args.trace);
     let vcd_out = create_output(&args.vcd, "--vcd")?;
     let uart_out = create_output(&args.uart_out, "--uart-out")?;
     let gdb = match &args.gdb {
@@ -547,6 +549,18 @@ pub struct TraceStream {
     pub process: String,
 }
 
+/// `--trace` in Perfetto's protobuf format (its path ends in `.perfetto-trace`): set by the
+/// command line before the run (experiments write JSON).
+static TRACE_PROTOBUF: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// `--trace PATH`: Perfetto's protobuf format when PATH ends in `.perfetto-trace`.
+fn set_trace_format(path: &Option<PathBuf>) {
+    let pb = path
+        .as_ref()
+        .is_some_and(|p| p.extension().is_some_and(|e| e == "perfetto-trace"));
+    TRACE_PROTOBUF.store(pb, std::sync::atomic::Ordering::Relaxed);
+}
+
 /// `--gdb`: where GDB connects, and the flag Ctrl-C raises.
 pub struct GdbServer {
     pub listener: std::net::TcpListener,
@@ -607,7 +621,8 @@ pub fn simulate_streaming(
             let streaming = match sim.trace {
                 Some(t) => {
                     let name = t.process;
-                    trace_written = Some(t.out.and_then(|w| o.timeline.stream_to(w, &name)));
+                    let pb = TRACE_PROTOBUF.load(std::sync::atomic::Ordering::Relaxed);
+                    trace_written = Some(t.out.and_then(|w| o.timeline.stream_as(w, &name, pb)));
                     true
                 }
                 None => false,

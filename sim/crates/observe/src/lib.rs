@@ -2,7 +2,8 @@
 //! `docs/energy.md`, attribution of every cycle and joule to a category and a function,
 //! kernel awareness from the `uk_debug_info` descriptor (with per-task CPU time, activations,
 //! preemptions and response times, and interrupt lines' service times), and the writers of `--profile`
-//! (CSV), `--trace` (Chrome/Perfetto trace-event JSON) and `--vcd` (value change dump).
+//! (CSV), `--trace` (Chrome/Perfetto trace-event JSON, with kernel events and user markers:
+//! `kevents`) and `--vcd` (value change dump).
 //!
 //! The observer sees the core through `rv32::Observer` and the machine through
 //! `machine::Probe`; neither lets it change anything, so cycle counts are the same with and
@@ -14,7 +15,9 @@
 pub mod codemap;
 pub mod energy;
 pub mod kernel;
+pub mod kevents;
 pub mod observer;
+pub mod perfetto_pb;
 pub mod report;
 pub mod tasks;
 pub mod tasktable;

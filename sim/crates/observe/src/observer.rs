@@ -23,6 +23,7 @@
 use crate::codemap::{CodeMap, Func, CALL, ENTRY, FN_MASK, SLEEP};
 use crate::energy::{Model, Rates};
 use crate::kernel::{self, DebugInfo};
+use crate::kevents::KernelEvents;
 use crate::report::{Results, Stat};
 use crate::tasks::TaskAccounting;
 use crate::trace::Timeline;
@@ -126,6 +127,8 @@ pub struct EnergyObserver<const TRACE: bool> {
     acct: TaskAccounting,
     /// The known tasks' control blocks and the addresses of their state bytes.
     tcb_states: Vec<(u32, u32)>,
+    /// Kernel events and user markers for the trace (`crate::kevents`; TRACE only).
+    kev: KernelEvents,
 }
 
 impl<const TRACE: bool> EnergyObserver<TRACE> {
@@ -188,6 +191,7 @@ impl<const TRACE: bool> EnergyObserver<TRACE> {
             timeline,
             acct: TaskAccounting::new(debug.is_some()),
             tcb_states: Vec::new(),
+            kev: KernelEvents::none(),
         }
     }
 
@@ -211,6 +215,7 @@ impl<const TRACE: bool> EnergyObserver<TRACE> {
             .collect();
         o.irq_sys_names = system_irq_names(image);
         if TRACE {
+            o.kev = KernelEvents::new(image, &o.funcs, o.debug.as_ref());
             if let Some(t) = image.symbols.iter().find(|s| s.name == "uk__lisr_table") {
                 o.lisr_table = t.addr;
             }
@@ -333,6 +338,9 @@ impl<const TRACE: bool> EnergyObserver<TRACE> {
         self.close(at);
         let v = self.slot(pc);
         let f = (v & FN_MASK) as usize;
+        if TRACE && v & ENTRY != 0 {
+            self.kev.entered(f);
+        }
         if v & ENTRY != 0 {
             let via_call = from.is_some_and(|p| self.slot(p) & CALL != 0);
             if via_call || prev_f != f {
@@ -445,6 +453,7 @@ impl<const TRACE: bool> EnergyObserver<TRACE> {
         if let (Some(n), 0) = (&task_name, hisr) {
             self.acct.name(task, n.clone());
         }
+        let old_task = self.task;
         self.task = task;
         self.hisr = hisr;
         self.task_switches += 1;
@@ -470,6 +479,7 @@ impl<const TRACE: bool> EnergyObserver<TRACE> {
                 0
             };
             self.sample(at, true);
+            self.kernel_switch(old_task, old_state, task, at, bus);
             self.timeline.context(task, hisr, name, at);
             if hisr == 0 && task != 0 {
                 self.timeline.set_prio(prio);
@@ -508,6 +518,10 @@ impl<const TRACE: bool> EnergyObserver<TRACE> {
             .or_else(|| self.symbol_at(tcb));
         let state_addr = tcb.wrapping_add(d.off_state as u32);
         let state = kernel::read_u8(bus, state_addr).unwrap_or(0);
+        if TRACE {
+            let n = name.clone().unwrap_or_else(|| format!("task 0x{tcb:08x}"));
+            self.kev.known(tcb, n, state);
+        }
         self.acct.known(tcb, name, state, listed);
         self.tcb_states.push((tcb, state_addr));
         let lo = self.tcb_states.iter().map(|s| s.1).min().unwrap_or(0);
@@ -525,8 +539,26 @@ impl<const TRACE: bool> EnergyObserver<TRACE> {
             if state_addr.wrapping_sub(addr) < size {
                 let state = kernel::read_u8(bus, state_addr).unwrap_or(0);
                 self.acct.state_stored(tcb, state, cycle);
+                if TRACE {
+                    self.kev.state(tcb, state, cycle, &mut self.timeline);
+                }
             }
         }
+    }
+
+    /// The kernel events of a switch from task `old` (its state byte `old_state`) to `new`.
+    #[cold]
+    fn kernel_switch<B: Bus>(&mut self, old: u32, state: Option<u8>, new: u32, at: u64, bus: &B) {
+        let wait = self.debug.and_then(|d| d.waits).and_then(|w| {
+            let q = kernel::read_u32(bus, old.wrapping_add(w.off_wait as u32))?;
+            (q != 0).then(|| {
+                self.kev
+                    .object_at(q)
+                    .unwrap_or(("object", format!("0x{q:08x}")))
+            })
+        });
+        self.kev
+            .switch(old, state, wait, new, at, &mut self.timeline);
     }
 
     fn symbol_at(&self, addr: u32) -> Option<String> {
@@ -693,6 +725,10 @@ impl<const TRACE: bool> Observer for EnergyObserver<TRACE> {
         if TRACE && addr.wrapping_sub(self.lisr_table) < 4 * 15 {
             self.lisr_installed(addr, bus);
         }
+        if TRACE && self.kev.wants(addr) {
+            let f = self.slot(pc) & FN_MASK;
+            self.kev.store(addr, f, at.cycle, bus, &mut self.timeline);
+        }
     }
 
     fn sleep(&mut self, from: At, gated: u64, to: u64) {
@@ -727,6 +763,7 @@ impl<const TRACE: bool> Probe for EnergyObserver<TRACE> {
         self.counts = Counts::default();
         self.rekey(pc);
         let f = self.cur.key / mode::COUNT;
+        self.kev.reset_fn = f as u32;
         if self.slot(pc) & ENTRY != 0 {
             self.calls[f] += 1;
         }

@@ -79,6 +79,9 @@ pub struct Timeline {
     last_power: Option<f64>,
     /// Every context switch: (cycle, track) (not kept while streaming).
     pub switches: Vec<(u64, u32)>,
+    /// Kernel events, ready slices and user markers (`crate::kevents`), as JSON events
+    /// (not kept while streaming).
+    pub extra: Vec<Value>,
     stream: Option<Stream>,
 }
 
@@ -87,12 +90,35 @@ struct Stream {
     w: std::io::BufWriter<Box<dyn Write>>,
     first: bool,
     error: Option<std::io::Error>,
+    /// Perfetto's protobuf format instead of JSON (`crate::perfetto_pb`).
+    pb: Option<crate::perfetto_pb::Writer>,
 }
 
 impl Stream {
+    /// Writes `e`; `tracks` name the threads (for the protobuf format's descriptors).
+    fn event_on(&mut self, e: &Value, tracks: &[Track]) {
+        let Some(pb) = &mut self.pb else {
+            return self.event(e);
+        };
+        if self.error.is_some() {
+            return;
+        }
+        let name = |tid: u64| {
+            tracks
+                .get((tid as usize).wrapping_sub(1))
+                .map_or_else(|| format!("track {tid}"), |t| t.name.clone())
+        };
+        if let Err(err) = pb.event(&mut self.w, e, name) {
+            self.error = Some(err);
+        }
+    }
+
     fn event(&mut self, e: &Value) {
         if self.error.is_some() {
             return;
+        }
+        if self.pb.is_some() {
+            return self.event_on(e, &[]);
         }
         let sep: &[u8] = if self.first { b"\n" } else { b",\n" };
         self.first = false;
@@ -149,6 +175,7 @@ impl Timeline {
             last_sample: (0, 0, 0.0),
             last_power: None,
             switches: Vec::new(),
+            extra: Vec::new(),
             stream: None,
         }
     }
@@ -156,12 +183,25 @@ impl Timeline {
     /// From now on, write every event to `w` as it closes instead of keeping it
     /// ([`Timeline::finish_stream`] ends the file). `process` names the process.
     pub fn stream_to(&mut self, w: Box<dyn Write>, process: &str) -> std::io::Result<()> {
+        self.stream_as(w, process, false)
+    }
+
+    /// As [`Timeline::stream_to`], in Perfetto's protobuf format when `protobuf`.
+    pub fn stream_as(
+        &mut self,
+        w: Box<dyn Write>,
+        process: &str,
+        protobuf: bool,
+    ) -> std::io::Result<()> {
         let mut w = std::io::BufWriter::with_capacity(1 << 16, w);
-        w.write_all(b"{\"traceEvents\":[")?;
+        if !protobuf {
+            w.write_all(b"{\"traceEvents\":[")?;
+        }
         let mut s = Stream {
             w,
             first: true,
             error: None,
+            pb: protobuf.then(Default::default),
         };
         s.event(&json!({
             "name": "process_name", "ph": "M", "pid": PID, "tid": 0,
@@ -178,13 +218,16 @@ impl Timeline {
             return Ok(());
         };
         for e in self.track_metadata() {
-            s.event(&e);
+            s.event_on(&e, &self.tracks);
         }
         for e in io {
-            s.event(&self.io_event(e));
+            s.event_on(&self.io_event(e), &self.tracks);
         }
         if let Some(e) = s.error.take() {
             return Err(e);
+        }
+        if s.pb.is_some() {
+            return s.w.flush();
         }
         let tail = json!({"generator": "ubik run --trace", "kernel_aware": self.kernel_aware});
         write!(
@@ -277,7 +320,7 @@ impl Timeline {
         let Some(mut st) = self.stream.take() else {
             return false;
         };
-        st.event(&make(self));
+        st.event_on(&make(self), &self.tracks);
         self.stream = Some(st);
         true
     }
@@ -295,6 +338,81 @@ impl Timeline {
     fn close_traps(&mut self, at: u64) {
         while let Some((name, start)) = self.traps_open.pop() {
             self.push(TRACK_IRQ, name, start, at);
+        }
+    }
+
+    /// The track of task `task` called `name` (made now if it has not run yet).
+    pub fn task_track(&mut self, task: u32, name: &str) -> u32 {
+        let key = (task, 0, name.to_string());
+        if let Some(&t) = self.ctx_tracks.get(&key) {
+            return t;
+        }
+        let t = self.tracks.len() as u32;
+        self.tracks.push(Track {
+            name: name.to_string(),
+            prio: None,
+        });
+        self.ctx_tracks.insert(key, t);
+        t
+    }
+
+    /// The track of the code running now: the interrupts' while a trap runs, else the
+    /// current context's (`core` before the first).
+    pub fn running_track(&self) -> u32 {
+        if self.traps_open.is_empty() {
+            self.ctx.unwrap_or(TRACK_CORE)
+        } else {
+            TRACK_IRQ
+        }
+    }
+
+    /// Who runs now, for a reader: the innermost trap's name, else the context's.
+    pub fn running_name(&self) -> String {
+        match self.traps_open.last() {
+            Some(&(n, _)) => self.names[n as usize].clone(),
+            None => self.tracks[self.ctx.unwrap_or(TRACK_CORE) as usize]
+                .name
+                .clone(),
+        }
+    }
+
+    /// An instant `name` on `track` at cycle `at`, of category `cat`, with `args`.
+    pub fn event(&mut self, track: u32, cat: &str, name: &str, at: u64, mut args: Value) {
+        args["cycle"] = json!(at);
+        let e = json!({
+            "name": name, "cat": cat, "ph": "i", "s": "t", "pid": PID, "tid": track + 1,
+            "ts": self.time_us(at), "args": args
+        });
+        self.extra_event(e);
+    }
+
+    /// A slice "ready" on `track` from `start` to `end` (category `ready`).
+    pub fn ready_slice(&mut self, track: u32, start: u64, end: u64) {
+        let ts = self.time_us(start);
+        let e = json!({
+            "name": "ready", "cat": "ready", "ph": "X", "pid": PID, "tid": track + 1,
+            "ts": ts, "dur": (self.time_us(end) - ts).max(0.0),
+            "args": {"start_cycle": start, "cycles": end.saturating_sub(start)}
+        });
+        self.extra_event(e);
+    }
+
+    /// A user counter `name` takes `value` at `at`.
+    pub fn user_counter(&mut self, name: &str, at: u64, value: f64) {
+        let e = json!({
+            "name": name, "cat": "user", "ph": "C", "pid": PID, "ts": self.time_us(at),
+            "args": {"value": value}
+        });
+        self.extra_event(e);
+    }
+
+    fn extra_event(&mut self, e: Value) {
+        match self.stream.take() {
+            Some(mut st) => {
+                st.event_on(&e, &self.tracks);
+                self.stream = Some(st);
+            }
+            None => self.extra.push(e),
         }
     }
 
@@ -507,6 +625,7 @@ impl Timeline {
         for &(n, at, arg) in &self.instants {
             ev.push(self.instant_event(n, at, arg));
         }
+        ev.extend(self.extra.iter().cloned());
         ev
     }
 
