@@ -243,7 +243,6 @@ pub fn run(args: RunArgs) -> Result<u8, Failure> {
     let itrace_out = create_output(&args.itrace, "--itrace")?;
     let profile_out = create_output(&args.profile, "--profile")?;
     let trace_out = create_output(&args.trace, "--trace")?;
-    set_trace_format(&args.trace);
     let vcd_out = create_output(&args.vcd, "--vcd")?;
     let uart_out = create_output(&args.uart_out, "--uart-out")?;
     let gdb = match &args.gdb {
@@ -303,6 +302,7 @@ pub fn run(args: RunArgs) -> Result<u8, Failure> {
             trace: trace_out.as_ref().map(|(f, _)| TraceStream {
                 out: f.try_clone().map(|f| Box::new(f) as Box<dyn Write>),
                 process: format!("ubik: {}", args.firmware.display()),
+                protobuf: args.trace.as_deref().is_some_and(trace_is_protobuf),
             }),
         },
         io_sink,
@@ -547,18 +547,13 @@ pub struct Simulation<'a> {
 pub struct TraceStream {
     pub out: std::io::Result<Box<dyn Write>>,
     pub process: String,
+    /// Perfetto's protobuf format rather than JSON ([`trace_is_protobuf`]).
+    pub protobuf: bool,
 }
 
-/// `--trace` in Perfetto's protobuf format (its path ends in `.perfetto-trace`): set by the
-/// command line before the run (experiments write JSON).
-static TRACE_PROTOBUF: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-
-/// `--trace PATH`: Perfetto's protobuf format when PATH ends in `.perfetto-trace`.
-fn set_trace_format(path: &Option<PathBuf>) {
-    let pb = path
-        .as_ref()
-        .is_some_and(|p| p.extension().is_some_and(|e| e == "perfetto-trace"));
-    TRACE_PROTOBUF.store(pb, std::sync::atomic::Ordering::Relaxed);
+/// `--trace PATH`: Perfetto's protobuf format when PATH ends in `.perfetto-trace`, else JSON.
+pub fn trace_is_protobuf(path: &Path) -> bool {
+    path.extension().is_some_and(|e| e == "perfetto-trace")
 }
 
 /// `--gdb`: where GDB connects, and the flag Ctrl-C raises.
@@ -621,7 +616,7 @@ pub fn simulate_streaming(
             let streaming = match sim.trace {
                 Some(t) => {
                     let name = t.process;
-                    let pb = TRACE_PROTOBUF.load(std::sync::atomic::Ordering::Relaxed);
+                    let pb = t.protobuf;
                     trace_written = Some(t.out.and_then(|w| o.timeline.stream_as(w, &name, pb)));
                     true
                 }

@@ -95,6 +95,7 @@ pub(super) fn run_elf(
         out: std::fs::File::create(p)
             .map(|f| Box::new(std::io::BufWriter::new(f)) as Box<dyn std::io::Write>),
         process: format!("ubik: {}", elf.display()),
+        protobuf: crate::run::trace_is_protobuf(p),
     });
     let stop = AtomicBool::new(false);
     let done = simulate(Simulation {
