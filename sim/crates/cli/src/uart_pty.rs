@@ -1,7 +1,9 @@
 //! `ubik run --uart pty`: a pseudo-terminal whose slave a terminal program opens (`screen`,
 //! `picocom`, `minicom`); its path is printed on stderr. The testbed holds the slave open
 //! itself, so that a program may come and go: the input of a pty never ends (the run ends
-//! when the firmware halts, or at Ctrl-C or a limit).
+//! when the firmware halts, or at Ctrl-C or a limit). When the run ends, the testbed waits
+//! a little (at most [`DRAIN_WAIT`]) for a program to read what the firmware wrote last:
+//! closing the master hangs the slave up, and Linux then drops the bytes not yet read.
 
 use crate::{code, Failure};
 use std::fs::File;
@@ -10,8 +12,11 @@ use std::os::fd::{AsRawFd, FromRawFd};
 
 pub struct Pty {
     master: File,
-    _slave: File,
+    slave: File,
 }
+
+/// How long the end of a run waits for the slave's reader to take the last output.
+pub const DRAIN_WAIT: std::time::Duration = std::time::Duration::from_secs(2);
 
 fn os_failure(what: &str) -> Failure {
     let e = std::io::Error::last_os_error();
@@ -49,10 +54,7 @@ impl Pty {
                 libc::tcsetattr(sfd, libc::TCSANOW, &t);
             }
             eprintln!("ubik: UART on pty {}", path.to_string_lossy());
-            Ok(Pty {
-                master,
-                _slave: slave,
-            })
+            Ok(Pty { master, slave })
         }
     }
 
@@ -88,5 +90,28 @@ impl Write for PtyOut {
 
     fn flush(&mut self) -> std::io::Result<()> {
         Ok(())
+    }
+}
+
+impl PtyOut {
+    /// The bytes written to the slave that no program has read yet.
+    fn unread(&self) -> usize {
+        let mut n: libc::c_int = 0;
+        // SAFETY: FIONREAD writes one int, owned by this frame, for a descriptor the pty owns.
+        let ok = unsafe { libc::ioctl(self.pty.slave.as_raw_fd(), libc::FIONREAD, &mut n) } == 0;
+        if ok {
+            n.max(0) as usize
+        } else {
+            0
+        }
+    }
+}
+
+impl Drop for PtyOut {
+    fn drop(&mut self) {
+        let start = std::time::Instant::now();
+        while self.unread() > 0 && start.elapsed() < DRAIN_WAIT {
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
     }
 }
