@@ -333,6 +333,21 @@ fn report(exp: &AppExperiment, out: &Path, ok: &[Row]) -> Result<u8, Failure> {
     Ok(if failed == 0 { 0 } else { 1 })
 }
 
+impl crate::experiment::kind::ExperimentKind for AppExperiment {
+    fn output(&self, given: Option<PathBuf>) -> PathBuf {
+        self.header.output(given)
+    }
+
+    fn check(&self, _root: &Path, out: &Path) -> Result<String, Failure> {
+        check(self, out)
+    }
+
+    fn run(&self, root: &Path, out: &Path, jobs: usize) -> Result<u8, Failure> {
+        let (exe, _) = super::kind::start(out)?;
+        run(self, root, &exe, out, jobs)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

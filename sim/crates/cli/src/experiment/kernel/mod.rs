@@ -53,7 +53,7 @@ use crate::{code, Failure};
 use serde_json::{Map, Value};
 use spec::BenchApp;
 pub use spec::{parse, KernelBench};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// What each job measures, beside it in the same order.
 enum Measure {
@@ -289,4 +289,18 @@ fn footprint_of(
     );
     std::fs::write(&p, text).map_err(|e| io_fail("the footprint", &p, e))?;
     Ok(f)
+}
+
+impl crate::experiment::kind::ExperimentKind for KernelBench {
+    fn output(&self, given: Option<PathBuf>) -> PathBuf {
+        self.header.output(given)
+    }
+
+    fn check(&self, _root: &Path, out: &Path) -> Result<String, Failure> {
+        check(self, out)
+    }
+
+    fn run(&self, root: &Path, out: &Path, jobs: usize) -> Result<u8, Failure> {
+        run(self, root, out, jobs)
+    }
 }

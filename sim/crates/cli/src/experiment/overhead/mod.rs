@@ -37,7 +37,7 @@ use reduce::{console_line, kernel_cycles, keys};
 use serde_json::{Map, Value};
 pub use spec::{parse, Overhead};
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// One (row, program) run planned.
 struct Planned {
@@ -161,6 +161,20 @@ pub fn run(e: &Overhead, root: &Path, out: &Path, jobs: usize) -> Result<u8, Fai
     own_check(name, &bad)?;
     println!("overhead: wrote {}", path.display());
     Ok(0)
+}
+
+impl crate::experiment::kind::ExperimentKind for Overhead {
+    fn output(&self, given: Option<PathBuf>) -> PathBuf {
+        self.header.output(given)
+    }
+
+    fn check(&self, _root: &Path, out: &Path) -> Result<String, Failure> {
+        Ok(check(self, out))
+    }
+
+    fn run(&self, root: &Path, out: &Path, jobs: usize) -> Result<u8, Failure> {
+        run(self, root, out, jobs)
+    }
 }
 
 #[cfg(test)]

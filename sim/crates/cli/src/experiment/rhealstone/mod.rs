@@ -48,7 +48,7 @@ use reduce::{cross_check, Figure};
 use serde_json::{Map, Value};
 pub use spec::{parse, Rhealstone};
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// One image planned: its row's label and its figure (index).
 struct Planned {
@@ -209,6 +209,20 @@ pub fn run(e: &Rhealstone, root: &Path, out: &Path, jobs: usize) -> Result<u8, F
     own_check(name, &bad)?;
     println!("rhealstone: wrote {}", path.display());
     Ok(0)
+}
+
+impl crate::experiment::kind::ExperimentKind for Rhealstone {
+    fn output(&self, given: Option<PathBuf>) -> PathBuf {
+        self.header.output(given)
+    }
+
+    fn check(&self, _root: &Path, out: &Path) -> Result<String, Failure> {
+        Ok(check(self, out))
+    }
+
+    fn run(&self, root: &Path, out: &Path, jobs: usize) -> Result<u8, Failure> {
+        run(self, root, out, jobs)
+    }
 }
 
 #[cfg(test)]

@@ -32,7 +32,7 @@ use super::kernel::{app, reduce};
 use crate::{code, Failure};
 use serde_json::{Map, Value};
 pub use spec::{parse, RtmBench, Synthesis};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// `--check`'s summary.
@@ -195,6 +195,20 @@ fn synthesise(s: &Synthesis, root: &Path) -> Result<Vec<Map<String, Value>>, Fai
     std::fs::write(&s.cache, text)
         .map_err(|e| super::steps::io_fail("the synthesis cache", &s.cache, e))?;
     Ok(v)
+}
+
+impl crate::experiment::kind::ExperimentKind for RtmBench {
+    fn output(&self, given: Option<PathBuf>) -> PathBuf {
+        self.header.output(given)
+    }
+
+    fn check(&self, _root: &Path, out: &Path) -> Result<String, Failure> {
+        check(self, out)
+    }
+
+    fn run(&self, root: &Path, out: &Path, jobs: usize) -> Result<u8, Failure> {
+        run(self, root, out, jobs)
+    }
 }
 
 #[cfg(test)]

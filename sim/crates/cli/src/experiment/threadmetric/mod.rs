@@ -55,7 +55,7 @@ use crate::Failure;
 use reduce::{basic_check, cpc, summary, unit_mismatch, Table};
 pub use spec::{parse, ThreadMetric};
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// The environment variable that names a FreeRTOS-Kernel checkout.
 const FREERTOS_ENV: &str = "FREERTOS_KERNEL_PATH";
@@ -259,6 +259,20 @@ pub fn run(tm: &ThreadMetric, root: &Path, out: &Path, jobs: usize) -> Result<u8
     let p = tm.header.write_json(out, &value)?;
     println!("{name}: wrote {}", p.display());
     Ok(u8::from(fail))
+}
+
+impl crate::experiment::kind::ExperimentKind for ThreadMetric {
+    fn output(&self, given: Option<PathBuf>) -> PathBuf {
+        self.header.output(given)
+    }
+
+    fn check(&self, _root: &Path, out: &Path) -> Result<String, Failure> {
+        check(self, out)
+    }
+
+    fn run(&self, root: &Path, out: &Path, jobs: usize) -> Result<u8, Failure> {
+        run(self, root, out, jobs)
+    }
 }
 
 #[cfg(test)]
