@@ -36,6 +36,7 @@
 //! files, byte for byte.
 
 mod app;
+mod app_system;
 mod bench_header;
 mod check;
 mod dpm;
