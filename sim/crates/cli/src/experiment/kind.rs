@@ -21,10 +21,12 @@ use toml::Spanned;
 /// What every experiment kind supplies: its spec (read by its [`Reader`]), where it writes,
 /// what it checks before building, and its run (variants, measurement, tables and figures).
 pub trait ExperimentKind: Any {
-    /// The output directory: `-o DIR` (`given`) or the kind's default (`out/NAME`; a
-    /// benchmark kind's, the hypervisor experiment's too, is `out/bench`, where it writes
-    /// `NAME.json`, `make bench`'s file).
-    fn output(&self, given: Option<PathBuf>) -> PathBuf;
+    /// The output directory: `-o DIR` (`given`) or the kind's default: a benchmark kind's
+    /// (the hypervisor experiment's too) is `out/bench`, where it writes `NAME.json` (`make
+    /// bench`'s file), and that is the default here; SimBed, DPM and app use `out/NAME`.
+    fn output(&self, given: Option<PathBuf>) -> PathBuf {
+        given.unwrap_or_else(|| PathBuf::from(super::bench_header::DEFAULT_OUT))
+    }
 
     /// Checks everything that can be checked without building (the machine files, sources,
     /// the cross compiler, the output directory `out`); returns what the experiment will do,

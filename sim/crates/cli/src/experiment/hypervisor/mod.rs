@@ -28,7 +28,7 @@ use super::steps::io_fail;
 use crate::{code, Failure};
 use serde_json::Value;
 pub use spec::{read, HypervisorSpec};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// A run's cycle limit: the real-time application stops the run after its bursts, long
 /// before (the longest run, under the heaviest load, takes under a billion cycles).
@@ -195,10 +195,6 @@ fn finish(spec: &HypervisorSpec, figures: &[Value], out: &Path) -> Result<u8, Fa
 }
 
 impl crate::experiment::kind::ExperimentKind for HypervisorSpec {
-    fn output(&self, given: Option<PathBuf>) -> PathBuf {
-        self.header.output(given)
-    }
-
     fn check(&self, _root: &Path, out: &Path) -> Result<String, Failure> {
         Ok(check(self, out))
     }

@@ -162,10 +162,6 @@ pub fn run(b: &IpcBench, root: &Path, out: &Path, jobs: usize) -> Result<u8, Fai
 }
 
 impl crate::experiment::kind::ExperimentKind for IpcBench {
-    fn output(&self, given: Option<PathBuf>) -> PathBuf {
-        self.header.output(given)
-    }
-
     fn check(&self, _root: &Path, out: &Path) -> Result<String, Failure> {
         check(self, out)
     }

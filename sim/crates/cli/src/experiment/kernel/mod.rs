@@ -53,7 +53,7 @@ use crate::{code, Failure};
 use serde_json::{Map, Value};
 use spec::BenchApp;
 pub use spec::{parse, KernelBench};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// What each job measures, beside it in the same order.
 enum Measure {
@@ -292,10 +292,6 @@ fn footprint_of(
 }
 
 impl crate::experiment::kind::ExperimentKind for KernelBench {
-    fn output(&self, given: Option<PathBuf>) -> PathBuf {
-        self.header.output(given)
-    }
-
     fn check(&self, _root: &Path, out: &Path) -> Result<String, Failure> {
         check(self, out)
     }

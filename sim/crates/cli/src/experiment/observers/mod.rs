@@ -99,10 +99,6 @@ pub fn run(e: &ObserveCost, out: &Path) -> Result<u8, Failure> {
 }
 
 impl crate::experiment::kind::ExperimentKind for ObserveCost {
-    fn output(&self, given: Option<PathBuf>) -> PathBuf {
-        self.header.output(given)
-    }
-
     fn check(&self, _root: &Path, out: &Path) -> Result<String, Failure> {
         Ok(format!(
             "{} runs -> {}",

@@ -37,7 +37,7 @@ use reduce::{console_line, kernel_cycles, keys};
 use serde_json::{Map, Value};
 pub use spec::{parse, Overhead};
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// One (row, program) run planned.
 struct Planned {
@@ -164,10 +164,6 @@ pub fn run(e: &Overhead, root: &Path, out: &Path, jobs: usize) -> Result<u8, Fai
 }
 
 impl crate::experiment::kind::ExperimentKind for Overhead {
-    fn output(&self, given: Option<PathBuf>) -> PathBuf {
-        self.header.output(given)
-    }
-
     fn check(&self, _root: &Path, out: &Path) -> Result<String, Failure> {
         Ok(check(self, out))
     }

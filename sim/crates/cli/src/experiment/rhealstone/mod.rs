@@ -48,7 +48,7 @@ use reduce::{cross_check, Figure};
 use serde_json::{Map, Value};
 pub use spec::{parse, Rhealstone};
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// One image planned: its row's label and its figure (index).
 struct Planned {
@@ -212,10 +212,6 @@ pub fn run(e: &Rhealstone, root: &Path, out: &Path, jobs: usize) -> Result<u8, F
 }
 
 impl crate::experiment::kind::ExperimentKind for Rhealstone {
-    fn output(&self, given: Option<PathBuf>) -> PathBuf {
-        self.header.output(given)
-    }
-
     fn check(&self, _root: &Path, out: &Path) -> Result<String, Failure> {
         Ok(check(self, out))
     }

@@ -32,7 +32,7 @@ use super::kernel::{app, reduce};
 use crate::{code, Failure};
 use serde_json::{Map, Value};
 pub use spec::{parse, RtmBench, Synthesis};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 /// `--check`'s summary.
@@ -198,10 +198,6 @@ fn synthesise(s: &Synthesis, root: &Path) -> Result<Vec<Map<String, Value>>, Fai
 }
 
 impl crate::experiment::kind::ExperimentKind for RtmBench {
-    fn output(&self, given: Option<PathBuf>) -> PathBuf {
-        self.header.output(given)
-    }
-
     fn check(&self, _root: &Path, out: &Path) -> Result<String, Failure> {
         check(self, out)
     }

@@ -171,10 +171,6 @@ pub fn run(e: &Testbed, out: &Path) -> Result<u8, Failure> {
 }
 
 impl crate::experiment::kind::ExperimentKind for Testbed {
-    fn output(&self, given: Option<PathBuf>) -> PathBuf {
-        self.header.output(given)
-    }
-
     fn check(&self, _root: &Path, out: &Path) -> Result<String, Failure> {
         Ok(format!("2 runs -> {}", self.header.json(out).display()))
     }

@@ -55,7 +55,7 @@ use crate::Failure;
 use reduce::{basic_check, cpc, summary, unit_mismatch, Table};
 pub use spec::{parse, ThreadMetric};
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// The environment variable that names a FreeRTOS-Kernel checkout.
 const FREERTOS_ENV: &str = "FREERTOS_KERNEL_PATH";
@@ -262,10 +262,6 @@ pub fn run(tm: &ThreadMetric, root: &Path, out: &Path, jobs: usize) -> Result<u8
 }
 
 impl crate::experiment::kind::ExperimentKind for ThreadMetric {
-    fn output(&self, given: Option<PathBuf>) -> PathBuf {
-        self.header.output(given)
-    }
-
     fn check(&self, _root: &Path, out: &Path) -> Result<String, Failure> {
         check(self, out)
     }
