@@ -71,7 +71,7 @@ impl Results {
 }
 
 /// A CSV field: quoted when it holds a comma, a quote or a line break.
-fn csv_field(s: &str) -> String {
+pub fn csv_field(s: &str) -> String {
     if s.contains([',', '"', '\n', '\r']) {
         format!("\"{}\"", s.replace('"', "\"\""))
     } else {

@@ -34,11 +34,6 @@ impl BenchHeader {
         })
     }
 
-    /// The output directory: `-o DIR`, else `out/bench`.
-    pub fn output(&self, given: Option<PathBuf>) -> PathBuf {
-        given.unwrap_or_else(|| PathBuf::from(DEFAULT_OUT))
-    }
-
     /// The figures' file, `OUT/NAME.json`.
     pub fn json(&self, out: &Path) -> PathBuf {
         out.join(format!("{}.json", self.name))
@@ -71,10 +66,8 @@ mod tests {
         let src = Doc::text_only("bench/threadmetric.toml", "");
         let h = BenchHeader::read(&src, Path::new("bench/threadmetric.toml"), &None).unwrap();
         assert_eq!(h.name, "threadmetric");
-        let out = h.output(None);
-        assert_eq!(out, Path::new("out/bench"));
+        let out = PathBuf::from(DEFAULT_OUT);
         assert_eq!(h.json(&out), Path::new("out/bench/threadmetric.json"));
         assert_eq!(h.work(&out), Path::new("out/bench/threadmetric"));
-        assert_eq!(h.output(Some("b".into())), Path::new("b"));
     }
 }

@@ -13,8 +13,9 @@
 //! - `build/LABEL/` (the generated application, its ELF and `build.log`), `runs/LABEL-sSEED/`
 //!   (the stats, the IO record and the console output of each run).
 //!
-//! The file's `kind` is read once (kind.rs) into the typed spec of its kind ([`kind::Spec`],
-//! the one interface every kind answers to): simbed/ (the default) and dpm/ share the file
+//! The file's `kind` is read once (kind.rs: the table `KINDS` of names and readers) into the
+//! typed spec of its kind, which implements [`kind::ExperimentKind`], the one interface every
+//! kind answers to: simbed/ (the default) and dpm/ share the file
 //! format of sweep.rs, app/ and hypervisor/ have their own; every kind but the hypervisor's
 //! has the header of header.rs (name, run length, seeds); fields.rs has the located readers
 //! they share. Each kind's directory holds its variants, its measurement and its tables.
@@ -35,6 +36,7 @@
 //! files, byte for byte.
 
 mod app;
+mod app_system;
 mod bench_header;
 mod check;
 mod dpm;
@@ -123,5 +125,5 @@ pub fn experiment(args: ExperimentArgs) -> Result<u8, Failure> {
         println!("{}: ok ({plan})", args.file.display());
         return Ok(0);
     }
-    spec.run(&args.file, &root, &out, jobs)
+    spec.run(&root, &out, jobs)
 }

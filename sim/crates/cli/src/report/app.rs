@@ -204,19 +204,7 @@ pub fn read_app(dir: &Path) -> Result<AppResult, Failure> {
 
 /// The directories under `dir` (and `dir` itself) that hold an `app.csv`, sorted by name.
 pub fn app_dirs(dir: &Path) -> Result<Vec<PathBuf>, Failure> {
-    let mut v = Vec::new();
-    if dir.join("app.csv").is_file() {
-        v.push(dir.to_path_buf());
-    }
-    let rd = std::fs::read_dir(dir).map_err(|e| cannot_read(dir, "the results directory", &e))?;
-    let mut subs: Vec<PathBuf> = rd
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.is_dir() && p.join("app.csv").is_file())
-        .collect();
-    subs.sort();
-    v.extend(subs);
-    Ok(v)
+    super::results::dirs_holding(dir, "app.csv")
 }
 
 /// A cell as shown: numbers with a fraction to 3 decimals (tiny ones in scientific form),

@@ -544,15 +544,21 @@ pub fn read_experiment(dir: &Path) -> Result<ExperimentResult, Failure> {
 /// The experiment directories under `dir` (and `dir` itself): those with a `summary.json`,
 /// sorted by name.
 pub fn experiment_dirs(dir: &Path) -> Result<Vec<PathBuf>, Failure> {
+    dirs_holding(dir, "summary.json")
+}
+
+/// `dir` if it holds the file `marker`, then the directories under it that do, sorted by
+/// name: the experiments of one kind in a results directory.
+pub fn dirs_holding(dir: &Path, marker: &str) -> Result<Vec<PathBuf>, Failure> {
     let mut v = Vec::new();
-    if dir.join("summary.json").exists() {
+    if dir.join(marker).is_file() {
         v.push(dir.to_path_buf());
     }
     let rd = std::fs::read_dir(dir).map_err(|e| cannot_read(dir, "the results directory", &e))?;
     let mut subs: Vec<PathBuf> = rd
         .flatten()
         .map(|e| e.path())
-        .filter(|p| p.is_dir() && p.join("summary.json").exists())
+        .filter(|p| p.is_dir() && p.join(marker).is_file())
         .collect();
     subs.sort();
     v.extend(subs);

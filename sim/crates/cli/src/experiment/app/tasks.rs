@@ -16,6 +16,7 @@
 use super::super::steps::io_fail;
 use crate::run_stats::{Stats, TaskStats};
 use crate::Failure;
+use observe::report::csv_field;
 use std::path::Path;
 
 /// The header of `tasks.csv`.
@@ -66,15 +67,6 @@ pub fn tasks_csv(stats: &Stats) -> String {
 pub fn write_tasks_csv(dir: &Path, stats: &Stats) -> Result<(), Failure> {
     let p = dir.join("tasks.csv");
     std::fs::write(&p, tasks_csv(stats)).map_err(|e| io_fail("the per-task figures", &p, e))
-}
-
-/// A task's name as a CSV field: quoted when it holds a comma, a quote or a line break.
-fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_string()
-    }
 }
 
 #[cfg(test)]

@@ -395,6 +395,22 @@ fn figures(out: &Path, rows: &[(DpmVariant, Measured)]) -> Result<(), Failure> {
     Ok(())
 }
 
+impl super::kind::ExperimentKind for Experiment<DpmVariant> {
+    fn output(&self, given: Option<PathBuf>) -> PathBuf {
+        self.header.output(given)
+    }
+
+    fn check(&self, root: &Path, out: &Path) -> Result<String, Failure> {
+        super::check::check_inputs(self, root, out)?;
+        Ok(super::kind::plan(self, out))
+    }
+
+    fn run(&self, root: &Path, out: &Path, jobs: usize) -> Result<u8, Failure> {
+        let (exe, quiet) = super::kind::start(out)?;
+        run(self, root, &exe, out, jobs, quiet)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -193,3 +193,13 @@ fn finish(spec: &HypervisorSpec, figures: &[Value], out: &Path) -> Result<u8, Fa
         Ok(1)
     }
 }
+
+impl crate::experiment::kind::ExperimentKind for HypervisorSpec {
+    fn check(&self, _root: &Path, out: &Path) -> Result<String, Failure> {
+        Ok(check(self, out))
+    }
+
+    fn run(&self, root: &Path, out: &Path, jobs: usize) -> Result<u8, Failure> {
+        run(self, root, out, jobs)
+    }
+}

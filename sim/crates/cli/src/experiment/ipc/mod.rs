@@ -161,6 +161,16 @@ pub fn run(b: &IpcBench, root: &Path, out: &Path, jobs: usize) -> Result<u8, Fai
     Ok(0)
 }
 
+impl crate::experiment::kind::ExperimentKind for IpcBench {
+    fn check(&self, _root: &Path, out: &Path) -> Result<String, Failure> {
+        check(self, out)
+    }
+
+    fn run(&self, root: &Path, out: &Path, jobs: usize) -> Result<u8, Failure> {
+        run(self, root, out, jobs)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -290,3 +290,13 @@ fn footprint_of(
     std::fs::write(&p, text).map_err(|e| io_fail("the footprint", &p, e))?;
     Ok(f)
 }
+
+impl crate::experiment::kind::ExperimentKind for KernelBench {
+    fn check(&self, _root: &Path, out: &Path) -> Result<String, Failure> {
+        check(self, out)
+    }
+
+    fn run(&self, root: &Path, out: &Path, jobs: usize) -> Result<u8, Failure> {
+        run(self, root, out, jobs)
+    }
+}

@@ -97,3 +97,18 @@ pub fn run(e: &ObserveCost, out: &Path) -> Result<u8, Failure> {
     );
     Ok(0)
 }
+
+impl crate::experiment::kind::ExperimentKind for ObserveCost {
+    fn check(&self, _root: &Path, out: &Path) -> Result<String, Failure> {
+        Ok(format!(
+            "{} runs -> {}",
+            3 * self.rounds,
+            self.header.json(out).display()
+        ))
+    }
+
+    fn run(&self, root: &Path, out: &Path, jobs: usize) -> Result<u8, Failure> {
+        let _ = (root, jobs);
+        run(self, out)
+    }
+}

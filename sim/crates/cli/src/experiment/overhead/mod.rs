@@ -163,5 +163,15 @@ pub fn run(e: &Overhead, root: &Path, out: &Path, jobs: usize) -> Result<u8, Fai
     Ok(0)
 }
 
+impl crate::experiment::kind::ExperimentKind for Overhead {
+    fn check(&self, _root: &Path, out: &Path) -> Result<String, Failure> {
+        Ok(check(self, out))
+    }
+
+    fn run(&self, root: &Path, out: &Path, jobs: usize) -> Result<u8, Failure> {
+        run(self, root, out, jobs)
+    }
+}
+
 #[cfg(test)]
 mod tests;

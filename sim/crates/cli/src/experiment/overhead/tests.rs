@@ -16,10 +16,10 @@ fn read(from: &str, to: &str) -> Result<Overhead, String> {
     assert!(text.contains(from), "{from}");
     let text = text.replacen(from, to, 1);
     let src = Doc::text_only("overhead.toml", &text);
-    match Spec::read(&src, &path, &root()).map_err(|e| e.to_string())? {
-        Spec::Overhead(e) => Ok(e),
-        _ => panic!("not read as an overhead experiment"),
-    }
+    let spec = Spec::read(&src, &path, &root()).map_err(|e| e.to_string())?;
+    Ok(spec
+        .downcast::<Overhead>()
+        .expect("not read as an overhead experiment"))
 }
 
 #[test]

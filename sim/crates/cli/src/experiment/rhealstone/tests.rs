@@ -16,13 +16,11 @@ fn spec(samples: u32) -> Rhealstone {
     let text = std::fs::read_to_string(&path).unwrap();
     let text = text.replace("samples = 200", &format!("samples = {samples}"));
     let src = Doc::text_only("rhealstone.toml", &text);
-    match Spec::read(&src, &path, &root())
+    Spec::read(&src, &path, &root())
         .map_err(|e| e.to_string())
         .unwrap()
-    {
-        Spec::Rhealstone(e) => e,
-        _ => panic!("not read as a Rhealstone experiment"),
-    }
+        .downcast::<Rhealstone>()
+        .expect("not read as a Rhealstone experiment")
 }
 
 fn gpio(cycle: u64, pin: u32, value: u32) -> IoEvent {

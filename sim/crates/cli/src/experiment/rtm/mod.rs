@@ -197,6 +197,16 @@ fn synthesise(s: &Synthesis, root: &Path) -> Result<Vec<Map<String, Value>>, Fai
     Ok(v)
 }
 
+impl crate::experiment::kind::ExperimentKind for RtmBench {
+    fn check(&self, _root: &Path, out: &Path) -> Result<String, Failure> {
+        check(self, out)
+    }
+
+    fn run(&self, root: &Path, out: &Path, jobs: usize) -> Result<u8, Failure> {
+        run(self, root, out, jobs)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -435,6 +435,22 @@ fn os_utilisation_bars(members: &[&VariantRow]) -> Vec<plot::Bar> {
         .collect()
 }
 
+impl super::kind::ExperimentKind for Experiment<Variant> {
+    fn output(&self, given: Option<PathBuf>) -> PathBuf {
+        self.header.output(given)
+    }
+
+    fn check(&self, root: &Path, out: &Path) -> Result<String, Failure> {
+        super::check::check_inputs(self, root, out)?;
+        Ok(super::kind::plan(self, out))
+    }
+
+    fn run(&self, root: &Path, out: &Path, jobs: usize) -> Result<u8, Failure> {
+        let (exe, quiet) = super::kind::start(out)?;
+        run(self, root, &exe, out, jobs, quiet)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

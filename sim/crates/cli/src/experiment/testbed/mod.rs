@@ -171,10 +171,22 @@ pub fn run(e: &Testbed, out: &Path) -> Result<u8, Failure> {
     Ok(0)
 }
 
+impl crate::experiment::kind::ExperimentKind for Testbed {
+    fn check(&self, _root: &Path, out: &Path) -> Result<String, Failure> {
+        Ok(format!("2 runs -> {}", self.header.json(out).display()))
+    }
+
+    fn run(&self, root: &Path, out: &Path, jobs: usize) -> Result<u8, Failure> {
+        let _ = (root, jobs);
+        run(self, out)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::experiment::kind::Spec;
+    use crate::experiment::observers::ObserveCost;
 
     /// Reads `text` as `bench/x.toml` of a repository at a temporary root holding
     /// `build/firmware/a.elf`.
@@ -201,13 +213,10 @@ mod tests {
     #[test]
     fn the_firmwares_are_relative_to_the_root_and_must_exist() {
         let ok = "kind = \"testbed\"\ncompute = \"build/firmware/a.elf\"\nidle = \"build/firmware/a.elf\"\n";
-        match read(ok).unwrap() {
-            Spec::Testbed(t) => {
-                assert_eq!(t.header.name, "x");
-                assert!(t.idle.ends_with("build/firmware/a.elf"));
-            }
-            _ => panic!("not a testbed experiment"),
-        }
+        let t = read(ok).unwrap().downcast::<Testbed>();
+        let t = t.expect("not a testbed experiment");
+        assert_eq!(t.header.name, "x");
+        assert!(t.idle.ends_with("build/firmware/a.elf"));
         let e = err("kind = \"testbed\"\ncompute = \"build/firmware/a.elf\"\nidle = \"b.elf\"\n");
         assert!(e.starts_with("x.toml:3:8: cannot read the firmware"), "{e}");
         let e = err("kind = \"testbed\"\ncompute = \"build/firmware/a.elf\"\n");
@@ -217,10 +226,10 @@ mod tests {
     #[test]
     fn the_observers_cost_takes_rounds() {
         let f = "kind = \"observe\"\nfirmware = \"build/firmware/a.elf\"\n";
-        match read(&format!("{f}rounds = 5\n")).unwrap() {
-            Spec::Observe(o) => assert_eq!(o.rounds, 5),
-            _ => panic!("not an observe experiment"),
-        }
+        let o = read(&format!("{f}rounds = 5\n"))
+            .unwrap()
+            .downcast::<ObserveCost>();
+        assert_eq!(o.expect("not an observe experiment").rounds, 5);
         let e = err(&format!("{f}rounds = 0\n"));
         assert!(
             e.starts_with("x.toml:3:10: rounds = 0 is out of range"),

@@ -261,5 +261,15 @@ pub fn run(tm: &ThreadMetric, root: &Path, out: &Path, jobs: usize) -> Result<u8
     Ok(u8::from(fail))
 }
 
+impl crate::experiment::kind::ExperimentKind for ThreadMetric {
+    fn check(&self, _root: &Path, out: &Path) -> Result<String, Failure> {
+        check(self, out)
+    }
+
+    fn run(&self, root: &Path, out: &Path, jobs: usize) -> Result<u8, Failure> {
+        run(self, root, out, jobs)
+    }
+}
+
 #[cfg(test)]
 mod tests;
