@@ -44,6 +44,10 @@ void uk__sched_set_prio(uk_task_t *t, uk_prio_t prio);
 /* Deadline policies: t (ready or running) gets the absolute deadline `deadline`; the policy
  * keeps its structure ordered. (Insert sets a task's deadline from t->rel_deadline.) */
 void uk__sched_set_deadline(uk_task_t *t, uk_tick_t deadline);
+/* Deadline inheritance (mutex.c): t (in any state) inherits `deadline` from the waiters of
+ * the mutexes it holds, or nothing (set false); its key is the earlier of that and its own
+ * job's, and a ready t is re-ordered when the key changes. */
+void uk__sched_inherit(uk_task_t *t, bool set, uk_tick_t deadline);
 #endif
 
 #if UK_SCHED_UNIQUE_PRIOS
