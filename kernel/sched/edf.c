@@ -34,17 +34,29 @@
 #include "prio_map.h"
 #include "ready_ring.h"
 
-static uk_task_t *root;               /* the heap's root, or NULL */
-static uint32_t arrivals;             /* the next ready_seq */
-static uk_task_t *heads[UK_PRIOS];    /* prio.c's rings, for the tasks without a deadline */
-static uk_prio_map_t map;             /* the priorities whose ring is not empty */
-static unsigned top = UK_PRIOS - 1;   /* the first of them */
+static uk_task_t *root;             /* the heap's root, or NULL */
+static uint32_t arrivals;           /* the next ready_seq */
+static uk_task_t *heads[UK_PRIOS];  /* prio.c's rings, for the tasks without a deadline */
+static uk_prio_map_t map;           /* the priorities whose ring is not empty */
+static unsigned top = UK_PRIOS - 1; /* the first of them */
 
 /* Sibling and parent links of the heap, stored in ready_node. */
-static inline uk_task_t *next_of(const uk_task_t *t) { return (uk_task_t *)(void *)t->ready_node.next; }
-static inline uk_task_t *prev_of(const uk_task_t *t) { return (uk_task_t *)(void *)t->ready_node.prev; }
-static inline void set_next(uk_task_t *t, uk_task_t *n) { t->ready_node.next = (uk_list_t *)(void *)n; }
-static inline void set_prev(uk_task_t *t, uk_task_t *p) { t->ready_node.prev = (uk_list_t *)(void *)p; }
+static inline uk_task_t *next_of(const uk_task_t *t)
+{
+    return (uk_task_t *)(void *)t->ready_node.next;
+}
+static inline uk_task_t *prev_of(const uk_task_t *t)
+{
+    return (uk_task_t *)(void *)t->ready_node.prev;
+}
+static inline void set_next(uk_task_t *t, uk_task_t *n)
+{
+    t->ready_node.next = (uk_list_t *)(void *)n;
+}
+static inline void set_prev(uk_task_t *t, uk_task_t *p)
+{
+    t->ready_node.prev = (uk_list_t *)(void *)p;
+}
 
 /* a runs before b; both have a key deadline. Strict: no two tasks are equal (ready_seq). */
 static inline bool before(const uk_task_t *a, const uk_task_t *b)
@@ -164,10 +176,9 @@ static UK_SCHED_FN(update_key) void update_key(uk_task_t *t)
 {
     bool own = t->rel_deadline != 0;
     t->eff_set = own || t->inh_set;
-    t->eff_deadline = !own ? t->inh_deadline
-                      : t->inh_set && (int32_t)(t->inh_deadline - t->deadline) < 0
-                          ? t->inh_deadline
-                          : t->deadline;
+    t->eff_deadline = !own                                                         ? t->inh_deadline
+                      : t->inh_set && (int32_t)(t->inh_deadline - t->deadline) < 0 ? t->inh_deadline
+                                                                                   : t->deadline;
 }
 
 /* t (in neither part) joins the part its key says, behind its equals. */
