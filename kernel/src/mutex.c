@@ -50,6 +50,7 @@ static UK_IPC_FN(effective_prio) uk_prio_t effective_prio(const uk_task_t *t)
     return p;
 }
 
+#if !UK_SCHED_DEADLINES
 /* Raise t, and the owners down its chain, to at least priority p (a new waiter arrived). */
 static UK_IPC_FN(prio_raise) void prio_raise(uk_task_t *t, uk_prio_t p)
 {
@@ -58,6 +59,7 @@ static UK_IPC_FN(prio_raise) void prio_raise(uk_task_t *t, uk_prio_t p)
         t = t->blocked_on ? t->blocked_on->owner : 0;
     }
 }
+#endif
 
 #if UK_SCHED_DEADLINES
 /* Deadline inheritance (docs/kernel.md, "Resource sharing under EDF"): t inherits the
@@ -81,25 +83,24 @@ static UK_IPC_FN(inherit_deadline) bool inherit_deadline(uk_task_t *t)
     uk__sched_inherit(t, set, d);
     return t->eff_set != was_set || (t->eff_set && t->eff_deadline != was);
 }
-#else
-static inline bool inherit_deadline(uk_task_t *t)
-{
-    (void)t;
-    return false;
-}
 #endif
 
 UK_IPC_FN(uk__prio_update) void uk__prio_update(uk_task_t *t)
 {
     while (t) {
         uk_prio_t p = effective_prio(t);
+#if UK_SCHED_DEADLINES
         bool changed = p != t->prio;
         if (changed)
             uk__set_prio(t, p);
-        if (UK_SCHED_DEADLINES)
-            changed |= inherit_deadline(t);
+        changed |= inherit_deadline(t);
         if (!changed)
             return;
+#else
+        if (p == t->prio)
+            return;
+        uk__set_prio(t, p);
+#endif
         t = t->blocked_on ? t->blocked_on->owner : 0;
     }
 }
@@ -137,8 +138,9 @@ static UK_IPC_FN(pass_on) void pass_on(uk_mutex_t *m)
     m->owner = w;
     m->depth = 1;
     held_push(w, m);
-    if (UK_SCHED_DEADLINES)
-        (void)inherit_deadline(w); /* m's other waiters may have earlier deadlines */
+#if UK_SCHED_DEADLINES
+    (void)inherit_deadline(w); /* m's other waiters may have earlier deadlines */
+#endif
 }
 
 UK_IPC_FN(uk_mutex_init) int uk_mutex_init(uk_mutex_t *m)
@@ -188,10 +190,11 @@ UK_IPC_FN(uk_mutex_lock) int uk_mutex_lock(uk_mutex_t *m, uk_tick_t timeout)
         self->blocked_on = m;
         uk__wait_begin(&m->waiters, timeout);
         /* before the switch: the boosted owner may run */
-        if (UK_SCHED_DEADLINES)
-            uk__prio_update(m->owner); /* its priority and its inherited deadline */
-        else
-            prio_raise(m->owner, self->prio);
+#if UK_SCHED_DEADLINES
+        uk__prio_update(m->owner); /* its priority and its inherited deadline */
+#else
+        prio_raise(m->owner, self->prio);
+#endif
         uk__reschedule();
         UK__SIGNAL_RESUMED(self);
         /* UK_OK: handed over by pass_on (we own m, depth 1). UK_ETIMEOUT or UK_EDELETED:
