@@ -171,20 +171,13 @@ static inline void ring_remove(uk_task_t *t)
         uk__pmap_clear(&map, p);
 }
 
-/* t's key deadline from its own (valid while rel_deadline is set) and the inherited one. */
-static UK_SCHED_FN(update_key) void update_key(uk_task_t *t)
-{
-    bool own = t->rel_deadline != 0;
-    t->eff_set = own || t->inh_set;
-    t->eff_deadline = !own                                                         ? t->inh_deadline
-                      : t->inh_set && (int32_t)(t->inh_deadline - t->deadline) < 0 ? t->inh_deadline
-                                                                                   : t->deadline;
-}
+/* t's key deadline (kernel_sched.h): false if it has none. */
+static inline bool update_key(uk_task_t *t) { return uk__deadline_key(t, &t->eff_deadline); }
 
 /* t (in neither part) joins the part its key says, behind its equals. */
 static UK_SCHED_FN(place) void place(uk_task_t *t)
 {
-    if (t->eff_set)
+    if (update_key(t))
         heap_insert(t);
     else
         ring_insert(t);
@@ -197,6 +190,11 @@ static UK_SCHED_FN(unplace) void unplace(uk_task_t *t)
     else
         ring_remove(t);
 }
+
+/* The entry points every switch runs start on a 4-byte boundary: Ibex fetches 32-bit words,
+ * and a 32-bit instruction across two costs a cycle (the figures would move with the length
+ * of the code placed before them). */
+#define HOT __attribute__((aligned(4)))
 
 static inline uk_task_t *first(void) { return root ? root : heads[top]; }
 
@@ -220,23 +218,22 @@ static UK_SCHED_FN(insert_keyed) __attribute__((noinline)) void insert_keyed(uk_
 {
     if (t->rel_deadline)
         t->deadline = uk__ticks + t->rel_deadline; /* released now */
-    update_key(t);
+    (void)update_key(t);
     heap_insert(t);
 }
 
-UK_SCHED_FN(uk__sched_insert) void uk__sched_insert(uk_task_t *t)
+UK_SCHED_FN(uk__sched_insert) HOT void uk__sched_insert(uk_task_t *t)
 {
     if (__builtin_expect(t->rel_deadline || t->inh_set, 0)) {
         insert_keyed(t);
         return;
     }
-    t->eff_set = 0;
     ring_insert(t);
 }
 
-UK_SCHED_FN(uk__sched_remove) void uk__sched_remove(uk_task_t *t) { unplace(t); }
+UK_SCHED_FN(uk__sched_remove) HOT void uk__sched_remove(uk_task_t *t) { unplace(t); }
 
-UK_SCHED_FN(uk__sched_pick) uk_task_t *uk__sched_pick(void)
+UK_SCHED_FN(uk__sched_pick) HOT uk_task_t *uk__sched_pick(void)
 {
 #ifdef UK_EDF_COOPERATIVE
     uk_task_t *cur = uk__current;
@@ -246,15 +243,21 @@ UK_SCHED_FN(uk__sched_pick) uk_task_t *uk__sched_pick(void)
     return first();
 }
 
-/* A yield that is not the common case below: t leaves and arrives again. */
+/* A yield that is not the common case below: under coop, t runs while a higher ring is not
+ * empty, or inheritance moved t; or a task has a deadline. */
 static UK_SCHED_FN(yield_slow) __attribute__((noinline)) uk_task_t *yield_slow(uk_task_t *t)
 {
+    uk_task_t **head = &heads[t->prio];
+    if (!root && *head == t) {
+        *head = uk__ring_next(t); /* behind its equals; another ring is first */
+        return heads[top];
+    }
     unplace(t);
     place(t); /* behind its equals: a new arrival, the same deadline */
     return first();
 }
 
-UK_SCHED_FN(uk__sched_yield) uk_task_t *uk__sched_yield(uk_task_t *t)
+UK_SCHED_FN(uk__sched_yield) HOT uk_task_t *uk__sched_yield(uk_task_t *t)
 {
     if (__builtin_expect(root || heads[top] != t, 0))
         return yield_slow(t);
@@ -282,7 +285,6 @@ UK_SCHED_FN(uk__sched_set_deadline) void uk__sched_set_deadline(uk_task_t *t, uk
 {
     t->deadline = deadline;
     unplace(t);
-    update_key(t);
     place(t);
 }
 
@@ -294,10 +296,7 @@ UK_SCHED_FN(uk__sched_inherit) void uk__sched_inherit(uk_task_t *t, bool set, uk
     t->inh_deadline = deadline;
     if (t->state == UK_TASK_READY) {
         unplace(t);
-        update_key(t);
         place(t);
-    } else {
-        update_key(t); /* a waiter: its key counts for the owner it waits on */
     }
 }
 
@@ -309,7 +308,9 @@ static UK_SCHED_FN(check_heap) void check_heap(const uk_task_t *t)
 {
     for (; t; t = next_of(t)) {
         uk__check_ready_task(t);
-        UK_CHECK(t->in_heap && t->eff_set, "a task in the deadline heap has a deadline");
+        uk_tick_t d;
+        UK_CHECK(t->in_heap && uk__deadline_key(t, &d) && d == t->eff_deadline,
+                 "a task in the deadline heap has its key deadline");
         const uk_task_t *prev = t;
         for (const uk_task_t *c = t->heap_child; c; prev = c, c = next_of(c)) {
             UK_CHECK(!before(c, t), "a heap child runs after its parent");
@@ -338,7 +339,8 @@ static UK_SCHED_FN(check_level) unsigned check_level(unsigned p)
     do {
         const uk_task_t *t = UK_CONTAINER_OF(at, uk_task_t, ready_node);
         uk__check_ready_task(t);
-        UK_CHECK(t->prio == p && !t->in_heap && !t->eff_set,
+        uk_tick_t d;
+        UK_CHECK(t->prio == p && !t->in_heap && !uk__deadline_key(t, &d),
                  "a ready task without a deadline is in the list of its priority");
         at = at->next;
     } while (at != &h->ready_node);

@@ -48,6 +48,18 @@ void uk__sched_set_deadline(uk_task_t *t, uk_tick_t deadline);
  * the mutexes it holds, or nothing (set false); its key is the earlier of that and its own
  * job's, and a ready t is re-ordered when the key changes. */
 void uk__sched_inherit(uk_task_t *t, bool set, uk_tick_t deadline);
+/* t's key deadline: the earlier of its job's (while it has a relative deadline) and the one it
+ * inherits; false if it has neither (it is ordered by priority alone). */
+static inline bool uk__deadline_key(const uk_task_t *t, uk_tick_t *d)
+{
+    bool own = t->rel_deadline != 0;
+    if (own && (!t->inh_set || (int32_t)(t->deadline - t->inh_deadline) <= 0)) {
+        *d = t->deadline;
+        return true;
+    }
+    *d = t->inh_deadline;
+    return t->inh_set;
+}
 #endif
 
 #if UK_SCHED_UNIQUE_PRIOS

@@ -68,20 +68,21 @@ static UK_IPC_FN(prio_raise) void prio_raise(uk_task_t *t, uk_prio_t p)
 static UK_IPC_FN(inherit_deadline) bool inherit_deadline(uk_task_t *t)
 {
     bool set = false;
-    uk_tick_t d = 0;
+    uk_tick_t d = 0, wd;
     for (uk_mutex_t *m = t->mutexes; m; m = m->next_held) {
         for (uk_list_t *at = m->waiters.next; at != &m->waiters; at = at->next) {
             const uk_task_t *w = UK_CONTAINER_OF(at, uk_task_t, wait_node);
-            if (w->eff_set && (!set || (int32_t)(w->eff_deadline - d) < 0)) {
-                d = w->eff_deadline;
+            if (uk__deadline_key(w, &wd) && (!set || (int32_t)(wd - d) < 0)) {
+                d = wd;
                 set = true;
             }
         }
     }
-    uint8_t was_set = t->eff_set;
-    uk_tick_t was = t->eff_deadline;
+    uk_tick_t was, now;
+    bool was_set = uk__deadline_key(t, &was);
     uk__sched_inherit(t, set, d);
-    return t->eff_set != was_set || (t->eff_set && t->eff_deadline != was);
+    bool now_set = uk__deadline_key(t, &now);
+    return now_set != was_set || (now_set && now != was);
 }
 #endif
 

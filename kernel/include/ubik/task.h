@@ -63,7 +63,7 @@ typedef struct uk_task {
      * waiters). */
     uint8_t rtm_event;
 #if defined(UK_POLICY_DEADLINES) && UK_POLICY_DEADLINES
-    /* Deadline policies (kernel/sched/edf.c). The order key is (eff_set, eff_deadline, prio,
+    /* Deadline policies (kernel/sched/edf.c). The order key is (has a deadline, eff_deadline, prio,
      * ready_seq): eff_deadline is the earlier of the job's deadline and inh_deadline, the
      * earliest deadline among the waiters of the mutexes the task holds (mutex.c, deadline
      * inheritance; inh_set says there is one). A ready task with a key deadline is in the
@@ -73,7 +73,6 @@ typedef struct uk_task {
     uint32_t ready_seq; /* FIFO among equal keys: stamped at each arrival */
     uk_tick_t eff_deadline;
     uk_tick_t inh_deadline;
-    uint8_t eff_set;
     uint8_t inh_set;
     uint8_t in_heap;
 #endif
