@@ -119,14 +119,28 @@ static UK_SCHED_FN(pair_up) uk_task_t *pair_up(uk_task_t *first)
     return h;
 }
 
-static UK_SCHED_FN(heap_insert) void heap_insert(uk_task_t *t)
+/* t (in no structure) joins the heap: meld of the root and t, written out for a single t. */
+static inline void heap_insert(uk_task_t *t)
 {
+    uk_task_t *r = root;
     t->in_heap = 1;
     t->ready_seq = arrivals++;
-    t->heap_child = 0;
+    if (r && !before(t, r)) { /* t becomes the root's first child */
+        uk_task_t *c = r->heap_child;
+        set_next(t, c);
+        if (c)
+            set_prev(c, t);
+        set_prev(t, r);
+        r->heap_child = t;
+        t->heap_child = 0;
+        return;
+    }
+    t->heap_child = r; /* t becomes the root, the old one (if any) its only child */
+    if (r)
+        set_prev(r, t);
     set_next(t, 0);
     set_prev(t, 0);
-    root = root ? meld(root, t) : t;
+    root = t;
 }
 
 static UK_SCHED_FN(heap_remove) __attribute__((noinline)) void heap_remove(uk_task_t *t)
