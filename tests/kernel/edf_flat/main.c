@@ -2,9 +2,10 @@
  * whether 4 or 256 tasks with deadlines are ready. The task W, whose deadline is later than
  * every other's (the deepest place in the order), is resumed and suspended again by the
  * running task M (the earliest deadline, so nothing preempts it), with n = 4 .. 256 tasks
- * ready; each uk_task_resume(W) is timed with mcycle, the tick masked. A sorted list walks
- * past every ready task to place W (a few cycles each); the heap links W under its root.
- * Prints `edf_resume_<n> <worst>` per n and checks the worst at 256 against the one at 4
+ * ready; each uk_task_resume(W) is timed with mcycle, and the best of 20 kept (a tick that
+ * falls into one does not count; the tick is not masked, so the test runs as a guest too).
+ * A sorted list walks past every ready task to place W (a few cycles each); the heap links W
+ * under its root. Prints `edf_resume_<n> <best>` per n and checks the one at 256 against 4
  * (the debug kernel, whose invariant check at each kernel exit walks every task and which
  * checks at most 64, stops at 64 and compares nothing). Self-checking. */
 #include <ubik/ubik.h>
@@ -19,12 +20,8 @@ static uk_task_t m_task, w_task, fillers[MAX_FILLERS];
 static uint32_t m_stack[512], w_stack[256];
 static uint32_t filler_stack[MAX_FILLERS][STACK_WORDS] __attribute__((aligned(16)));
 
-static inline uint32_t mcycle(void)
-{
-    uint32_t v;
-    __asm__ volatile("csrr %0, mcycle" : "=r"(v) : : "memory");
-    return v;
-}
+/* The cycle counter (bsp_cycles: mcycle, or its user copy for a hypervisor guest). */
+static inline uint32_t mcycle(void) { return bsp_cycles(); }
 
 static void idle_entry(void *arg)
 {
@@ -33,7 +30,7 @@ static void idle_entry(void *arg)
         uk_task_yield();
 }
 
-/* The worst cost of resuming W with n tasks ready (M, W once resumed, the fillers, idle). */
+/* The least cost of resuming W with n tasks ready (M, W once resumed, the fillers, idle). */
 static uint32_t measure(unsigned n)
 {
     static unsigned made;
@@ -44,19 +41,17 @@ static uint32_t measure(unsigned n)
         CHECK_EQ(uk_task_set_deadline(&fillers[made], 100 + made), UK_OK);
         CHECK_EQ(uk_task_activate(&fillers[made]), UK_OK);
     }
-    uint32_t worst = 0;
-    __asm__ volatile("csrc mie, %0" : : "r"(1u << 7) : "memory"); /* no tick */
+    uint32_t best = 0xFFFFFFFFu;
     for (int k = 0; k < REPS; k++) {
         uint32_t t0 = mcycle();
         uk_task_resume(&w_task);
         uint32_t d = mcycle() - t0;
         CHECK_EQ(uk_task_suspend(&w_task), UK_OK);
-        if (d > worst)
-            worst = d;
+        if (d < best)
+            best = d;
     }
-    __asm__ volatile("csrs mie, %0" : : "r"(1u << 7) : "memory");
-    bsp_printf("edf_resume_%u %u\n", n, (unsigned)worst);
-    return worst;
+    bsp_printf("edf_resume_%u %u\n", n, (unsigned)best);
+    return best;
 }
 
 static void m_entry(void *arg)
