@@ -20,8 +20,9 @@
  *    Tarjan) threaded through the TCBs: heap_child is a task's first child, ready_node.next
  *    its next sibling, ready_node.prev its previous sibling or, for a first child, its parent
  *    (NULL-terminated; the root has neither). Insert is one comparison (O(1)); removing the
- *    root or any member is a two-pass pairing of its children, O(log n) amortised; pick is
- *    the root. Arrival order is ready_seq, stamped at each arrival (compared by difference:
+ *    root or any member is a two-pass pairing of its children, O(log n) amortised (one
+ *    removal pairs as many children as the member has: k inserts behind the root, then its
+ *    removal, is O(k) once); pick is the root. Arrival order is ready_seq, stamped at each arrival (compared by difference:
  *    tasks that stay ready for 2^31 arrivals of others may lose their FIFO place, never the
  *    deadline order).
  *  - Tasks without one are in prio.c's structure: a ring per priority and a two-level bitmap
