@@ -44,6 +44,22 @@ void uk__sched_set_prio(uk_task_t *t, uk_prio_t prio);
 /* Deadline policies: t (ready or running) gets the absolute deadline `deadline`; the policy
  * keeps its structure ordered. (Insert sets a task's deadline from t->rel_deadline.) */
 void uk__sched_set_deadline(uk_task_t *t, uk_tick_t deadline);
+/* Deadline inheritance (mutex.c): t (in any state) inherits `deadline` from the waiters of
+ * the mutexes it holds, or nothing (set false); its key is the earlier of that and its own
+ * job's, and a ready t is re-ordered when the key changes. */
+void uk__sched_inherit(uk_task_t *t, bool set, uk_tick_t deadline);
+/* t's key deadline: the earlier of its job's (while it has a relative deadline) and the one it
+ * inherits; false if it has neither (it is ordered by priority alone). */
+static inline bool uk__deadline_key(const uk_task_t *t, uk_tick_t *d)
+{
+    bool own = t->rel_deadline != 0;
+    if (own && (!t->inh_set || (int32_t)(t->deadline - t->inh_deadline) <= 0)) {
+        *d = t->deadline;
+        return true;
+    }
+    *d = t->inh_deadline;
+    return t->inh_set;
+}
 #endif
 
 #if UK_SCHED_UNIQUE_PRIOS

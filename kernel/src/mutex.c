@@ -50,6 +50,7 @@ static UK_IPC_FN(effective_prio) uk_prio_t effective_prio(const uk_task_t *t)
     return p;
 }
 
+#if !UK_SCHED_DEADLINES
 /* Raise t, and the owners down its chain, to at least priority p (a new waiter arrived). */
 static UK_IPC_FN(prio_raise) void prio_raise(uk_task_t *t, uk_prio_t p)
 {
@@ -58,14 +59,49 @@ static UK_IPC_FN(prio_raise) void prio_raise(uk_task_t *t, uk_prio_t p)
         t = t->blocked_on ? t->blocked_on->owner : 0;
     }
 }
+#endif
+
+#if UK_SCHED_DEADLINES
+/* Deadline inheritance (docs/kernel.md, "Resource sharing under EDF"): t inherits the
+ * earliest key deadline among the waiters of the mutexes it holds (the wait queues are in
+ * priority order, so every waiter is looked at: O(H + W)). Returns true if t's key changed. */
+static UK_IPC_FN(inherit_deadline) bool inherit_deadline(uk_task_t *t)
+{
+    bool set = false;
+    uk_tick_t d = 0, wd;
+    for (uk_mutex_t *m = t->mutexes; m; m = m->next_held) {
+        for (uk_list_t *at = m->waiters.next; at != &m->waiters; at = at->next) {
+            const uk_task_t *w = UK_CONTAINER_OF(at, uk_task_t, wait_node);
+            if (uk__deadline_key(w, &wd) && (!set || (int32_t)(wd - d) < 0)) {
+                d = wd;
+                set = true;
+            }
+        }
+    }
+    uk_tick_t was, now;
+    bool was_set = uk__deadline_key(t, &was);
+    uk__sched_inherit(t, set, d);
+    bool now_set = uk__deadline_key(t, &now);
+    return now_set != was_set || (now_set && now != was);
+}
+#endif
 
 UK_IPC_FN(uk__prio_update) void uk__prio_update(uk_task_t *t)
 {
     while (t) {
         uk_prio_t p = effective_prio(t);
+#if UK_SCHED_DEADLINES
+        bool changed = p != t->prio;
+        if (changed)
+            uk__set_prio(t, p);
+        changed |= inherit_deadline(t);
+        if (!changed)
+            return;
+#else
         if (p == t->prio)
             return;
         uk__set_prio(t, p);
+#endif
         t = t->blocked_on ? t->blocked_on->owner : 0;
     }
 }
@@ -88,7 +124,8 @@ static UK_IPC_FN(held_remove) void held_remove(uk_task_t *t, uk_mutex_t *m)
 }
 
 /* m (already off its owner's held list) passes to its first waiter, or becomes free. The new
- * owner's priority needs no change: m's other waiters are not above it (queue order). */
+ * owner's priority needs no change: m's other waiters are not above it (queue order); under
+ * a deadline policy it inherits their earliest deadline. */
 static UK_IPC_FN(pass_on) void pass_on(uk_mutex_t *m)
 {
     uk_task_t *w = uk__waitq_first(&m->waiters);
@@ -102,6 +139,9 @@ static UK_IPC_FN(pass_on) void pass_on(uk_mutex_t *m)
     m->owner = w;
     m->depth = 1;
     held_push(w, m);
+#if UK_SCHED_DEADLINES
+    (void)inherit_deadline(w); /* m's other waiters may have earlier deadlines */
+#endif
 }
 
 UK_IPC_FN(uk_mutex_init) int uk_mutex_init(uk_mutex_t *m)
@@ -150,7 +190,12 @@ UK_IPC_FN(uk_mutex_lock) int uk_mutex_lock(uk_mutex_t *m, uk_tick_t timeout)
     } else {
         self->blocked_on = m;
         uk__wait_begin(&m->waiters, timeout);
-        prio_raise(m->owner, self->prio); /* before the switch: the boosted owner may run */
+        /* before the switch: the boosted owner may run */
+#if UK_SCHED_DEADLINES
+        uk__prio_update(m->owner); /* its priority and its inherited deadline */
+#else
+        prio_raise(m->owner, self->prio);
+#endif
         uk__reschedule();
         UK__SIGNAL_RESUMED(self);
         /* UK_OK: handed over by pass_on (we own m, depth 1). UK_ETIMEOUT or UK_EDELETED:

@@ -62,6 +62,20 @@ typedef struct uk_task {
     /* The rtm policy: the event id of the wait queue the task is in (shared by its
      * waiters). */
     uint8_t rtm_event;
+#if defined(UK_POLICY_DEADLINES) && UK_POLICY_DEADLINES
+    /* Deadline policies (kernel/sched/edf.c). The order key is (has a deadline, eff_deadline, prio,
+     * ready_seq): eff_deadline is the earlier of the job's deadline and inh_deadline, the
+     * earliest deadline among the waiters of the mutexes the task holds (mutex.c, deadline
+     * inheritance; inh_set says there is one). A ready task with a key deadline is in the
+     * policy's pairing heap (in_heap: first child in heap_child, siblings through
+     * ready_node), one without in its priority's ring. */
+    struct uk_task *heap_child;
+    uint32_t ready_seq; /* FIFO among equal keys: stamped at each arrival */
+    uk_tick_t eff_deadline;
+    uk_tick_t inh_deadline;
+    uint8_t inh_set;
+    uint8_t in_heap;
+#endif
     /* Every task created and not deleted, newest first (uk_debug_info.tasks): for debuggers. */
     struct uk_task *all_next;
 } uk_task_t;
