@@ -3,8 +3,10 @@
 # `ubik build` under each scheduler listed in NAME/schedulers (default: the one in its
 # system.toml) and run on the testbed (with NAME/machine.toml if present). A test passes when
 # the firmware exits 0 (tests check themselves with tests/firmware/check.h), or as NAME/expect
-# says: lines `exit: N` (the exit code wanted instead of 0) and `stdout-contains: TEXT` (the
-# firmware's console output must contain TEXT; any number of these); `#` starts a comment.
+# says: lines `exit: N` (the exit code wanted instead of 0), `stdout-contains: TEXT` (the
+# firmware's console output must contain TEXT; any number of these), `stderr-contains: TEXT`
+# (ubik's stderr must: a task report, say) and `max-cycles: N` (the run's limit instead of
+# 2e9); `#` starts a comment.
 # A directory with `schedulers.disabled` instead of `schedulers` is skipped (a known bug).
 # `all` in a schedulers file stands for every scheduler (`ubik gen --list-schedulers`).
 # Every test also runs, under each of its schedulers, on the debug kernel (`[kernel] checks =
@@ -88,21 +90,26 @@ for name in "${names[@]}"; do
             echo "FAIL  $name [$v]: build failed"; echo "$out" | tail -20 | sed 's/^/      /'
             fail=$((fail + 1)); continue
         fi
-        want_exit=0 wants=()
+        want_exit=0 wants=() ewants=() limit=2000000000
         if [[ -f $src/expect ]]; then
             while IFS= read -r line; do
                 case $line in
                     exit:*) want_exit=$(echo "${line#exit:}" | tr -d '[:space:]') ;;
                     stdout-contains:*) t=${line#stdout-contains:}; wants+=("${t# }") ;;
+                    stderr-contains:*) t=${line#stderr-contains:}; ewants+=("${t# }") ;;
+                    max-cycles:*) limit=$(echo "${line#max-cycles:}" | tr -d '[:space:]') ;;
                 esac
             done < "$src/expect"
         fi
-        out=$(timeout 120 "$ubik" run "$elf" "${machine[@]}" --max-cycles 2000000000 2>"$errf")
+        out=$(timeout 120 "$ubik" run "$elf" "${machine[@]}" --max-cycles "$limit" 2>"$errf")
         rc=$?
         why=""
         [[ $rc -ne $want_exit ]] && why="exit $rc (expected $want_exit)"
         for t in "${wants[@]}"; do
             [[ $out == *"$t"* ]] || why="${why:+$why; }output lacks \"$t\""
+        done
+        for t in "${ewants[@]}"; do
+            [[ $(<"$errf") == *"$t"* ]] || why="${why:+$why; }stderr lacks \"$t\""
         done
         if [[ -z $why ]]; then
             echo "PASS  $name [$v]"; pass=$((pass + 1))

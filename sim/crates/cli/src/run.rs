@@ -9,6 +9,8 @@ use machine::config::{MachineConfig, RAM_BASE};
 use machine::elf::{load_elf_read, read_elf_file, Image};
 use machine::machine::cause_name;
 use machine::{Counts, Machine, Outcome};
+use observe::hang::{self, Hang};
+use observe::kernel::DebugInfo;
 use observe::trace::Timeline;
 use observe::{EnergyObserver, Results};
 use std::cell::RefCell;
@@ -305,6 +307,7 @@ pub fn run(args: RunArgs) -> Result<u8, Failure> {
         },
         io_sink,
         uart,
+        true,
     );
     // The record's last events (a sink hands them over as they become final).
     let io_streamed = streamed.map(|(_, p)| (done.machine.flush_record(), p));
@@ -320,7 +323,8 @@ pub fn run(args: RunArgs) -> Result<u8, Failure> {
             m,
             &done.counts,
             args.max_cycles,
-        ),
+        )
+        .map_err(|f| with_task_report(f, &done.outcome, &image, m, done.counts.cycles)),
     };
 
     // Every output is written even when another could not be; the first that could not
@@ -370,6 +374,24 @@ pub fn run(args: RunArgs) -> Result<u8, Failure> {
         Some(f) => Err(f),
         None => status,
     }
+}
+
+/// `f` with the task report of a kernel-aware image when the run ended without the firmware
+/// halting (a limit, Ctrl-C, a fault, a deadlock): what every task was doing.
+fn with_task_report(
+    mut f: Failure,
+    outcome: &Outcome,
+    image: &Image,
+    m: &Machine,
+    cycles: u64,
+) -> Failure {
+    if matches!(outcome, Outcome::Halted(_) | Outcome::ConsoleError(_)) {
+        return f;
+    }
+    if let Some(info) = DebugInfo::from_image(image) {
+        f.report = hang::report_of(&info, &m.bus, m.hart.x[2], cycles);
+    }
+    f
 }
 
 /// The firmware's console: on a terminal each line as the firmware prints it; into a pipe or
@@ -573,18 +595,23 @@ pub struct Finished {
 /// Runs `sim` to its end. The observers are generic parameters of the run loop: without one,
 /// the loop is the plain one (no cost); with one, it cannot change what the machine does.
 pub fn simulate(sim: Simulation) -> Finished {
-    simulate_streaming(sim, None, UartInput::None)
+    simulate_streaming(sim, None, UartInput::None, false)
 }
 
 /// As [`simulate`], handing the IO record to `io_sink` as the run goes when given (see
 /// `Machine::stream_record`; the caller hands over the rest with `flush_record`), the UART's
-/// host line receiving `uart`.
+/// host line receiving `uart`; `watch_hangs`: end the run when no task of a kernel-aware
+/// image can ever run again ([`Outcome::Deadlock`], docs/debugging.md).
 pub fn simulate_streaming(
     sim: Simulation,
     io_sink: Option<machine::record::RecordSink>,
     uart: UartInput,
+    watch_hangs: bool,
 ) -> Finished {
     let mut m = Machine::new(sim.cfg, sim.image, sim.seed, sim.console);
+    if let Some(h) = Hang::for_image(sim.image).filter(|_| watch_hangs) {
+        m.hang_check = Some(Box::new(move |bus, hart| h.stuck(bus, hart.x[2])));
+    }
     match uart {
         UartInput::None => {}
         UartInput::Host(src) => m.bus.dev.uart.attach_host(src),
@@ -738,6 +765,13 @@ pub fn outcome_status(
             format!(
                 "{fw}: machine fault: wfi at pc 0x{pc:08x} with no interrupt that can ever wake the core (mie 0x{:08x}); expected an enabled interrupt source",
                 m.hart.csr.mie
+            ),
+        )),
+        Outcome::Deadlock { pc } => Err(Failure::new(
+            code::DEADLOCK,
+            format!(
+                "{fw}: deadlock at cycle {}: no task can ever run again (the idle task sleeps at pc 0x{pc:08x}, every other task waits with no timeout and no interrupt but the tick's can wake one); expected a task, a timeout or an interrupt to wake the waiting tasks",
+                counts.cycles
             ),
         )),
         Outcome::ConsoleError(e) => Err(Failure::new(code::IO_ERROR, format!("console output failed: {e}"))),

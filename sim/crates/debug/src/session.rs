@@ -497,7 +497,7 @@ impl Session {
                     Signal::SIGSEGV
                 })
             }
-            Outcome::SleepForever { .. } => signal(Signal::SIGSTOP),
+            Outcome::SleepForever { .. } | Outcome::Deadlock { .. } => signal(Signal::SIGSTOP),
             Outcome::MaxCycles | Outcome::MaxTime => {
                 self.ended = Some(out);
                 Some(StopReason::Terminated(Signal::SIGXCPU))

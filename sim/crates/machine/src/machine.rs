@@ -123,6 +123,9 @@ pub enum Outcome {
     TrapLoop { cause: u32, pc: u32, tval: u32 },
     /// `wfi` with no interrupt that can ever wake the core.
     SleepForever { pc: u32 },
+    /// The core sleeps, only the timer can wake it, and the hang check
+    /// ([`Machine::hang_check`]) says no task can ever run again.
+    Deadlock { pc: u32 },
     /// The console could not be written.
     ConsoleError(String),
 }
@@ -148,7 +151,14 @@ pub struct Machine {
     /// Stop when simulated time reaches this many femtoseconds (`ubik run --max-time`): the
     /// run ends at the first cycle starting at or after it ([`Outcome::MaxTime`]).
     pub time_limit_fs: Option<u128>,
+    /// Asked whenever the core sleeps with no interrupt but the timer's that could ever
+    /// wake it: true if nothing the timer wakes could ever run again (a kernel-aware check,
+    /// `ubik run`'s deadlock detection); the run then ends with [`Outcome::Deadlock`].
+    pub hang_check: Option<HangCheck>,
 }
+
+/// See [`Machine::hang_check`]: reads the machine (RAM, the core's registers), changes nothing.
+pub type HangCheck = Box<dyn FnMut(&SysBus, &Hart) -> bool>;
 
 impl Machine {
     /// A machine in its reset state with `image` loaded into RAM. Console bytes go to
@@ -193,6 +203,7 @@ impl Machine {
             },
             itrace: None,
             time_limit_fs: None,
+            hang_check: None,
         }
     }
 
@@ -371,11 +382,31 @@ impl Machine {
     /// only the devices' coming events count: a fast line's only if ENABLE lets it through.
     #[inline(never)]
     fn can_ever_wake(&self) -> bool {
-        let enabled = self.hart.csr.mie & (!MIP_FAST | self.bus.intc.enable << 16);
+        self.can_wake_with(self.hart.csr.mie)
+    }
+
+    /// As [`Self::can_ever_wake`], counting only the interrupts of `mie`.
+    fn can_wake_with(&self, mie: u32) -> bool {
+        let enabled = mie & (!MIP_FAST | self.bus.intc.enable << 16);
         dev::ALL.iter().any(|&id| {
             self.loop_state.queue.get(id.index() as Source).is_some()
                 && self.bus.dev.wakes(id) & enabled != 0
         })
+    }
+
+    /// The sleeping core can be woken by the timer only, and the hang check says nothing it
+    /// wakes could ever run.
+    #[cold]
+    #[inline(never)]
+    fn hung(&mut self) -> bool {
+        const MTIE: u32 = 1 << 7;
+        if self.can_wake_with(self.hart.csr.mie & !MTIE) {
+            return false;
+        }
+        match &mut self.hang_check {
+            Some(check) => check(&self.bus, &self.hart),
+            None => false,
+        }
     }
 
     fn close_opp_segment(&mut self, at: u64) {
@@ -457,6 +488,11 @@ impl Machine {
                 }
                 if !self.can_ever_wake() {
                     return Outcome::SleepForever {
+                        pc: self.hart.pc.wrapping_sub(4),
+                    };
+                }
+                if self.hang_check.is_some() && self.hung() {
+                    return Outcome::Deadlock {
                         pc: self.hart.pc.wrapping_sub(4),
                     };
                 }

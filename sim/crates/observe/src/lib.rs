@@ -13,6 +13,7 @@
 
 pub mod codemap;
 pub mod energy;
+pub mod hang;
 pub mod kernel;
 pub mod observer;
 pub mod report;
