@@ -16,7 +16,8 @@
 # --guest runs every test as the one partition of the hypervisor (hv/, docs/hypervisor.md):
 # built with the kernel's guest port, behind PMP, with every fast line and the io, rtm and
 # uart windows; a test that cannot run as a guest says `guest: no, REASON` in its expect file.
-# Before the tests, layering.sh checks that kernel/src and kernel/arch name no RTM and no BSP
+# Before the tests, hang.sh checks ubik run's deadlock check and task reports (not with
+# --guest), and layering.sh checks that kernel/src and kernel/arch name no RTM and no BSP
 # header (the RTM is a leaf; the board is reached through the arch interface).
 # Usage: tests/kernel/run.sh [-v] [--guest] [NAME...]
 set -uo pipefail
@@ -33,6 +34,10 @@ fi
 pass=0 fail=0
 # First the structural rule (milliseconds): the core names no wait-queue back end and no board.
 if "$root/tests/kernel/layering.sh" "$root"; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
+# ubik run's hang reports (deadlock within a second, Ctrl-C, --max-time): a few seconds.
+if [[ $guest -eq 0 ]]; then
+    if "$root/tests/kernel/hang.sh" "$root"; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
+fi
 errf=$(mktemp)
 trap 'rm -f "$errf"' EXIT
 for name in "${names[@]}"; do
