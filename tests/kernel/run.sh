@@ -5,8 +5,8 @@
 # the firmware exits 0 (tests check themselves with tests/firmware/check.h), or as NAME/expect
 # says: lines `exit: N` (the exit code wanted instead of 0), `stdout-contains: TEXT` (the
 # firmware's console output must contain TEXT; any number of these), `stderr-contains: TEXT`
-# (ubik's stderr must: a task report, say) and `max-cycles: N` (the run's limit instead of
-# 2e9); `#` starts a comment.
+# (ubik's stderr must: a task report, say), `max-cycles: N` (the run's limit instead of
+# 2e9) and `args: FLAGS` (more flags for ubik run); `#` starts a comment.
 # A directory with `schedulers.disabled` instead of `schedulers` is skipped (a known bug).
 # `all` in a schedulers file stands for every scheduler (`ubik gen --list-schedulers`).
 # Every test also runs, under each of its schedulers, on the debug kernel (`[kernel] checks =
@@ -95,18 +95,19 @@ for name in "${names[@]}"; do
             echo "FAIL  $name [$v]: build failed"; echo "$out" | tail -20 | sed 's/^/      /'
             fail=$((fail + 1)); continue
         fi
-        want_exit=0 wants=() ewants=() limit=2000000000
+        want_exit=0 wants=() ewants=() limit=2000000000 args=()
         if [[ -f $src/expect ]]; then
             while IFS= read -r line; do
                 case $line in
                     exit:*) want_exit=$(echo "${line#exit:}" | tr -d '[:space:]') ;;
                     stdout-contains:*) t=${line#stdout-contains:}; wants+=("${t# }") ;;
                     stderr-contains:*) t=${line#stderr-contains:}; ewants+=("${t# }") ;;
+                    args:*) read -ra args <<< "${line#args:}" ;;
                     max-cycles:*) limit=$(echo "${line#max-cycles:}" | tr -d '[:space:]') ;;
                 esac
             done < "$src/expect"
         fi
-        out=$(timeout 120 "$ubik" run "$elf" "${machine[@]}" --max-cycles "$limit" 2>"$errf")
+        out=$(timeout 120 "$ubik" run "$elf" "${machine[@]}" --max-cycles "$limit" "${args[@]}" 2>"$errf")
         rc=$?
         why=""
         [[ $rc -ne $want_exit ]] && why="exit $rc (expected $want_exit)"

@@ -11,6 +11,7 @@ use machine::machine::cause_name;
 use machine::{Counts, Machine, Outcome};
 use observe::hang::{self, Hang};
 use observe::kernel::DebugInfo;
+use observe::stackguard::StackCheck;
 use observe::trace::Timeline;
 use observe::{EnergyObserver, Results};
 use std::cell::RefCell;
@@ -85,6 +86,10 @@ pub struct RunArgs {
     #[arg(long, value_name = "stdio|pty|tcp:HOST:PORT", value_parser = uart_host::parse_spec,
           conflicts_with_all = ["gdb", "uart_replay"])]
     pub uart: Option<UartSpec>,
+    /// Leave out the testbed's stack guard (a store below the running task's stack stops the
+    /// run, exit 71): to test a kernel's own stack check. See docs/debugging.md.
+    #[arg(long)]
+    pub no_stack_guard: bool,
     /// With --uart: let simulated time run as fast as it can instead of at the wall clock's.
     #[arg(long, requires = "uart")]
     pub no_pace: bool,
@@ -307,7 +312,10 @@ pub fn run(args: RunArgs) -> Result<u8, Failure> {
         },
         io_sink,
         uart,
-        true,
+        Watch {
+            hangs: true,
+            stacks: !args.no_stack_guard,
+        },
     );
     // The record's last events (a sink hands them over as they become final).
     let io_streamed = streamed.map(|(_, p)| (done.machine.flush_record(), p));
@@ -324,6 +332,7 @@ pub fn run(args: RunArgs) -> Result<u8, Failure> {
             &done.counts,
             args.max_cycles,
         )
+        .map_err(|f| name_overflow(f, &done.outcome, &image, m))
         .map_err(|f| with_task_report(f, &done.outcome, &image, m, done.counts.cycles)),
     };
 
@@ -392,6 +401,41 @@ fn with_task_report(
         f.report = hang::report_of(&info, &m.bus, m.hart.x[2], cycles);
     }
     f
+}
+
+/// A stack overflow's line with the task's name, its stack and the function of the store.
+fn name_overflow(mut f: Failure, outcome: &Outcome, image: &Image, m: &Machine) -> Failure {
+    let Outcome::StackOverflow { pc, addr } = *outcome else {
+        return f;
+    };
+    let Some((tcb, base, bytes)) = StackCheck::for_image(image).and_then(|g| g.running(&m.bus))
+    else {
+        return f;
+    };
+    let name = DebugInfo::from_image(image)
+        .and_then(|i| {
+            observe::kernel::read_u32(&m.bus, tcb.wrapping_add(i.off_name as u32))
+                .and_then(|p| observe::kernel::read_cstr(&m.bus, p))
+        })
+        .unwrap_or_else(|| format!("task@{tcb:08x}"));
+    let func = function_at(image, pc).map_or(String::new(), |n| format!(" in {n}"));
+    f.message = format!(
+        "{}: stack overflow in task {name}: the store at 0x{addr:08x} ({} bytes below its stack 0x{base:08x}-0x{:08x}, {bytes} bytes) by the instruction at pc 0x{pc:08x}{func}, stopped before it wrote; expected the task's stack_bytes to hold its deepest call",
+        f.message.split(": stack overflow").next().unwrap_or_default(),
+        base - addr,
+        base.wrapping_add(bytes)
+    );
+    f
+}
+
+/// The name of the function of `image` that holds `pc`, if a symbol says.
+fn function_at(image: &Image, pc: u32) -> Option<&str> {
+    image
+        .symbols
+        .iter()
+        .filter(|s| s.is_func && pc >= s.addr && pc - s.addr < s.size.max(1))
+        .map(|s| s.name.as_str())
+        .next()
 }
 
 /// The firmware's console: on a terminal each line as the firmware prints it; into a pipe or
@@ -595,22 +639,34 @@ pub struct Finished {
 /// Runs `sim` to its end. The observers are generic parameters of the run loop: without one,
 /// the loop is the plain one (no cost); with one, it cannot change what the machine does.
 pub fn simulate(sim: Simulation) -> Finished {
-    simulate_streaming(sim, None, UartInput::None, false)
+    simulate_streaming(sim, None, UartInput::None, Watch::default())
+}
+
+/// What `ubik run` watches for besides the limits: a deadlock (`hangs`), a store below the
+/// running task's stack (`stacks`); each only for a kernel-aware image.
+#[derive(Clone, Copy, Default)]
+pub struct Watch {
+    pub hangs: bool,
+    pub stacks: bool,
 }
 
 /// As [`simulate`], handing the IO record to `io_sink` as the run goes when given (see
 /// `Machine::stream_record`; the caller hands over the rest with `flush_record`), the UART's
-/// host line receiving `uart`; `watch_hangs`: end the run when no task of a kernel-aware
-/// image can ever run again ([`Outcome::Deadlock`], docs/debugging.md).
+/// host line receiving `uart`; `watch`: end the run when no task of a kernel-aware image can
+/// ever run again ([`Outcome::Deadlock`]) or at a store below the running task's stack
+/// ([`Outcome::StackOverflow`]; docs/debugging.md).
 pub fn simulate_streaming(
     sim: Simulation,
     io_sink: Option<machine::record::RecordSink>,
     uart: UartInput,
-    watch_hangs: bool,
+    watch: Watch,
 ) -> Finished {
     let mut m = Machine::new(sim.cfg, sim.image, sim.seed, sim.console);
-    if let Some(h) = Hang::for_image(sim.image).filter(|_| watch_hangs) {
+    if let Some(h) = Hang::for_image(sim.image).filter(|_| watch.hangs) {
         m.hang_check = Some(Box::new(move |bus, hart| h.stuck(bus, hart.x[2])));
+    }
+    if let Some(g) = StackCheck::for_image(sim.image).filter(|_| watch.stacks) {
+        m.stack_guard = Some(Box::new(g));
     }
     match uart {
         UartInput::None => {}
@@ -772,6 +828,12 @@ pub fn outcome_status(
             format!(
                 "{fw}: deadlock at cycle {}: no task can ever run again (the idle task sleeps at pc 0x{pc:08x}, every other task waits with no timeout and no interrupt but the tick's can wake one); expected a task, a timeout or an interrupt to wake the waiting tasks",
                 counts.cycles
+            ),
+        )),
+        Outcome::StackOverflow { pc, addr } => Err(Failure::new(
+            code::MACHINE_FAULT,
+            format!(
+                "{fw}: stack overflow: the store at 0x{addr:08x} by the instruction at pc 0x{pc:08x} falls below the running task's stack (stopped before it wrote); expected the task's stack_bytes to hold its deepest call"
             ),
         )),
         Outcome::ConsoleError(e) => Err(Failure::new(code::IO_ERROR, format!("console output failed: {e}"))),

@@ -498,6 +498,7 @@ impl Session {
                 })
             }
             Outcome::SleepForever { .. } | Outcome::Deadlock { .. } => signal(Signal::SIGSTOP),
+            Outcome::StackOverflow { .. } => signal(Signal::SIGSEGV),
             Outcome::MaxCycles | Outcome::MaxTime => {
                 self.ended = Some(out);
                 Some(StopReason::Terminated(Signal::SIGXCPU))

@@ -126,6 +126,9 @@ pub enum Outcome {
     /// The core sleeps, only the timer can wake it, and the hang check
     /// ([`Machine::hang_check`]) says no task can ever run again.
     Deadlock { pc: u32 },
+    /// The stack guard ([`Machine::stack_guard`]) stopped a store at `addr` by the
+    /// instruction at `pc` before it wrote (a stack overflow).
+    StackOverflow { pc: u32, addr: u32 },
     /// The console could not be written.
     ConsoleError(String),
 }
@@ -155,6 +158,19 @@ pub struct Machine {
     /// wake it: true if nothing the timer wakes could ever run again (a kernel-aware check,
     /// `ubik run`'s deadlock detection); the run then ends with [`Outcome::Deadlock`].
     pub hang_check: Option<HangCheck>,
+    /// Places the core's store guard ([`rv32::hart::StoreGuard`]) and judges its hits: a
+    /// kernel-aware stack-overflow check (`ubik run`); a real hit ends the run with
+    /// [`Outcome::StackOverflow`], before the store writes.
+    pub stack_guard: Option<Box<dyn StackGuard>>,
+}
+
+/// See [`Machine::stack_guard`]. Both read the machine and change nothing.
+pub trait StackGuard {
+    /// The guard for the machine as it stands: the word it depends on (`watch`), and the
+    /// window `[lo, lo + len)` (len 0: none).
+    fn place(&mut self, bus: &SysBus, hart: &Hart) -> (u32, u32, u32);
+    /// A store at `addr` by the instruction at `hart.pc` hit the window: is it an overflow?
+    fn overflow(&mut self, bus: &SysBus, hart: &Hart, addr: u32) -> bool;
 }
 
 /// See [`Machine::hang_check`]: reads the machine (RAM, the core's registers), changes nothing.
@@ -204,6 +220,7 @@ impl Machine {
             itrace: None,
             time_limit_fs: None,
             hang_check: None,
+            stack_guard: None,
         }
     }
 
@@ -409,6 +426,32 @@ impl Machine {
         }
     }
 
+    /// Moves the store guard where the stack guard says (none without one).
+    #[cold]
+    #[inline(never)]
+    fn place_guard(&mut self) {
+        self.hart.guard.moved = false;
+        if let Some(g) = &mut self.stack_guard {
+            let (watch, lo, len) = g.place(&self.bus, &self.hart);
+            self.hart.guard.watch = watch;
+            self.hart.guard.lo = lo;
+            self.hart.guard.len = len;
+        }
+    }
+
+    /// A store hit the guard: true if it overflows a stack; else it is let through.
+    #[cold]
+    #[inline(never)]
+    fn guard_hit(&mut self) -> bool {
+        let addr = self.hart.guard.hit;
+        let real = match &mut self.stack_guard {
+            Some(g) => g.overflow(&self.bus, &self.hart, addr),
+            None => false,
+        };
+        self.hart.guard.pass = !real;
+        real
+    }
+
     fn close_opp_segment(&mut self, at: u64) {
         let cur = self.bus.power.current;
         let from = self.loop_state.opp_since;
@@ -442,6 +485,7 @@ impl Machine {
             probe.opp_changed(now, at, self.bus.clock.time_fs(now), idx, opp.hz, opp.volts);
         }
         let mut first_turn = true;
+        self.place_guard();
         loop {
             let now = self.now();
             self.settle(now, probe);
@@ -522,7 +566,18 @@ impl Machine {
                     let _ = writeln!(w, "{line}");
                 }
             }
+            if self.hart.guard.moved {
+                self.place_guard();
+            }
             match exit {
+                Exit::Guard => {
+                    if self.guard_hit() {
+                        return Outcome::StackOverflow {
+                            pc: self.hart.pc,
+                            addr: self.hart.guard.hit,
+                        };
+                    }
+                }
                 Exit::Limit | Exit::Sync | Exit::Wfi => {}
                 Exit::TrapLoop { cause, pc, tval } => return Outcome::TrapLoop { cause, pc, tval },
             }

@@ -17,6 +17,7 @@ pub mod hang;
 pub mod kernel;
 pub mod observer;
 pub mod report;
+pub mod stackguard;
 pub mod tasks;
 pub mod tasktable;
 pub mod trace;
