@@ -78,7 +78,12 @@ impl Hang {
 pub fn report(rows: &[TaskRow], cycle: u64) -> String {
     let mut s = format!("tasks at cycle {cycle}:");
     for t in rows {
-        s += &format!("\n  {:<16} {:<20} prio {:>3}", t.name, t.state_text(), t.prio);
+        s += &format!(
+            "\n  {:<16} {:<20} prio {:>3}",
+            t.name,
+            t.state_text(),
+            t.prio
+        );
         if let Some(w) = &t.wait {
             s += &format!("  waits on {} {}", w.kind, w.name);
         }
@@ -97,4 +102,3 @@ pub fn report_of<B: Bus>(info: &DebugInfo, bus: &B, core_sp: u32, cycle: u64) ->
     let rows = task_table(info, bus, core_sp);
     (!rows.is_empty()).then(|| report(&rows, cycle))
 }
-

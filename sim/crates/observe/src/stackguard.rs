@@ -63,9 +63,7 @@ impl StackCheck {
     }
 
     fn in_kernel(&self, pc: u32) -> bool {
-        self.kernel_code
-            .iter()
-            .any(|&(a, n)| pc >= a && pc - a < n)
+        self.kernel_code.iter().any(|&(a, n)| pc >= a && pc - a < n)
     }
 
     /// The running task's TCB and stack `[base, base + bytes)`, if one runs.

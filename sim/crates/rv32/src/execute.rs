@@ -311,7 +311,8 @@ impl Hart {
         rs2: u32,
         start: u64,
     ) -> Outcome {
-        if addr.wrapping_sub(self.guard.lo) < self.guard.len && !std::mem::take(&mut self.guard.pass)
+        if addr.wrapping_sub(self.guard.lo) < self.guard.len
+            && !std::mem::take(&mut self.guard.pass)
         {
             return Outcome::Guarded { addr };
         }
