@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# ubik run's hang reports on a real kernel (docs/debugging.md, "Hangs, faults and stacks"),
+# ubik run's hang reports on a real kernel (docs/debugging.md, "Hangs, deadlocks and stack overflows"),
 # what tests/kernel/run.sh's expect files cannot say: the deadlocked tutorial variant
 # (tests/kernel/deadlock) ends within a second of host time with exit 73; Ctrl-C (SIGINT) and
 # --max-time stop the endless tutorial (tests/kernel/hang_report) with the task report.
