@@ -320,21 +320,7 @@ pub fn run(args: RunArgs) -> Result<u8, Failure> {
     // The record's last events (a sink hands them over as they become final).
     let io_streamed = streamed.map(|(_, p)| (done.machine.flush_record(), p));
     let m = &done.machine;
-    let status = match &done.console_flushed {
-        Err(e) => Err(Failure::new(
-            code::IO_ERROR,
-            format!("console output failed: {e}"),
-        )),
-        Ok(()) => outcome_status(
-            &args.firmware,
-            &done.outcome,
-            m,
-            &done.counts,
-            args.max_cycles,
-        )
-        .map_err(|f| name_overflow(f, &done.outcome, &image, m))
-        .map_err(|f| with_task_report(f, &done.outcome, &image, m, done.counts.cycles)),
-    };
+    let status = run_status(&args, &done, &image);
 
     // Every output is written even when another could not be; the first that could not
     // makes the exit status 74 (its line replaces the run's), and --stats, written last,
@@ -382,6 +368,27 @@ pub fn run(args: RunArgs) -> Result<u8, Failure> {
     match failed {
         Some(f) => Err(f),
         None => status,
+    }
+}
+
+/// The exit status of the run `done` of `image`: the console's failure, else the outcome's,
+/// with the overflowing task named and the task report.
+fn run_status(args: &RunArgs, done: &Finished, image: &Image) -> Result<u8, Failure> {
+    let m = &done.machine;
+    match &done.console_flushed {
+        Err(e) => Err(Failure::new(
+            code::IO_ERROR,
+            format!("console output failed: {e}"),
+        )),
+        Ok(()) => outcome_status(
+            &args.firmware,
+            &done.outcome,
+            m,
+            &done.counts,
+            args.max_cycles,
+        )
+        .map_err(|f| name_overflow(f, &done.outcome, image, m))
+        .map_err(|f| with_task_report(f, &done.outcome, image, m, done.counts.cycles)),
     }
 }
 

@@ -8,7 +8,8 @@
 //! stack's base too, no HISR runs (a HISR has its own stack) and the stack pointer is not
 //! on the interrupt stack (a LISR's), nor, in the kernel's code, on the stack of the task
 //! that ran before (a switch in progress: the kernel names the new task before it leaves
-//! the old task's stack). Any other store there (a LISR's, or the kernel copying a message
+//! the old task's stack), nor in the context switch's save of the old context (it may be a
+//! HISR's, on the HISR's stack). Any other store there (a LISR's, or the kernel copying a message
 //! into another task's stack that lies just below) is let through. So an overflow in the
 //! kernel's own code, into the stack of the task that ran just before, is missed.
 
@@ -32,6 +33,9 @@ pub struct StackCheck {
     stacks: Option<(u32, u32)>,
     /// The kernel's functions (`uk*`): address and size.
     kernel_code: Vec<(u32, u32)>,
+    /// The context switch (`uk__arch_switch`): it saves the old context on the stack it
+    /// runs on (a task's or a HISR's) after the kernel named the new task.
+    switch_code: Option<(u32, u32)>,
     /// The running task's stack and the one's before, as `place` last saw them.
     cur: Option<(u32, u32)>,
     prev: Option<(u32, u32)>,
@@ -57,6 +61,11 @@ impl StackCheck {
                 .filter(|s| s.is_func && s.name.starts_with("uk"))
                 .map(|s| (s.addr, s.size))
                 .collect(),
+            switch_code: image
+                .symbols
+                .iter()
+                .find(|s| s.is_func && s.name == "uk__arch_switch")
+                .map(|s| (s.addr, s.size)),
             cur: None,
             prev: None,
         })
@@ -115,6 +124,9 @@ impl StackGuard for StackCheck {
             .prev
             .is_some_and(|(b, n)| sp >= b && sp <= b.wrapping_add(n))
             && self.in_kernel(hart.pc);
-        addr < base && sp < base && hisr == 0 && !on_irq_stack && !switching
+        let saving = self
+            .switch_code
+            .is_some_and(|(a, n)| hart.pc >= a && hart.pc - a < n);
+        addr < base && sp < base && hisr == 0 && !on_irq_stack && !switching && !saving
     }
 }
