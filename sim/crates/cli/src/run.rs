@@ -313,7 +313,8 @@ pub fn run(args: RunArgs) -> Result<u8, Failure> {
         io_sink,
         uart,
         Watch {
-            hangs: true,
+            // Under GDB, `monitor stimulus`, `gpio` and `uart rx` can wake any task.
+            hangs: args.gdb.is_none(),
             stacks: !args.no_stack_guard,
         },
     );
