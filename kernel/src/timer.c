@@ -25,7 +25,11 @@
 
 enum { T_FN = 1, T_TASK, T_FLAGS };
 
-static uk_list_t active = {&active, &active}; /* the delta list */
+/* The delta list. Not static: the testbed reads it by this name (an empty list means no
+ * software timer runs, so no tick can make a task ready: its deadlock check, docs/debugging.md). */
+extern uk_list_t uk__timers;
+uk_list_t uk__timers = {&uk__timers, &uk__timers};
+#define active uk__timers
 
 static UK_TIME_FN(valid_timer) bool valid_timer(const uk_timer_t *tm)
 {

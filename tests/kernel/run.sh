@@ -3,8 +3,10 @@
 # `ubik build` under each scheduler listed in NAME/schedulers (default: the one in its
 # system.toml) and run on the testbed (with NAME/machine.toml if present). A test passes when
 # the firmware exits 0 (tests check themselves with tests/firmware/check.h), or as NAME/expect
-# says: lines `exit: N` (the exit code wanted instead of 0) and `stdout-contains: TEXT` (the
-# firmware's console output must contain TEXT; any number of these); `#` starts a comment.
+# says: lines `exit: N` (the exit code wanted instead of 0), `stdout-contains: TEXT` (the
+# firmware's console output must contain TEXT; any number of these), `stderr-contains: TEXT`
+# (ubik's stderr must: a task report, say), `max-cycles: N` (the run's limit instead of
+# 2e9) and `args: FLAGS` (more flags for ubik run); `#` starts a comment.
 # A directory with `schedulers.disabled` instead of `schedulers` is skipped (a known bug).
 # `all` in a schedulers file stands for every scheduler (`ubik gen --list-schedulers`).
 # Every test also runs, under each of its schedulers, on the debug kernel (`[kernel] checks =
@@ -14,7 +16,8 @@
 # --guest runs every test as the one partition of the hypervisor (hv/, docs/hypervisor.md):
 # built with the kernel's guest port, behind PMP, with every fast line and the io, rtm and
 # uart windows; a test that cannot run as a guest says `guest: no, REASON` in its expect file.
-# Before the tests, layering.sh checks that kernel/src and kernel/arch name no RTM and no BSP
+# Before the tests, hang.sh checks ubik run's deadlock check and task reports (not with
+# --guest), and layering.sh checks that kernel/src and kernel/arch name no RTM and no BSP
 # header (the RTM is a leaf; the board is reached through the arch interface).
 # Usage: tests/kernel/run.sh [-v] [--guest] [NAME...]
 set -uo pipefail
@@ -31,6 +34,10 @@ fi
 pass=0 fail=0
 # First the structural rule (milliseconds): the core names no wait-queue back end and no board.
 if "$root/tests/kernel/layering.sh" "$root"; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
+# ubik run's hang reports (deadlock within a second, Ctrl-C, --max-time): a few seconds.
+if [[ $guest -eq 0 ]]; then
+    if "$root/tests/kernel/hang.sh" "$root"; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
+fi
 errf=$(mktemp)
 trap 'rm -f "$errf"' EXIT
 for name in "${names[@]}"; do
@@ -88,21 +95,27 @@ for name in "${names[@]}"; do
             echo "FAIL  $name [$v]: build failed"; echo "$out" | tail -20 | sed 's/^/      /'
             fail=$((fail + 1)); continue
         fi
-        want_exit=0 wants=()
+        want_exit=0 wants=() ewants=() limit=2000000000 args=()
         if [[ -f $src/expect ]]; then
             while IFS= read -r line; do
                 case $line in
                     exit:*) want_exit=$(echo "${line#exit:}" | tr -d '[:space:]') ;;
                     stdout-contains:*) t=${line#stdout-contains:}; wants+=("${t# }") ;;
+                    stderr-contains:*) t=${line#stderr-contains:}; ewants+=("${t# }") ;;
+                    args:*) read -ra args <<< "${line#args:}" ;;
+                    max-cycles:*) limit=$(echo "${line#max-cycles:}" | tr -d '[:space:]') ;;
                 esac
             done < "$src/expect"
         fi
-        out=$(timeout 120 "$ubik" run "$elf" "${machine[@]}" --max-cycles 2000000000 2>"$errf")
+        out=$(timeout 120 "$ubik" run "$elf" "${machine[@]}" --max-cycles "$limit" "${args[@]}" 2>"$errf")
         rc=$?
         why=""
         [[ $rc -ne $want_exit ]] && why="exit $rc (expected $want_exit)"
         for t in "${wants[@]}"; do
             [[ $out == *"$t"* ]] || why="${why:+$why; }output lacks \"$t\""
+        done
+        for t in "${ewants[@]}"; do
+            [[ $(<"$errf") == *"$t"* ]] || why="${why:+$why; }stderr lacks \"$t\""
         done
         if [[ -z $why ]]; then
             echo "PASS  $name [$v]"; pass=$((pass + 1))

@@ -24,6 +24,8 @@ pub mod code {
     pub const INTERNAL: u8 = 70;
     pub const MACHINE_FAULT: u8 = 71;
     pub const MAX_CYCLES: u8 = 72;
+    /// No task can ever run again (`ubik run`'s deadlock check).
+    pub const DEADLOCK: u8 = 73;
     pub const IO_ERROR: u8 = 74;
     pub const INTERRUPTED: u8 = 130;
 }
@@ -68,6 +70,8 @@ pub struct Failure {
     pub message: String,
     /// Print `message` as is, without the `ubik: ` prefix.
     pub bare: bool,
+    /// Lines printed after the message (`ubik run`'s task report), as they are.
+    pub report: Option<String>,
 }
 
 impl Failure {
@@ -76,6 +80,7 @@ impl Failure {
             code,
             message: message.into(),
             bare: false,
+            report: None,
         }
     }
 
@@ -169,6 +174,9 @@ fn real_main() -> u8 {
                 eprintln!("{}", f.message);
             } else {
                 eprintln!("ubik: {}", f.message);
+            }
+            if let Some(r) = &f.report {
+                eprintln!("{r}");
             }
             f.code
         }

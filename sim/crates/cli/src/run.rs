@@ -9,6 +9,9 @@ use machine::config::{MachineConfig, RAM_BASE};
 use machine::elf::{load_elf_read, read_elf_file, Image};
 use machine::machine::cause_name;
 use machine::{Counts, Machine, Outcome};
+use observe::hang::{self, Hang};
+use observe::kernel::DebugInfo;
+use observe::stackguard::StackCheck;
 use observe::trace::Timeline;
 use observe::{EnergyObserver, Results};
 use std::cell::RefCell;
@@ -84,6 +87,10 @@ pub struct RunArgs {
     #[arg(long, value_name = "stdio|pty|tcp:HOST:PORT", value_parser = uart_host::parse_spec,
           conflicts_with_all = ["gdb", "uart_replay"])]
     pub uart: Option<UartSpec>,
+    /// Leave out the testbed's stack guard (a store below the running task's stack stops the
+    /// run, exit 71): to test a kernel's own stack check. See docs/debugging.md.
+    #[arg(long)]
+    pub no_stack_guard: bool,
     /// With --uart: let simulated time run as fast as it can instead of at the wall clock's.
     #[arg(long, requires = "uart")]
     pub no_pace: bool,
@@ -307,23 +314,16 @@ pub fn run(args: RunArgs) -> Result<u8, Failure> {
         },
         io_sink,
         uart,
+        Watch {
+            // Under GDB, `monitor stimulus`, `gpio` and `uart rx` can wake any task.
+            hangs: args.gdb.is_none(),
+            stacks: !args.no_stack_guard,
+        },
     );
     // The record's last events (a sink hands them over as they become final).
     let io_streamed = streamed.map(|(_, p)| (done.machine.flush_record(), p));
     let m = &done.machine;
-    let status = match &done.console_flushed {
-        Err(e) => Err(Failure::new(
-            code::IO_ERROR,
-            format!("console output failed: {e}"),
-        )),
-        Ok(()) => outcome_status(
-            &args.firmware,
-            &done.outcome,
-            m,
-            &done.counts,
-            args.max_cycles,
-        ),
-    };
+    let status = run_status(&args, &done, &image);
 
     // Every output is written even when another could not be; the first that could not
     // makes the exit status 74 (its line replaces the run's), and --stats, written last,
@@ -372,6 +372,80 @@ pub fn run(args: RunArgs) -> Result<u8, Failure> {
         Some(f) => Err(f),
         None => status,
     }
+}
+
+/// The exit status of the run `done` of `image`: the console's failure, else the outcome's,
+/// with the overflowing task named and the task report.
+fn run_status(args: &RunArgs, done: &Finished, image: &Image) -> Result<u8, Failure> {
+    let m = &done.machine;
+    match &done.console_flushed {
+        Err(e) => Err(Failure::new(
+            code::IO_ERROR,
+            format!("console output failed: {e}"),
+        )),
+        Ok(()) => outcome_status(
+            &args.firmware,
+            &done.outcome,
+            m,
+            &done.counts,
+            args.max_cycles,
+        )
+        .map_err(|f| name_overflow(f, &done.outcome, image, m))
+        .map_err(|f| with_task_report(f, &done.outcome, image, m, done.counts.cycles)),
+    }
+}
+
+/// `f` with the task report of a kernel-aware image when the run ended without the firmware
+/// halting (a limit, Ctrl-C, a fault, a deadlock): what every task was doing.
+fn with_task_report(
+    mut f: Failure,
+    outcome: &Outcome,
+    image: &Image,
+    m: &Machine,
+    cycles: u64,
+) -> Failure {
+    if matches!(outcome, Outcome::Halted(_) | Outcome::ConsoleError(_)) {
+        return f;
+    }
+    if let Some(info) = DebugInfo::from_image(image) {
+        f.report = hang::report_of(&info, &m.bus, m.hart.x[2], cycles);
+    }
+    f
+}
+
+/// A stack overflow's line with the task's name, its stack and the function of the store.
+fn name_overflow(mut f: Failure, outcome: &Outcome, image: &Image, m: &Machine) -> Failure {
+    let Outcome::StackOverflow { pc, addr } = *outcome else {
+        return f;
+    };
+    let Some((tcb, base, bytes)) = StackCheck::for_image(image).and_then(|g| g.running(&m.bus))
+    else {
+        return f;
+    };
+    let name = DebugInfo::from_image(image)
+        .and_then(|i| {
+            observe::kernel::read_u32(&m.bus, tcb.wrapping_add(i.off_name as u32))
+                .and_then(|p| observe::kernel::read_cstr(&m.bus, p))
+        })
+        .unwrap_or_else(|| format!("task@{tcb:08x}"));
+    let func = function_at(image, pc).map_or(String::new(), |n| format!(" in {n}"));
+    f.message = format!(
+        "{}: stack overflow in task {name}: the store at 0x{addr:08x} ({} bytes below its stack 0x{base:08x}-0x{:08x}, {bytes} bytes) by the instruction at pc 0x{pc:08x}{func}, stopped before it wrote; expected the task's stack_bytes to hold its deepest call",
+        f.message.split(": stack overflow").next().unwrap_or_default(),
+        base - addr,
+        base.wrapping_add(bytes)
+    );
+    f
+}
+
+/// The name of the function of `image` that holds `pc`, if a symbol says.
+fn function_at(image: &Image, pc: u32) -> Option<&str> {
+    image
+        .symbols
+        .iter()
+        .filter(|s| s.is_func && pc >= s.addr && pc - s.addr < s.size.max(1))
+        .map(|s| s.name.as_str())
+        .next()
 }
 
 /// The firmware's console: on a terminal each line as the firmware prints it; into a pipe or
@@ -582,18 +656,35 @@ pub struct Finished {
 /// Runs `sim` to its end. The observers are generic parameters of the run loop: without one,
 /// the loop is the plain one (no cost); with one, it cannot change what the machine does.
 pub fn simulate(sim: Simulation) -> Finished {
-    simulate_streaming(sim, None, UartInput::None)
+    simulate_streaming(sim, None, UartInput::None, Watch::default())
+}
+
+/// What `ubik run` watches for besides the limits: a deadlock (`hangs`), a store below the
+/// running task's stack (`stacks`); each only for a kernel-aware image.
+#[derive(Clone, Copy, Default)]
+pub struct Watch {
+    pub hangs: bool,
+    pub stacks: bool,
 }
 
 /// As [`simulate`], handing the IO record to `io_sink` as the run goes when given (see
 /// `Machine::stream_record`; the caller hands over the rest with `flush_record`), the UART's
-/// host line receiving `uart`.
+/// host line receiving `uart`; `watch`: end the run when no task of a kernel-aware image can
+/// ever run again ([`Outcome::Deadlock`]) or at a store below the running task's stack
+/// ([`Outcome::StackOverflow`]; docs/debugging.md).
 pub fn simulate_streaming(
     sim: Simulation,
     io_sink: Option<machine::record::RecordSink>,
     uart: UartInput,
+    watch: Watch,
 ) -> Finished {
     let mut m = Machine::new(sim.cfg, sim.image, sim.seed, sim.console);
+    if let Some(h) = Hang::for_image(sim.image).filter(|_| watch.hangs) {
+        m.hang_check = Some(Box::new(move |bus, hart| h.stuck(bus, hart.x[2])));
+    }
+    if let Some(g) = StackCheck::for_image(sim.image).filter(|_| watch.stacks) {
+        m.stack_guard = Some(Box::new(g));
+    }
     match uart {
         UartInput::None => {}
         UartInput::Host(src) => m.bus.dev.uart.attach_host(src),
@@ -748,6 +839,19 @@ pub fn outcome_status(
             format!(
                 "{fw}: machine fault: wfi at pc 0x{pc:08x} with no interrupt that can ever wake the core (mie 0x{:08x}); expected an enabled interrupt source",
                 m.hart.csr.mie
+            ),
+        )),
+        Outcome::Deadlock { pc } => Err(Failure::new(
+            code::DEADLOCK,
+            format!(
+                "{fw}: deadlock at cycle {}: no task can ever run again (the idle task sleeps at pc 0x{pc:08x}, every other task waits with no timeout and no interrupt but the tick's can wake one); expected a task, a timeout or an interrupt to wake the waiting tasks",
+                counts.cycles
+            ),
+        )),
+        Outcome::StackOverflow { pc, addr } => Err(Failure::new(
+            code::MACHINE_FAULT,
+            format!(
+                "{fw}: stack overflow: the store at 0x{addr:08x} by the instruction at pc 0x{pc:08x} falls below the running task's stack (stopped before it wrote); expected the task's stack_bytes to hold its deepest call"
             ),
         )),
         Outcome::ConsoleError(e) => Err(Failure::new(code::IO_ERROR, format!("console output failed: {e}"))),

@@ -497,7 +497,8 @@ impl Session {
                     Signal::SIGSEGV
                 })
             }
-            Outcome::SleepForever { .. } => signal(Signal::SIGSTOP),
+            Outcome::SleepForever { .. } | Outcome::Deadlock { .. } => signal(Signal::SIGSTOP),
+            Outcome::StackOverflow { .. } => signal(Signal::SIGSEGV),
             Outcome::MaxCycles | Outcome::MaxTime => {
                 self.ended = Some(out);
                 Some(StopReason::Terminated(Signal::SIGXCPU))

@@ -123,6 +123,12 @@ pub enum Outcome {
     TrapLoop { cause: u32, pc: u32, tval: u32 },
     /// `wfi` with no interrupt that can ever wake the core.
     SleepForever { pc: u32 },
+    /// The core sleeps, only the timer can wake it, and the hang check
+    /// ([`Machine::hang_check`]) says no task can ever run again.
+    Deadlock { pc: u32 },
+    /// The stack guard ([`Machine::stack_guard`]) stopped a store at `addr` by the
+    /// instruction at `pc` before it wrote (a stack overflow).
+    StackOverflow { pc: u32, addr: u32 },
     /// The console could not be written.
     ConsoleError(String),
 }
@@ -148,7 +154,27 @@ pub struct Machine {
     /// Stop when simulated time reaches this many femtoseconds (`ubik run --max-time`): the
     /// run ends at the first cycle starting at or after it ([`Outcome::MaxTime`]).
     pub time_limit_fs: Option<u128>,
+    /// Asked whenever the core sleeps with no interrupt but the timer's that could ever
+    /// wake it: true if nothing the timer wakes could ever run again (a kernel-aware check,
+    /// `ubik run`'s deadlock detection); the run then ends with [`Outcome::Deadlock`].
+    pub hang_check: Option<HangCheck>,
+    /// Places the core's store guard ([`rv32::hart::StoreGuard`]) and judges its hits: a
+    /// kernel-aware stack-overflow check (`ubik run`); a real hit ends the run with
+    /// [`Outcome::StackOverflow`], before the store writes.
+    pub stack_guard: Option<Box<dyn StackGuard>>,
 }
+
+/// See [`Machine::stack_guard`]. Both read the machine and change nothing.
+pub trait StackGuard {
+    /// The guard for the machine as it stands: the word it depends on (`watch`), and the
+    /// window `[lo, lo + len)` (len 0: none).
+    fn place(&mut self, bus: &SysBus, hart: &Hart) -> (u32, u32, u32);
+    /// A store at `addr` by the instruction at `hart.pc` hit the window: is it an overflow?
+    fn overflow(&mut self, bus: &SysBus, hart: &Hart, addr: u32) -> bool;
+}
+
+/// See [`Machine::hang_check`]: reads the machine (RAM, the core's registers), changes nothing.
+pub type HangCheck = Box<dyn FnMut(&SysBus, &Hart) -> bool>;
 
 impl Machine {
     /// A machine in its reset state with `image` loaded into RAM. Console bytes go to
@@ -193,6 +219,8 @@ impl Machine {
             },
             itrace: None,
             time_limit_fs: None,
+            hang_check: None,
+            stack_guard: None,
         }
     }
 
@@ -371,11 +399,57 @@ impl Machine {
     /// only the devices' coming events count: a fast line's only if ENABLE lets it through.
     #[inline(never)]
     fn can_ever_wake(&self) -> bool {
-        let enabled = self.hart.csr.mie & (!MIP_FAST | self.bus.intc.enable << 16);
+        self.can_wake_with(self.hart.csr.mie)
+    }
+
+    /// As [`Self::can_ever_wake`], counting only the interrupts of `mie`.
+    fn can_wake_with(&self, mie: u32) -> bool {
+        let enabled = mie & (!MIP_FAST | self.bus.intc.enable << 16);
         dev::ALL.iter().any(|&id| {
             self.loop_state.queue.get(id.index() as Source).is_some()
                 && self.bus.dev.wakes(id) & enabled != 0
         })
+    }
+
+    /// The sleeping core can be woken by the timer only, and the hang check says nothing it
+    /// wakes could ever run.
+    #[cold]
+    #[inline(never)]
+    fn hung(&mut self) -> bool {
+        const MTIE: u32 = 1 << 7;
+        if self.can_wake_with(self.hart.csr.mie & !MTIE) {
+            return false;
+        }
+        match &mut self.hang_check {
+            Some(check) => check(&self.bus, &self.hart),
+            None => false,
+        }
+    }
+
+    /// Moves the store guard where the stack guard says (none without one).
+    #[cold]
+    #[inline(never)]
+    fn place_guard(&mut self) {
+        self.hart.guard.moved = false;
+        if let Some(g) = &mut self.stack_guard {
+            let (watch, lo, len) = g.place(&self.bus, &self.hart);
+            self.hart.guard.watch = watch;
+            self.hart.guard.lo = lo;
+            self.hart.guard.len = len;
+        }
+    }
+
+    /// A store hit the guard: true if it overflows a stack; else it is let through.
+    #[cold]
+    #[inline(never)]
+    fn guard_hit(&mut self) -> bool {
+        let addr = self.hart.guard.hit;
+        let real = match &mut self.stack_guard {
+            Some(g) => g.overflow(&self.bus, &self.hart, addr),
+            None => false,
+        };
+        self.hart.guard.pass = !real;
+        real
     }
 
     fn close_opp_segment(&mut self, at: u64) {
@@ -411,6 +485,7 @@ impl Machine {
             probe.opp_changed(now, at, self.bus.clock.time_fs(now), idx, opp.hz, opp.volts);
         }
         let mut first_turn = true;
+        self.place_guard();
         loop {
             let now = self.now();
             self.settle(now, probe);
@@ -460,6 +535,11 @@ impl Machine {
                         pc: self.hart.pc.wrapping_sub(4),
                     };
                 }
+                if self.hang_check.is_some() && self.hung() {
+                    return Outcome::Deadlock {
+                        pc: self.hart.pc.wrapping_sub(4),
+                    };
+                }
                 // Jump to the next event (the sleeping clock does not tick the core).
                 let to = next.unwrap_or(max).min(max).min(now + SLICE * 64);
                 self.hart.sleep_until_obs(to, probe);
@@ -486,7 +566,18 @@ impl Machine {
                     let _ = writeln!(w, "{line}");
                 }
             }
+            if self.hart.guard.moved {
+                self.place_guard();
+            }
             match exit {
+                Exit::Guard => {
+                    if self.guard_hit() {
+                        return Outcome::StackOverflow {
+                            pc: self.hart.pc,
+                            addr: self.hart.guard.hit,
+                        };
+                    }
+                }
                 Exit::Limit | Exit::Sync | Exit::Wfi => {}
                 Exit::TrapLoop { cause, pc, tval } => return Outcome::TrapLoop { cause, pc, tval },
             }

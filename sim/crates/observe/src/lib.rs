@@ -14,11 +14,13 @@
 
 pub mod codemap;
 pub mod energy;
+pub mod hang;
 pub mod kernel;
 pub mod kevents;
 pub mod observer;
 pub mod perfetto_pb;
 pub mod report;
+pub mod stackguard;
 pub mod tasks;
 pub mod tasktable;
 pub mod trace;

@@ -47,6 +47,8 @@ pub(crate) enum Outcome {
     /// A load that faulted with `tval`; `split`: it crossed a word boundary; `pmp`: the PMP
     /// denied (part of) it, which the LSU learns a cycle later than a bus error.
     LoadFault { tval: u32, split: bool, pmp: bool },
+    /// A store at `addr` in the guard window (`Hart::guard`): not done, the core stops.
+    Guarded { addr: u32 },
     /// A store that faulted with `tval` (the mapped, allowed half of a split one was written).
     StoreFault { tval: u32, split: bool, pmp: bool },
     /// The instruction raises exception `cause` (ecall, ebreak, an illegal instruction or
@@ -309,6 +311,14 @@ impl Hart {
         rs2: u32,
         start: u64,
     ) -> Outcome {
+        if addr.wrapping_sub(self.guard.lo) < self.guard.len
+            && !std::mem::take(&mut self.guard.pass)
+        {
+            return Outcome::Guarded { addr };
+        }
+        if addr == self.guard.watch {
+            self.guard.moved = true;
+        }
         if PMP {
             let p = self.csr.data_privilege(self.privilege);
             let allowed = self.csr.pmp.data(addr, size, Access::Write, p);

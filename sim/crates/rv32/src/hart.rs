@@ -45,6 +45,25 @@ pub enum Exit {
     Wfi,
     /// The same exception at the same PC repeated `TRAP_LOOP_LIMIT` times without progress.
     TrapLoop { cause: u32, pc: u32, tval: u32 },
+    /// A store into the guard window ([`StoreGuard`]) stopped the core before it wrote: `pc`
+    /// is the store's, `guard.hit` its address; nothing of it was done.
+    Guard,
+}
+
+/// The store guard (set by the machine, e.g. below the running task's stack): a store
+/// whose address falls in `[lo, lo + len)` stops the core before it writes ([`Exit::Guard`])
+/// unless `pass` is set (it lets one through, and is cleared); a store to `watch` (the
+/// word the window depends on) sets `moved`, and the core leaves its run loop after it
+/// ([`Exit::Sync`]) so that the machine can move the window. `len` 0: no window.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct StoreGuard {
+    pub lo: u32,
+    pub len: u32,
+    pub watch: u32,
+    pub pass: bool,
+    pub moved: bool,
+    /// The address of the store that hit the window.
+    pub hit: u32,
 }
 
 /// Record of the last exception, for stuck-trap detection and error reports.
@@ -92,6 +111,8 @@ pub struct Hart {
     pub(crate) fetch: Fetch,
     /// The decoded instructions.
     pub(crate) icache: DecodeCache,
+    /// Stores that stop the core before they write.
+    pub guard: StoreGuard,
 }
 
 /// A copy of the architectural and timing state (a debugger's snapshot). The copy starts
@@ -136,6 +157,7 @@ impl Hart {
             fetch: Fetch::new(),
             // The first MiB of code (all of the default machine's RAM), allocated at once.
             icache: DecodeCache::new(code_base, code_len),
+            guard: StoreGuard::default(),
         }
     }
 
@@ -314,6 +336,7 @@ impl Hart {
                 Flow::Sync => return Exit::Sync,
                 Flow::Wfi => return Exit::Wfi,
                 Flow::Stuck => return self.trap_loop(),
+                Flow::Guard => return Exit::Guard,
             }
         }
         self.set_hot(h);
@@ -334,6 +357,11 @@ impl Hart {
         bus: &mut B,
         obs: &mut O,
     ) -> Flow {
+        if let Outcome::Guarded { addr } = out {
+            self.set_hot(h);
+            self.guard.hit = addr;
+            return Flow::Guard;
+        }
         let c = inst.compressed();
         let cost = self.charge(
             out,
@@ -363,7 +391,7 @@ impl Hart {
                         obs.store(h.pc, addr, size, self.at(end, h.instret + 1), &*bus);
                     }
                 }
-                if bus.sync_requested() {
+                if bus.sync_requested() || self.guard.moved {
                     self.set_hot(h.retired(next, end, c));
                     return Flow::Sync;
                 }
@@ -486,4 +514,6 @@ enum Flow {
     Sync,
     Wfi,
     Stuck,
+    /// A store hit the guard window: nothing of the instruction was done.
+    Guard,
 }

@@ -213,6 +213,8 @@ impl Hart {
                 fault(ev, split, pmp)
             }
             Outcome::Exception { .. } => TRAP_INSN,
+            // Not done: the core stops before it (`Hart::complete`).
+            Outcome::Guarded { .. } => 0,
         }
     }
 }
