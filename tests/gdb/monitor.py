@@ -17,10 +17,11 @@ Usage: monitor.py UBIK BENCH_ELF BENCH_MACHINE TUTORIAL_ELF WORKDIR   (tests/gdb
 import json
 import os
 import re
-import socket
 import subprocess
 import sys
 import time
+
+from rsp import Client, frame
 
 ubik, bench, machine, tutorial, work = sys.argv[1:6]
 fails = 0
@@ -35,48 +36,13 @@ def check(name, ok, detail=""):
         print(f"FAIL  gdb monitor: {name}" + (f" ({detail!r})" if detail else ""))
 
 
-def frame(body: bytes) -> bytes:
-    return b"$" + body + b"#%02x" % (sum(body) & 0xFF)
+class Server(Client):
+    """The bench's server: its console in WORKDIR/TAG.out, its stderr in WORKDIR/TAG.err."""
 
-
-def unrun(body: bytes) -> bytes:
-    return re.sub(rb"(.)\*(.)", lambda m: m.group(1) * (m.group(2)[0] - 29 + 1), body, flags=re.S)
-
-
-class Server:
     def __init__(self, tag, elf, *args):
         self.out = os.path.join(work, f"{tag}.out")
-        self.err = open(os.path.join(work, f"{tag}.err"), "w+")
-        self.p = subprocess.Popen([ubik, "run", elf, "--gdb", "0", *args],
-                                  stdout=open(self.out, "wb"), stderr=self.err)
-        port = None
-        for _ in range(300):
-            self.err.seek(0)
-            m = re.search(r"waiting for GDB on 127\.0\.0\.1:(\d+)", self.err.read())
-            if m:
-                port = int(m.group(1))
-                break
-            time.sleep(0.1)
-        assert port, "the server did not say where it listens"
-        self.s = socket.create_connection(("127.0.0.1", port), timeout=30)
-        self.buf = b""
-
-    def reply(self):
-        while True:
-            self.buf = self.buf.lstrip(b"+")
-            m = re.match(rb"\$([^#]*)#[0-9a-fA-F]{2}", self.buf, re.S)
-            if m:
-                self.buf = self.buf[m.end():]
-                self.s.sendall(b"+")
-                return unrun(m.group(1))
-            chunk = self.s.recv(65536)
-            if not chunk:
-                raise EOFError("the server closed the connection")
-            self.buf += chunk
-
-    def ask(self, body: bytes):
-        self.s.sendall(frame(body))
-        return self.reply()
+        err = open(os.path.join(work, f"{tag}.err"), "w+")
+        super().__init__(ubik, elf, args, err, stdout=open(self.out, "wb"), ack=True, timeout=30)
 
     def monitor(self, cmd: str) -> str:
         self.s.sendall(frame(b"qRcmd," + cmd.encode().hex().encode()))
@@ -109,9 +75,6 @@ class Server:
         with open(self.out, "rb") as f:
             return f.read().decode(errors="replace")
 
-    def finish(self):
-        self.s.close()
-        return self.p.wait(timeout=60)
 
 
 def row(table, task):

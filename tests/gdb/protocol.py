@@ -14,9 +14,10 @@ import os
 import random
 import re
 import socket
-import subprocess
 import sys
 import time
+
+from rsp import Client, frame
 
 ubik, app, spin, work = sys.argv[1:5]
 fails = 0
@@ -31,59 +32,12 @@ def check(name, ok, detail=""):
         print(f"FAIL  gdb protocol: {name}" + (f" ({detail})" if detail else ""))
 
 
-def frame(body: bytes) -> bytes:
-    return b"$" + body + b"#%02x" % (sum(body) & 0xFF)
+class Server(Client):
+    """A server whose stderr is kept in WORKDIR/protoN.err; replies are not acknowledged."""
 
-
-def unrun(body: bytes) -> bytes:
-    """A reply's body with its run-length encoding expanded, as GDB reads it: `X*n` is X
-    followed by ord(n) - 29 more copies of it."""
-    return re.sub(rb"(.)\*(.)", lambda m: m.group(1) * (m.group(2)[0] - 29 + 1), body, flags=re.S)
-
-
-class Server:
     def __init__(self, elf, *args):
-        self.err = open(os.path.join(work, f"proto{len(os.listdir(work))}.err"), "w+")
-        self.p = subprocess.Popen(
-            [ubik, "run", elf, "--gdb", "0", *args],
-            stdout=subprocess.DEVNULL,
-            stderr=self.err,
-        )
-        port = None
-        for _ in range(300):
-            self.err.seek(0)
-            m = re.search(r"waiting for GDB on 127\.0\.0\.1:(\d+)", self.err.read())
-            if m:
-                port = int(m.group(1))
-                break
-            time.sleep(0.1)
-        assert port, "the server did not say where it listens"
-        self.port = port
-        self.s = socket.create_connection(("127.0.0.1", port), timeout=20)
-        self.buf = b""
-
-    def send_raw(self, data: bytes):
-        self.s.sendall(data)
-
-    def send(self, body: bytes):
-        self.send_raw(frame(body))
-
-    def reply(self, timeout=20):
-        """The next reply: a packet's body, or b'-' for a nack."""
-        self.s.settimeout(timeout)
-        while True:
-            self.buf = self.buf.lstrip(b"+")
-            if self.buf.startswith(b"-"):
-                self.buf = self.buf[1:]
-                return b"-"
-            m = re.match(rb"\$([^#]*)#[0-9a-fA-F]{2}", self.buf, re.S)
-            if m:
-                self.buf = self.buf[m.end():]
-                return unrun(m.group(1))
-            chunk = self.s.recv(65536)
-            if not chunk:
-                raise EOFError("the server closed the connection")
-            self.buf += chunk
+        err = open(os.path.join(work, f"proto{len(os.listdir(work))}.err"), "w+")
+        super().__init__(ubik, elf, args, err)
 
     def final(self, timeout=20):
         """The next reply that is not console output (`O...`, as monitor commands send)."""
@@ -92,10 +46,6 @@ class Server:
             if not (r.startswith(b"O") and r != b"OK"):
                 return r
 
-    def ask(self, body: bytes, timeout=20):
-        self.send(body)
-        return self.reply(timeout)
-
     def rss_kib(self):
         with open(f"/proc/{self.p.pid}/status") as f:
             return int(re.search(r"VmRSS:\s+(\d+)", f.read()).group(1))
@@ -103,10 +53,6 @@ class Server:
     def stderr_lines(self):
         self.err.seek(0)
         return self.err.read().splitlines()
-
-    def finish(self):
-        self.s.close()
-        return self.p.wait(timeout=60)
 
 
 def is_error(r):

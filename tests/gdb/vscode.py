@@ -19,6 +19,8 @@ import subprocess
 import sys
 import time
 
+from rsp import gdb_port
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 fails = 0
 
@@ -77,14 +79,7 @@ def main():
           and "miDebuggerServerAddress" in conf)
     err = open(os.path.join(work, "vscode.err"), "w+")
     server = subprocess.Popen([ubik, "run", elf, "--gdb", "0"], stdout=subprocess.DEVNULL, stderr=err)
-    port = None
-    for _ in range(100):
-        err.seek(0)
-        m = re.search(r"waiting for GDB on 127\.0\.0\.1:(\d+)", err.read())
-        if m:
-            port = m.group(1)
-            break
-        time.sleep(0.1)
+    port = gdb_port(err, tries=100)
     if port is None:
         server.kill()
         sys.exit("FAIL  gdb vscode: the server did not say where it listens")
