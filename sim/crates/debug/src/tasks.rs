@@ -10,10 +10,7 @@
 use crate::arch::Regs;
 use machine::bus::SysBus;
 use machine::elf::Image;
-use observe::kernel::{read_cstr, read_u32, read_u8, DebugInfo, TaskList};
-
-/// No kernel has more tasks than this (a corrupt list stops the walk here).
-const MAX_TASKS: usize = 256;
+use observe::kernel::{read_u32, read_u8, DebugInfo, TaskList, MAX_TASKS};
 
 pub struct Kernel {
     pub info: DebugInfo,
@@ -59,20 +56,17 @@ impl Kernel {
 
     /// Every live task, oldest first.
     pub fn tasks(&self, bus: &SysBus) -> Vec<Task> {
-        let mut tasks = Vec::new();
-        let mut at = read_u32(bus, self.list.head).unwrap_or(0);
-        while at != 0 && tasks.len() < MAX_TASKS && !tasks.iter().any(|t: &Task| t.tcb == at) {
-            let field = |off: u16| at.wrapping_add(off as u32);
-            tasks.push(Task {
-                tcb: at,
-                name: read_u32(bus, field(self.info.off_name))
-                    .and_then(|p| read_cstr(bus, p))
-                    .unwrap_or_else(|| format!("task@{at:08x}")),
-                prio: read_u8(bus, field(self.info.off_prio)).unwrap_or(0),
-                state: read_u8(bus, field(self.info.off_state)).unwrap_or(0xff),
-            });
-            at = read_u32(bus, field(self.list.off_next)).unwrap_or(0);
-        }
+        let mut tasks: Vec<Task> = (self.list.tcbs(bus, MAX_TASKS).into_iter())
+            .map(|at| {
+                let field = |off: u16| at.wrapping_add(off as u32);
+                Task {
+                    tcb: at,
+                    name: self.info.task_name(bus, at),
+                    prio: read_u8(bus, field(self.info.off_prio)).unwrap_or(0),
+                    state: read_u8(bus, field(self.info.off_state)).unwrap_or(0xff),
+                }
+            })
+            .collect();
         tasks.reverse();
         tasks
     }

@@ -73,6 +73,23 @@ pub struct TaskList {
     pub off_sp: u16,
 }
 
+/// No kernel has more tasks than a debugger lists (a corrupt list stops the walk here).
+pub const MAX_TASKS: usize = 256;
+
+impl TaskList {
+    /// The task control blocks on the list, from its head, each once and at most `max`: a
+    /// corrupt list (a cycle, a wild pointer) ends the walk rather than looping.
+    pub fn tcbs<B: Bus>(&self, bus: &B, max: usize) -> Vec<u32> {
+        let mut tcbs = Vec::new();
+        let mut at = read_u32(bus, self.head).unwrap_or(0);
+        while at != 0 && tcbs.len() < max && !tcbs.contains(&at) {
+            tcbs.push(at);
+            at = read_u32(bus, at.wrapping_add(self.off_next as u32)).unwrap_or(0);
+        }
+        tcbs
+    }
+}
+
 /// Why a descriptor that is there cannot be read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DebugInfoError {
@@ -109,6 +126,13 @@ pub fn image_bytes(image: &Image, addr: u32, n: usize) -> Option<Vec<u8>> {
 }
 
 impl DebugInfo {
+    /// The name of the task at `tcb`, or `task@ADDR` when it has none that can be read.
+    pub fn task_name<B: Bus>(&self, bus: &B, tcb: u32) -> String {
+        read_u32(bus, tcb.wrapping_add(self.off_name as u32))
+            .and_then(|p| read_cstr(bus, p))
+            .unwrap_or_else(|| format!("task@{tcb:08x}"))
+    }
+
     /// The descriptor of `image`: `Ok(None)` when it has none (no symbol, or not the magic
     /// number), an error when it has one this testbed cannot read.
     pub fn read(image: &Image) -> Result<Option<DebugInfo>, DebugInfoError> {

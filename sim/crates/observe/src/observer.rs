@@ -495,16 +495,11 @@ impl<const TRACE: bool> EnergyObserver<TRACE> {
         let Some(list) = self.debug.and_then(|d| d.tasks) else {
             return;
         };
-        let mut tcb = kernel::read_u32(bus, list.head).unwrap_or(0);
         // A list longer than this is corrupt (or not a list): stop rather than loop.
-        for _ in 0..1024 {
-            if tcb == 0 {
-                break;
-            }
+        for tcb in list.tcbs(bus, 1024) {
             if !self.acct.is_known(tcb) {
                 self.learn_task(tcb, bus, true);
             }
-            tcb = kernel::read_u32(bus, tcb.wrapping_add(list.off_next as u32)).unwrap_or(0);
         }
     }
 

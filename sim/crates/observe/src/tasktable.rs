@@ -11,11 +11,9 @@
 //! the top of the stack down to the saved stack pointer, or the core's for the running
 //! task), not a high-water mark.
 
-use crate::kernel::{read_cstr, read_u32, read_u8, DebugInfo};
+use crate::kernel::{read_cstr, read_u32, read_u8, DebugInfo, MAX_TASKS};
 use rv32::Bus;
 
-/// No kernel has more tasks than this (a corrupt list stops the walk here).
-const MAX_TASKS: usize = 256;
 /// No object table has more rows than this.
 const MAX_OBJECTS: u32 = 1 << 16;
 
@@ -101,8 +99,7 @@ pub fn task_table<B: Bus>(info: &DebugInfo, bus: &B, core_sp: u32) -> Vec<TaskRo
     };
     let current = read_u32(bus, info.current_task).unwrap_or(0);
     let mut rows: Vec<TaskRow> = Vec::new();
-    let mut at = read_u32(bus, list.head).unwrap_or(0);
-    while at != 0 && rows.len() < MAX_TASKS && !rows.iter().any(|t| t.tcb == at) {
+    for at in list.tcbs(bus, MAX_TASKS) {
         let field = |off: u16| at.wrapping_add(off as u32);
         let running = at == current;
         let (wait, stack) = match info.waits {
@@ -128,16 +125,13 @@ pub fn task_table<B: Bus>(info: &DebugInfo, bus: &B, core_sp: u32) -> Vec<TaskRo
         };
         rows.push(TaskRow {
             tcb: at,
-            name: read_u32(bus, field(info.off_name))
-                .and_then(|p| read_cstr(bus, p))
-                .unwrap_or_else(|| format!("task@{at:08x}")),
+            name: info.task_name(bus, at),
             prio: read_u8(bus, field(info.off_prio)).unwrap_or(0),
             state: read_u8(bus, field(info.off_state)).unwrap_or(0xff),
             running,
             wait,
             stack,
         });
-        at = read_u32(bus, field(list.off_next)).unwrap_or(0);
     }
     rows.reverse();
     name_waits(info, bus, &mut rows);
